@@ -1,0 +1,33 @@
+use super::{print, EXIT_CONFORMANT};
+use crate::cli::{Format, RulesArgs};
+use crate::rules::catalog;
+use crate::spec::list_revisions;
+use std::fmt::Write;
+
+pub fn run(args: RulesArgs) -> u8 {
+    match args.format {
+        Format::Json => {
+            let rules: Vec<_> = catalog().collect();
+            print(&format!(
+                "{}\n",
+                serde_json::to_string_pretty(&rules).unwrap_or_default()
+            ));
+        }
+        Format::Human => {
+            let mut out = String::new();
+            for rule in catalog() {
+                let _ = writeln!(
+                    out,
+                    "{:<24} {:<6} {}\n    {}\n    {}\n",
+                    rule.id,
+                    rule.level.as_str(),
+                    list_revisions(rule.revisions),
+                    rule.summary,
+                    rule.citation
+                );
+            }
+            print(&out);
+        }
+    }
+    EXIT_CONFORMANT
+}

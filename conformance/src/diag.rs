@@ -1,0 +1,144 @@
+//! A diagnostic: one broken (or noteworthy) rule at one place of a trace.
+
+use crate::rules::{Rule, Severity};
+
+/// Longest session or plan id kept in a diagnostic; hostile ids can be huge.
+const MAX_ID_CHARS: usize = 120;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub rule: &'static Rule,
+    /// 1-based line of the trace (or transcript) the message is on.
+    pub line: u64,
+    /// JSON pointer into the JSON-RPC message ("" is the whole message).
+    pub pointer: String,
+    pub session: Option<String>,
+    pub plan: Option<String>,
+    pub message: String,
+    pub hint: Option<String>,
+    /// The offending line, shortened around the pointer, for human output.
+    pub snippet: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(rule: &'static Rule, message: impl Into<String>) -> Self {
+        Diagnostic {
+            rule,
+            line: 0,
+            pointer: String::new(),
+            session: None,
+            plan: None,
+            message: message.into(),
+            hint: None,
+            snippet: None,
+        }
+    }
+
+    pub fn at(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = pointer.into();
+        self
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn plan(mut self, plan: &str) -> Self {
+        self.set_plan(plan);
+        self
+    }
+
+    pub fn set_plan(&mut self, plan: &str) {
+        self.plan = Some(shorten(plan, MAX_ID_CHARS));
+    }
+
+    pub fn session(mut self, session: &str) -> Self {
+        self.set_session(session);
+        self
+    }
+
+    pub fn set_session(&mut self, session: &str) {
+        self.session = Some(shorten(session, MAX_ID_CHARS));
+    }
+
+    pub fn severity(&self) -> Severity {
+        self.rule.severity()
+    }
+}
+
+/// Widest snippet of a line shown in a report.
+const SNIPPET_CHARS: usize = 140;
+
+/// A window of `line` that shows the member `pointer` names, at most
+/// [`SNIPPET_CHARS`] characters, with `…` where it was cut.
+pub fn snippet(line: &[u8], pointer: &str) -> String {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim_end();
+    if text.chars().count() <= SNIPPET_CHARS {
+        return text.to_owned();
+    }
+    // Centre on the last pointer token that appears as a quoted key.
+    let focus = pointer
+        .rsplit('/')
+        .filter(|t| !t.is_empty() && !t.bytes().all(|b| b.is_ascii_digit()))
+        .find_map(|t| {
+            let key = format!("\"{}\"", t.replace("~1", "/").replace("~0", "~"));
+            text.rfind(&key)
+        })
+        .unwrap_or(0);
+    let focus_char = text[..focus].chars().count();
+    let start = focus_char.saturating_sub(SNIPPET_CHARS / 3);
+    let mut out = String::new();
+    if start > 0 {
+        out.push('…');
+    }
+    out.extend(text.chars().skip(start).take(SNIPPET_CHARS));
+    if text.chars().count() > start + SNIPPET_CHARS {
+        out.push('…');
+    }
+    out
+}
+
+/// Cut `text` to at most `max` characters, marking the cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_owned(),
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+    }
+}
+
+/// Escape one JSON pointer reference token (RFC 6901).
+pub fn pointer_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shorten_cuts_on_char_boundaries() {
+        assert_eq!(shorten("abc", 5), "abc");
+        assert_eq!(shorten("ééééé", 2), "éé…");
+    }
+
+    #[test]
+    fn snippets_centre_on_the_pointer() {
+        let short = br#"{"a":1}"#;
+        assert_eq!(snippet(short, "/a"), r#"{"a":1}"#);
+        let long = format!(
+            r#"{{"pad":"{}","target":"here","tail":"{}"}}"#,
+            "x".repeat(300),
+            "y".repeat(300)
+        );
+        let s = snippet(long.as_bytes(), "/target");
+        assert!(s.contains(r#""target":"here""#), "{s}");
+        assert!(s.starts_with('…') && s.ends_with('…'));
+    }
+
+    #[test]
+    fn pointer_tokens_are_escaped() {
+        assert_eq!(pointer_token("a/b~c"), "a~1b~0c");
+    }
+}

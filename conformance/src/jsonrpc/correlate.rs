@@ -1,0 +1,318 @@
+//! Request/response pairing, per direction.
+//!
+//! Each side numbers its own requests, so the same id can be in flight in
+//! both directions at once. Memory is bounded: outstanding requests up to a
+//! limit, and a short ring of recently answered ids to tell a duplicate
+//! response from one that answers nothing.
+
+use super::{Direction, Id};
+use std::collections::{HashMap, VecDeque};
+
+/// Recently answered ids remembered per direction, to name duplicates.
+const ANSWERED_MEMORY: usize = 256;
+/// Requests whose direction could not be placed, remembered for their response.
+const UNPLACED_MEMORY: usize = 256;
+
+/// A request awaiting its response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    pub method: String,
+    pub line: u64,
+    seq: u64,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum RequestOutcome {
+    Tracked,
+    /// The sender already has a request with this id in flight.
+    Reused {
+        previous_line: u64,
+    },
+    /// Too many requests in flight; this one is not tracked.
+    Overflow,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum ResponseOutcome {
+    /// Answers `request`; the response travels in `direction`.
+    Answers {
+        direction: Direction,
+        request: Pending,
+    },
+    /// A bare response whose id is in flight in both directions: the older
+    /// request was taken.
+    Ambiguous {
+        direction: Direction,
+        request: Pending,
+    },
+    /// Answers a request whose direction was never placed.
+    AnswersUnplaced { method: String },
+    /// The id was answered already.
+    Duplicate { direction: Direction },
+    /// No request with this id is in flight.
+    Unknown { direction: Option<Direction> },
+    /// Requests were dropped at the outstanding limit, so an unmatched
+    /// response proves nothing.
+    Untracked,
+    /// `"id": null`: the answer to a request the peer could not read.
+    NullId,
+}
+
+#[derive(Debug)]
+pub struct Correlator {
+    /// Indexed by the direction the *request* travelled.
+    outstanding: [HashMap<Id, Pending>; 2],
+    answered: [VecDeque<Id>; 2],
+    unplaced: VecDeque<(Id, String)>,
+    overflowed: bool,
+    max_outstanding: usize,
+    seq: u64,
+}
+
+impl Correlator {
+    pub fn new(max_outstanding: usize) -> Self {
+        Correlator {
+            outstanding: [HashMap::new(), HashMap::new()],
+            answered: [VecDeque::new(), VecDeque::new()],
+            unplaced: VecDeque::new(),
+            overflowed: false,
+            max_outstanding,
+            seq: 0,
+        }
+    }
+
+    /// Record a request sent in `direction`.
+    pub fn request(
+        &mut self,
+        direction: Direction,
+        id: Id,
+        method: &str,
+        line: u64,
+    ) -> RequestOutcome {
+        self.seq += 1;
+        let pending = Pending {
+            method: method.to_owned(),
+            line,
+            seq: self.seq,
+        };
+        let table = &mut self.outstanding[direction.index()];
+        if let Some(previous) = table.get_mut(&id) {
+            let previous_line = previous.line;
+            *previous = pending;
+            return RequestOutcome::Reused { previous_line };
+        }
+        if table.len() >= self.max_outstanding {
+            self.overflowed = true;
+            return RequestOutcome::Overflow;
+        }
+        table.insert(id, pending);
+        RequestOutcome::Tracked
+    }
+
+    /// Remember a request whose direction could not be inferred.
+    pub fn unplaced_request(&mut self, id: Id, method: &str) {
+        if self.unplaced.len() >= UNPLACED_MEMORY {
+            self.unplaced.pop_front();
+        }
+        self.unplaced.push_back((id, method.to_owned()));
+    }
+
+    /// Pair a response with its request. `direction` is the response's
+    /// direction when the trace says it (envelopes), `None` for bare lines.
+    pub fn response(&mut self, direction: Option<Direction>, id: &Id) -> ResponseOutcome {
+        if id.is_null() {
+            return ResponseOutcome::NullId;
+        }
+        match direction {
+            Some(direction) => {
+                if let Some(request) = self.take(direction.opposite(), id) {
+                    return ResponseOutcome::Answers { direction, request };
+                }
+                if let Some(method) = self.take_unplaced(id) {
+                    return ResponseOutcome::AnswersUnplaced { method };
+                }
+                if self.answered[direction.opposite().index()].contains(id) {
+                    return ResponseOutcome::Duplicate { direction };
+                }
+                self.unmatched(Some(direction))
+            }
+            None => {
+                let from_client = self.outstanding[Direction::ClientToAgent.index()].get(id);
+                let from_agent = self.outstanding[Direction::AgentToClient.index()].get(id);
+                match (from_client, from_agent) {
+                    (Some(c), Some(a)) => {
+                        let request_direction = if c.seq <= a.seq {
+                            Direction::ClientToAgent
+                        } else {
+                            Direction::AgentToClient
+                        };
+                        match self.take(request_direction, id) {
+                            Some(request) => ResponseOutcome::Ambiguous {
+                                direction: request_direction.opposite(),
+                                request,
+                            },
+                            None => self.unmatched(None),
+                        }
+                    }
+                    (Some(_), None) => self.answer(Direction::ClientToAgent, id),
+                    (None, Some(_)) => self.answer(Direction::AgentToClient, id),
+                    (None, None) => {
+                        if let Some(method) = self.take_unplaced(id) {
+                            return ResponseOutcome::AnswersUnplaced { method };
+                        }
+                        for request_direction in
+                            [Direction::ClientToAgent, Direction::AgentToClient]
+                        {
+                            if self.answered[request_direction.index()].contains(id) {
+                                return ResponseOutcome::Duplicate {
+                                    direction: request_direction.opposite(),
+                                };
+                            }
+                        }
+                        self.unmatched(None)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Requests in flight that were sent in `direction`.
+    pub fn outstanding(&self, direction: Direction) -> impl Iterator<Item = (&Id, &Pending)> {
+        self.outstanding[direction.index()].iter()
+    }
+
+    fn answer(&mut self, request_direction: Direction, id: &Id) -> ResponseOutcome {
+        match self.take(request_direction, id) {
+            Some(request) => ResponseOutcome::Answers {
+                direction: request_direction.opposite(),
+                request,
+            },
+            None => self.unmatched(None),
+        }
+    }
+
+    fn unmatched(&self, direction: Option<Direction>) -> ResponseOutcome {
+        if self.overflowed {
+            ResponseOutcome::Untracked
+        } else {
+            ResponseOutcome::Unknown { direction }
+        }
+    }
+
+    fn take(&mut self, request_direction: Direction, id: &Id) -> Option<Pending> {
+        let pending = self.outstanding[request_direction.index()].remove(id)?;
+        let ring = &mut self.answered[request_direction.index()];
+        if ring.len() >= ANSWERED_MEMORY {
+            ring.pop_front();
+        }
+        ring.push_back(id.clone());
+        Some(pending)
+    }
+
+    fn take_unplaced(&mut self, id: &Id) -> Option<String> {
+        let index = self.unplaced.iter().position(|(known, _)| known == id)?;
+        self.unplaced.remove(index).map(|(_, method)| method)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(n: u32) -> Id {
+        Id(n.to_string())
+    }
+
+    #[test]
+    fn same_id_in_both_directions_with_envelopes() {
+        let mut c = Correlator::new(10);
+        assert_eq!(
+            c.request(Direction::ClientToAgent, id(1), "session/prompt", 1),
+            RequestOutcome::Tracked
+        );
+        assert_eq!(
+            c.request(
+                Direction::AgentToClient,
+                id(1),
+                "session/request_permission",
+                2
+            ),
+            RequestOutcome::Tracked
+        );
+        match c.response(Some(Direction::ClientToAgent), &id(1)) {
+            ResponseOutcome::Answers { direction, request } => {
+                assert_eq!(direction, Direction::ClientToAgent);
+                assert_eq!(request.method, "session/request_permission");
+            }
+            other => panic!("{other:?}"),
+        }
+        match c.response(Some(Direction::AgentToClient), &id(1)) {
+            ResponseOutcome::Answers { request, .. } => {
+                assert_eq!(request.method, "session/prompt")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            c.response(Some(Direction::AgentToClient), &id(1)),
+            ResponseOutcome::Duplicate {
+                direction: Direction::AgentToClient
+            }
+        );
+    }
+
+    #[test]
+    fn bare_responses_are_placed_or_flagged() {
+        let mut c = Correlator::new(10);
+        c.request(Direction::ClientToAgent, id(1), "initialize", 1);
+        assert!(matches!(
+            c.response(None, &id(1)),
+            ResponseOutcome::Answers {
+                direction: Direction::AgentToClient,
+                ..
+            }
+        ));
+        c.request(Direction::ClientToAgent, id(2), "session/prompt", 3);
+        c.request(Direction::AgentToClient, id(2), "fs/read_text_file", 4);
+        assert!(matches!(
+            c.response(None, &id(2)),
+            ResponseOutcome::Ambiguous {
+                direction: Direction::AgentToClient,
+                ..
+            }
+        ));
+        assert_eq!(
+            c.response(None, &id(9)),
+            ResponseOutcome::Unknown { direction: None }
+        );
+    }
+
+    #[test]
+    fn reuse_and_overflow() {
+        let mut c = Correlator::new(1);
+        c.request(Direction::ClientToAgent, id(1), "a", 1);
+        assert_eq!(
+            c.request(Direction::ClientToAgent, id(1), "b", 2),
+            RequestOutcome::Reused { previous_line: 1 }
+        );
+        assert_eq!(
+            c.request(Direction::ClientToAgent, id(2), "c", 3),
+            RequestOutcome::Overflow
+        );
+        assert_eq!(c.response(None, &id(2)), ResponseOutcome::Untracked);
+    }
+
+    #[test]
+    fn answered_memory_is_bounded() {
+        let mut c = Correlator::new(10);
+        for n in 0..(ANSWERED_MEMORY as u32 + 10) {
+            c.request(Direction::ClientToAgent, id(n), "x", 1);
+            c.response(None, &id(n));
+        }
+        assert_eq!(c.answered[0].len(), ANSWERED_MEMORY);
+        // The oldest answered id is forgotten: a repeat is unknown, not duplicate.
+        assert_eq!(
+            c.response(None, &id(0)),
+            ResponseOutcome::Unknown { direction: None }
+        );
+    }
+}

@@ -1,0 +1,226 @@
+//! Typed plan messages, one model for all revisions.
+//!
+//! `rules::shape` builds these from JSON strictly; [`PlanMessage::to_update_json`]
+//! writes them back in a revision's spelling. Parsing what was written gives
+//! back an equal value (property-tested).
+
+use super::Revision;
+use serde_json::{Map, Value};
+
+/// `_meta` as sent: absent (`None`), `null`, or an object.
+pub type Meta = Option<Value>;
+
+/// A plan-related `session/update` payload.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlanMessage {
+    /// The legacy `plan` update: the full list of entries.
+    Legacy(LegacyPlan),
+    /// `plan_update`: one keyed plan's full content.
+    Update(PlanUpdate),
+    /// `plan_removed`: dismiss a keyed plan.
+    Removed(PlanRemoved),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegacyPlan {
+    pub entries: Vec<PlanEntry>,
+    pub meta: Meta,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanUpdate {
+    pub plan: Plan,
+    pub meta: Meta,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub id: String,
+    pub content: PlanContent,
+    pub meta: Meta,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlanContent {
+    Items {
+        entries: Vec<PlanEntry>,
+    },
+    File {
+        uri: String,
+    },
+    Markdown {
+        content: String,
+    },
+    /// A v2 `_`-prefixed custom type, with its other members as sent.
+    Custom {
+        type_name: String,
+        fields: Map<String, Value>,
+    },
+}
+
+impl PlanContent {
+    pub fn type_name(&self) -> &str {
+        match self {
+            PlanContent::Items { .. } => "items",
+            PlanContent::File { .. } => "file",
+            PlanContent::Markdown { .. } => "markdown",
+            PlanContent::Custom { type_name, .. } => type_name,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanRemoved {
+    pub plan_id: String,
+    pub meta: Meta,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanEntry {
+    pub content: String,
+    pub priority: Priority,
+    pub status: Status,
+    pub meta: Meta,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Priority {
+    High,
+    Medium,
+    Low,
+    /// v2 only: a `_`-prefixed custom value.
+    Custom(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Pending,
+    InProgress,
+    Completed,
+    /// v2 only.
+    Cancelled,
+    /// v2 only: a `_`-prefixed custom value.
+    Custom(String),
+}
+
+impl Priority {
+    pub fn as_str(&self) -> &str {
+        match self {
+            Priority::High => "high",
+            Priority::Medium => "medium",
+            Priority::Low => "low",
+            Priority::Custom(s) => s,
+        }
+    }
+
+    /// The known value spelled `text` (custom values are the parser's call).
+    pub fn known(text: &str) -> Option<Priority> {
+        match text {
+            "high" => Some(Priority::High),
+            "medium" => Some(Priority::Medium),
+            "low" => Some(Priority::Low),
+            _ => None,
+        }
+    }
+}
+
+impl Status {
+    pub fn as_str(&self) -> &str {
+        match self {
+            Status::Pending => "pending",
+            Status::InProgress => "in_progress",
+            Status::Completed => "completed",
+            Status::Cancelled => "cancelled",
+            Status::Custom(s) => s,
+        }
+    }
+
+    pub fn known(text: &str) -> Option<Status> {
+        match text {
+            "pending" => Some(Status::Pending),
+            "in_progress" => Some(Status::InProgress),
+            "completed" => Some(Status::Completed),
+            "cancelled" => Some(Status::Cancelled),
+            _ => None,
+        }
+    }
+
+    /// Whether the entry's work is over (for the delta heuristic).
+    pub fn is_finished(&self) -> bool {
+        matches!(self, Status::Completed | Status::Cancelled)
+    }
+}
+
+impl PlanMessage {
+    /// The `sessionUpdate` discriminator of this message.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            PlanMessage::Legacy(_) => "plan",
+            PlanMessage::Update(_) => "plan_update",
+            PlanMessage::Removed(_) => "plan_removed",
+        }
+    }
+
+    /// The `update` object of a `session/update`, spelled for `revision`.
+    pub fn to_update_json(&self, revision: Revision) -> Value {
+        let id_key = revision.spelling().plan_id_key;
+        let mut update = Map::new();
+        update.insert("sessionUpdate".into(), Value::from(self.kind()));
+        match self {
+            PlanMessage::Legacy(legacy) => {
+                update.insert("entries".into(), entries_json(&legacy.entries));
+                put_meta(&mut update, &legacy.meta);
+            }
+            PlanMessage::Update(u) => {
+                let mut plan = Map::new();
+                plan.insert("type".into(), Value::from(u.plan.content.type_name()));
+                plan.insert(id_key.into(), Value::from(u.plan.id.as_str()));
+                match &u.plan.content {
+                    PlanContent::Items { entries } => {
+                        plan.insert("entries".into(), entries_json(entries));
+                    }
+                    PlanContent::File { uri } => {
+                        plan.insert("uri".into(), Value::from(uri.as_str()));
+                    }
+                    PlanContent::Markdown { content } => {
+                        plan.insert("content".into(), Value::from(content.as_str()));
+                    }
+                    PlanContent::Custom { fields, .. } => {
+                        for (k, v) in fields {
+                            plan.insert(k.clone(), v.clone());
+                        }
+                    }
+                }
+                put_meta(&mut plan, &u.plan.meta);
+                update.insert("plan".into(), Value::Object(plan));
+                put_meta(&mut update, &u.meta);
+            }
+            PlanMessage::Removed(r) => {
+                update.insert(id_key.into(), Value::from(r.plan_id.as_str()));
+                put_meta(&mut update, &r.meta);
+            }
+        }
+        Value::Object(update)
+    }
+}
+
+impl PlanEntry {
+    pub fn to_json(&self) -> Value {
+        let mut entry = Map::new();
+        entry.insert("content".into(), Value::from(self.content.as_str()));
+        entry.insert("priority".into(), Value::from(self.priority.as_str()));
+        entry.insert("status".into(), Value::from(self.status.as_str()));
+        put_meta(&mut entry, &self.meta);
+        Value::Object(entry)
+    }
+}
+
+fn entries_json(entries: &[PlanEntry]) -> Value {
+    Value::Array(entries.iter().map(PlanEntry::to_json).collect())
+}
+
+fn put_meta(object: &mut Map<String, Value>, meta: &Meta) {
+    if let Some(meta) = meta {
+        object.insert("_meta".into(), meta.clone());
+    }
+}

@@ -1,0 +1,177 @@
+//! What each revision of the plan rules spells and allows, as data.
+//!
+//! Rules consult [`Revision::spelling`] instead of matching on revisions, so a
+//! new revision is a new row here, not a fork of the checks.
+
+pub mod capability;
+pub mod messages;
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// A revision of the plan rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Revision {
+    /// The Plan Operations RFD as merged 2026-05-27: `planCapabilities`, plan `id`.
+    #[serde(rename = "draft-2026-05")]
+    Draft202605,
+    /// protocolVersion 1 as shipped: capability `plan`, plan `planId`.
+    #[serde(rename = "v1")]
+    V1,
+    /// protocolVersion 2 (draft): plan operations are baseline, legacy `plan` is gone.
+    #[serde(rename = "v2")]
+    V2,
+}
+
+impl Revision {
+    pub const ALL: [Revision; 3] = [Revision::Draft202605, Revision::V1, Revision::V2];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Revision::Draft202605 => "draft-2026-05",
+            Revision::V1 => "v1",
+            Revision::V2 => "v2",
+        }
+    }
+
+    /// The spelling and vocabulary of this revision.
+    pub fn spelling(self) -> &'static Spelling {
+        match self {
+            Revision::Draft202605 => &DRAFT_2026_05,
+            Revision::V1 => &V1,
+            Revision::V2 => &V2,
+        }
+    }
+
+    /// The revisions whose plan id key is `key`, for rename hints.
+    pub fn using_plan_id_key(key: &str) -> Vec<Revision> {
+        Revision::ALL
+            .into_iter()
+            .filter(|r| r.spelling().plan_id_key == key)
+            .collect()
+    }
+
+    /// The revisions whose client capability key is `key`, for rename hints.
+    pub fn using_capability_key(key: &str) -> Vec<Revision> {
+        Revision::ALL
+            .into_iter()
+            .filter(|r| r.spelling().capability_key == Some(key))
+            .collect()
+    }
+}
+
+impl fmt::Display for Revision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Revision {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Revision::ALL
+            .into_iter()
+            .find(|r| r.as_str() == s)
+            .ok_or_else(|| format!("unknown revision `{s}` (expected draft-2026-05, v1 or v2)"))
+    }
+}
+
+/// Join revisions for messages: "v1, v2".
+pub fn list_revisions(revisions: &[Revision]) -> String {
+    revisions
+        .iter()
+        .map(|r| r.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One row of the revision table.
+#[derive(Debug)]
+pub struct Spelling {
+    /// Key under `clientCapabilities` that advertises plan operations; `None`
+    /// where plan operations need no capability (v2).
+    pub capability_key: Option<&'static str>,
+    /// Key that carries the plan id in `plan_update.plan` and `plan_removed`.
+    pub plan_id_key: &'static str,
+    /// Whether the legacy `plan` session update exists.
+    pub legacy_plan: bool,
+    /// Plan content types of `plan_update.plan.type`.
+    pub plan_types: &'static [&'static str],
+    pub priorities: &'static [&'static str],
+    pub statuses: &'static [&'static str],
+    /// Whether `_`-prefixed custom values are allowed in `type`, `priority`
+    /// and `status` (v2's open enums).
+    pub open_enums: bool,
+    /// Whether `file.uri` must be an absolute URI.
+    pub absolute_file_uri: bool,
+}
+
+const PLAN_TYPES: &[&str] = &["items", "file", "markdown"];
+const PRIORITIES: &[&str] = &["high", "medium", "low"];
+const STATUSES_V1: &[&str] = &["pending", "in_progress", "completed"];
+const STATUSES_V2: &[&str] = &["pending", "in_progress", "completed", "cancelled"];
+
+static DRAFT_2026_05: Spelling = Spelling {
+    capability_key: Some("planCapabilities"),
+    plan_id_key: "id",
+    legacy_plan: true,
+    plan_types: PLAN_TYPES,
+    priorities: PRIORITIES,
+    statuses: STATUSES_V1,
+    open_enums: false,
+    absolute_file_uri: false,
+};
+
+static V1: Spelling = Spelling {
+    capability_key: Some("plan"),
+    plan_id_key: "planId",
+    legacy_plan: true,
+    plan_types: PLAN_TYPES,
+    priorities: PRIORITIES,
+    statuses: STATUSES_V1,
+    open_enums: false,
+    absolute_file_uri: false,
+};
+
+static V2: Spelling = Spelling {
+    capability_key: None,
+    plan_id_key: "planId",
+    legacy_plan: false,
+    plan_types: PLAN_TYPES,
+    priorities: PRIORITIES,
+    statuses: STATUSES_V2,
+    open_enums: true,
+    absolute_file_uri: true,
+};
+
+/// Every capability key any revision uses, for "other revision" detection.
+pub const ALL_CAPABILITY_KEYS: &[&str] = &["plan", "planCapabilities"];
+/// Every plan id key any revision uses.
+pub const ALL_PLAN_ID_KEYS: &[&str] = &["planId", "id"];
+
+/// How the revision was chosen, for the report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RevisionChoice {
+    pub revision: Revision,
+    pub reason: String,
+}
+
+/// `--spec`: a fixed revision, or detection from the handshake.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SpecChoice {
+    #[default]
+    Auto,
+    Fixed(Revision),
+}
+
+impl FromStr for SpecChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "auto" {
+            Ok(SpecChoice::Auto)
+        } else {
+            s.parse().map(SpecChoice::Fixed)
+        }
+    }
+}

@@ -1,0 +1,198 @@
+//! The reference client state: what a conformant client shows after each
+//! message.
+//!
+//! Per session: the legacy plan (replaced wholesale by every `plan` update,
+//! `None` until the first) and the keyed plans (replaced wholesale by every
+//! `plan_update` for their id, dropped by `plan_removed`), in the order they
+//! were first shown. Only messages that are well-formed and allowed in their
+//! context are applied; anything else leaves the state as it was.
+
+use crate::spec::messages::{PlanContent, PlanEntry, PlanMessage};
+use indexmap::IndexMap;
+use serde_json::{json, Map, Value};
+
+/// A keyed plan as the client shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanView {
+    pub content: PlanContent,
+}
+
+/// What one session shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SessionPlans {
+    pub legacy: Option<Vec<PlanEntry>>,
+    pub plans: IndexMap<String, PlanView>,
+}
+
+/// What the client shows, for every session of the connection.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ClientState {
+    sessions: IndexMap<String, SessionPlans>,
+}
+
+impl ClientState {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Start showing a session (idempotent).
+    pub fn open_session(&mut self, session: &str) {
+        if !self.sessions.contains_key(session) {
+            self.sessions
+                .insert(session.to_owned(), SessionPlans::default());
+        }
+    }
+
+    pub fn forget_session(&mut self, session: &str) {
+        self.sessions.shift_remove(session);
+    }
+
+    pub fn session(&self, session: &str) -> Option<&SessionPlans> {
+        self.sessions.get(session)
+    }
+
+    pub fn sessions(&self) -> impl Iterator<Item = (&str, &SessionPlans)> {
+        self.sessions.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    pub fn session_count(&self) -> usize {
+        self.sessions.len()
+    }
+
+    /// Apply a plan message to a session that is open. Returns false (and
+    /// changes nothing) for a session that is not.
+    pub fn apply(&mut self, session: &str, message: &PlanMessage) -> bool {
+        let Some(plans) = self.sessions.get_mut(session) else {
+            return false;
+        };
+        match message {
+            PlanMessage::Legacy(legacy) => plans.legacy = Some(legacy.entries.clone()),
+            PlanMessage::Update(update) => {
+                let view = PlanView {
+                    content: update.plan.content.clone(),
+                };
+                match plans.plans.get_mut(&update.plan.id) {
+                    Some(existing) => *existing = view,
+                    None => {
+                        plans.plans.insert(update.plan.id.clone(), view);
+                    }
+                }
+            }
+            PlanMessage::Removed(removed) => {
+                plans.plans.shift_remove(&removed.plan_id);
+            }
+        }
+        true
+    }
+
+    /// The state as JSON, the form test vectors use:
+    /// `{"sessions": {ID: {"legacy": [entries] | null, "plans": {ID: {"type", ...}}}}}`.
+    pub fn to_json(&self) -> Value {
+        let sessions: Map<String, Value> = self
+            .sessions
+            .iter()
+            .map(|(id, plans)| (id.clone(), plans.to_json()))
+            .collect();
+        json!({ "sessions": sessions })
+    }
+}
+
+impl SessionPlans {
+    pub fn to_json(&self) -> Value {
+        let legacy = match &self.legacy {
+            Some(entries) => entries_json(entries),
+            None => Value::Null,
+        };
+        let plans: Map<String, Value> = self
+            .plans
+            .iter()
+            .map(|(id, view)| (id.clone(), view.to_json()))
+            .collect();
+        json!({ "legacy": legacy, "plans": plans })
+    }
+}
+
+impl PlanView {
+    /// `{"type": ..., <content members>}`; `_meta` is not shown.
+    pub fn to_json(&self) -> Value {
+        let mut object = Map::new();
+        object.insert("type".into(), Value::from(self.content.type_name()));
+        match &self.content {
+            PlanContent::Items { entries } => {
+                object.insert("entries".into(), entries_json(entries));
+            }
+            PlanContent::File { uri } => {
+                object.insert("uri".into(), Value::from(uri.as_str()));
+            }
+            PlanContent::Markdown { content } => {
+                object.insert("content".into(), Value::from(content.as_str()));
+            }
+            PlanContent::Custom { fields, .. } => {
+                for (k, v) in fields {
+                    object.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        Value::Object(object)
+    }
+}
+
+/// Entries as shown: content, priority and status (`_meta` is not shown).
+fn entries_json(entries: &[PlanEntry]) -> Value {
+    Value::Array(
+        entries
+            .iter()
+            .map(|e| json!({"content": e.content, "priority": e.priority.as_str(), "status": e.status.as_str()}))
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::messages::*;
+
+    fn markdown(id: &str, text: &str) -> PlanMessage {
+        PlanMessage::Update(PlanUpdate {
+            plan: Plan {
+                id: id.into(),
+                content: PlanContent::Markdown {
+                    content: text.into(),
+                },
+                meta: None,
+            },
+            meta: None,
+        })
+    }
+
+    #[test]
+    fn updates_replace_and_removals_drop_per_session() {
+        let mut state = ClientState::new();
+        assert!(!state.apply("s1", &markdown("p", "x")));
+        state.open_session("s1");
+        state.open_session("s2");
+        assert!(state.apply("s1", &markdown("p", "one")));
+        assert!(state.apply("s2", &markdown("p", "other")));
+        assert!(state.apply("s1", &markdown("p", "two")));
+        assert_eq!(
+            state.session("s1").unwrap().plans["p"].to_json(),
+            json!({"type": "markdown", "content": "two"})
+        );
+        state.apply(
+            "s1",
+            &PlanMessage::Removed(PlanRemoved {
+                plan_id: "p".into(),
+                meta: None,
+            }),
+        );
+        assert!(state.session("s1").unwrap().plans.is_empty());
+        assert_eq!(state.session("s2").unwrap().plans.len(), 1);
+        assert_eq!(
+            state.to_json(),
+            json!({"sessions": {
+                "s1": {"legacy": null, "plans": {}},
+                "s2": {"legacy": null, "plans": {"p": {"type": "markdown", "content": "other"}}}
+            }})
+        );
+    }
+}

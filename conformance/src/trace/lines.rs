@@ -1,0 +1,128 @@
+//! Newline framing with a bound on line length.
+
+use std::io::{self, BufRead};
+
+/// One line of input.
+#[derive(Debug, PartialEq, Eq)]
+pub enum RawLine<'a> {
+    /// The line's bytes, without the newline (and without a trailing `\r`).
+    Bytes(&'a [u8]),
+    /// The line was longer than the limit; its bytes were skipped, not kept.
+    TooLong { bytes: u64 },
+}
+
+/// Reads newline-delimited lines, never buffering more than `max` bytes of one.
+pub struct LineReader<R> {
+    inner: R,
+    max: usize,
+    buf: Vec<u8>,
+    line_no: u64,
+}
+
+impl<R: BufRead> LineReader<R> {
+    pub fn new(inner: R, max_line_bytes: usize) -> Self {
+        LineReader {
+            inner,
+            max: max_line_bytes,
+            buf: Vec::new(),
+            line_no: 0,
+        }
+    }
+
+    /// The next line and its 1-based number, or `None` at end of input.
+    pub fn next_line(&mut self) -> io::Result<Option<(u64, RawLine<'_>)>> {
+        self.buf.clear();
+        let mut total: u64 = 0;
+        let mut saw_any = false;
+        loop {
+            let chunk = match self.inner.fill_buf() {
+                Ok(chunk) => chunk,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if chunk.is_empty() {
+                if !saw_any {
+                    return Ok(None);
+                }
+                break;
+            }
+            saw_any = true;
+            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (i, true),
+                None => (chunk.len(), false),
+            };
+            total += take as u64;
+            if total <= self.max as u64 {
+                self.buf.extend_from_slice(&chunk[..take]);
+            } else if !self.buf.is_empty() {
+                // Over the limit: stop keeping bytes, keep counting them.
+                self.buf = Vec::new();
+            }
+            self.inner.consume(if done { take + 1 } else { take });
+            if done {
+                break;
+            }
+        }
+        self.line_no += 1;
+        if total > self.max as u64 {
+            return Ok(Some((self.line_no, RawLine::TooLong { bytes: total })));
+        }
+        if self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        Ok(Some((self.line_no, RawLine::Bytes(&self.buf))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], max: usize) -> Vec<(u64, Result<Vec<u8>, u64>)> {
+        let mut reader = LineReader::new(input, max);
+        let mut out = Vec::new();
+        while let Some((n, line)) = reader.next_line().unwrap() {
+            out.push((
+                n,
+                match line {
+                    RawLine::Bytes(b) => Ok(b.to_vec()),
+                    RawLine::TooLong { bytes } => Err(bytes),
+                },
+            ));
+        }
+        out
+    }
+
+    #[test]
+    fn splits_lines_and_strips_cr() {
+        let got = lines(b"a\r\n\nbc\nd", 10);
+        assert_eq!(
+            got,
+            vec![
+                (1, Ok(b"a".to_vec())),
+                (2, Ok(b"".to_vec())),
+                (3, Ok(b"bc".to_vec())),
+                (4, Ok(b"d".to_vec())),
+            ]
+        );
+    }
+
+    #[test]
+    fn long_lines_are_skipped_not_buffered() {
+        let got = lines(b"abcdef\nxy\n", 3);
+        assert_eq!(got, vec![(1, Err(6)), (2, Ok(b"xy".to_vec()))]);
+    }
+
+    #[test]
+    fn long_lines_across_small_reads() {
+        let data = b"0123456789\nok\n";
+        let reader = io::BufReader::with_capacity(2, &data[..]);
+        let mut lr = LineReader::new(reader, 4);
+        assert_eq!(
+            lr.next_line().unwrap(),
+            Some((1, RawLine::TooLong { bytes: 10 }))
+        );
+        assert_eq!(lr.next_line().unwrap(), Some((2, RawLine::Bytes(b"ok"))));
+        assert_eq!(lr.next_line().unwrap(), None);
+    }
+}

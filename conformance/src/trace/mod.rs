@@ -1,0 +1,44 @@
+//! Bytes to trace records: line framing with a size bound, UTF-8, JSON
+//! syntax, nesting depth, and the envelope-or-bare decision.
+//!
+//! Nothing here knows JSON-RPC; it only reports what a line is.
+
+mod lines;
+mod record;
+
+pub use lines::{LineReader, RawLine};
+pub use record::{parse_message, parse_record, LineObject, Record, RecordFault};
+
+/// Bounds that keep memory flat on hostile input. The defaults are far above
+/// what real traces need; exceeding one is a `TRACE-LIMIT` diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest line read; a longer one is skipped (without buffering it).
+    pub max_line_bytes: usize,
+    /// Deepest nesting of arrays and objects in one line.
+    pub max_depth: usize,
+    /// Sessions tracked at once on one connection.
+    pub max_sessions: usize,
+    /// Keyed plans live at once in one session.
+    pub max_plans_per_session: usize,
+    /// Entries in one plan.
+    pub max_entries_per_plan: usize,
+    /// Requests awaiting a response, per direction.
+    pub max_outstanding_requests: usize,
+    /// Diagnostics kept for the report; more are counted, not stored.
+    pub max_diagnostics: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_line_bytes: 16 * 1024 * 1024,
+            max_depth: 128,
+            max_sessions: 10_000,
+            max_plans_per_session: 1_000,
+            max_entries_per_plan: 10_000,
+            max_outstanding_requests: 10_000,
+            max_diagnostics: 10_000,
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! One line to one record: a bare JSON-RPC message or an envelope.
+
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+
+/// The members of a line's top-level object that anyone downstream reads,
+/// borrowed from the line. Payloads stay raw until a rule needs them.
+#[derive(Debug, Default, Deserialize)]
+pub struct LineObject<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub jsonrpc: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub id: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub method: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub params: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub result: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub error: Option<&'a RawValue>,
+    // Envelope members.
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub direction: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub message: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub time: Option<&'a RawValue>,
+}
+
+/// `Some` for a member that is there, even when its value is `null`.
+fn present<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Option<&'a RawValue>, D::Error> {
+    <&'a RawValue>::deserialize(d).map(Some)
+}
+
+/// What a line holds.
+#[derive(Debug)]
+pub enum Record<'a> {
+    /// A bare JSON-RPC message; its direction must be inferred.
+    Bare(LineObject<'a>),
+    /// An envelope: the direction as written, and the message.
+    Envelope {
+        direction: &'a str,
+        message: LineObject<'a>,
+    },
+}
+
+/// Why a line is not a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordFault {
+    NotUtf8 {
+        column: usize,
+    },
+    NotJson {
+        column: usize,
+        reason: String,
+    },
+    TooDeep {
+        limit: usize,
+    },
+    /// The top-level value is an array: a JSON-RPC batch.
+    Batch,
+    /// The top-level value (or the envelope's `message`) is not an object.
+    NotObject {
+        in_envelope: bool,
+    },
+    DuplicateKey {
+        reason: String,
+        in_envelope: bool,
+    },
+    /// An envelope whose `direction` is not one of the two values.
+    BadDirection {
+        found: String,
+    },
+    /// An envelope without `message`.
+    MissingMessage,
+    /// An envelope with members other than direction, message and time.
+    EnvelopeMember,
+}
+
+/// Parse one non-blank line of a trace.
+pub fn parse_record(line: &[u8], max_depth: usize) -> Result<Record<'_>, RecordFault> {
+    let object = parse_message(line, max_depth)?;
+    let is_envelope = object.direction.is_some() || object.message.is_some();
+    if !is_envelope {
+        return Ok(Record::Bare(object));
+    }
+    if object.jsonrpc.is_some()
+        || object.id.is_some()
+        || object.method.is_some()
+        || object.params.is_some()
+        || object.result.is_some()
+        || object.error.is_some()
+    {
+        return Err(RecordFault::EnvelopeMember);
+    }
+    let direction = match object.direction {
+        Some(raw) => match raw.get() {
+            "\"client_to_agent\"" => "client_to_agent",
+            "\"agent_to_client\"" => "agent_to_client",
+            other => {
+                return Err(RecordFault::BadDirection {
+                    found: crate::diag::shorten(other, 60),
+                })
+            }
+        },
+        None => {
+            return Err(RecordFault::BadDirection {
+                found: "(missing)".into(),
+            })
+        }
+    };
+    let message = object.message.ok_or(RecordFault::MissingMessage)?;
+    let message = parse_object(message.get(), true)?;
+    Ok(Record::Envelope { direction, message })
+}
+
+/// Parse one message line as it travels on the wire (no envelope).
+pub fn parse_message(line: &[u8], max_depth: usize) -> Result<LineObject<'_>, RecordFault> {
+    let text = std::str::from_utf8(line).map_err(|e| RecordFault::NotUtf8 {
+        column: e.valid_up_to() + 1,
+    })?;
+    if nesting_exceeds(text.as_bytes(), max_depth) {
+        return Err(RecordFault::TooDeep { limit: max_depth });
+    }
+    parse_object(text, false)
+}
+
+fn parse_object(text: &str, in_envelope: bool) -> Result<LineObject<'_>, RecordFault> {
+    let first = text.trim_start().as_bytes().first().copied();
+    if first != Some(b'{') {
+        // serde would read a struct from an array too: decide on the shape first.
+        if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            return Err(not_json(&e));
+        }
+        return Err(match first {
+            Some(b'[') if !in_envelope => RecordFault::Batch,
+            _ => RecordFault::NotObject { in_envelope },
+        });
+    }
+    serde_json::from_str::<LineObject<'_>>(text).map_err(|e| {
+        if e.is_syntax() || e.is_eof() {
+            not_json(&e)
+        } else {
+            RecordFault::DuplicateKey {
+                reason: strip_position(&e.to_string()),
+                in_envelope,
+            }
+        }
+    })
+}
+
+fn not_json(e: &serde_json::Error) -> RecordFault {
+    RecordFault::NotJson {
+        column: e.column(),
+        reason: strip_position(&e.to_string()),
+    }
+}
+
+/// serde_json appends " at line 1 column N"; the report prints its own location.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+/// Whether arrays and objects nest deeper than `limit` (strings are skipped).
+fn nesting_exceeds(bytes: &[u8], limit: usize) -> bool {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in bytes {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_and_envelope() {
+        let bare = parse_record(br#"{"jsonrpc":"2.0","method":"x"}"#, 8).unwrap();
+        assert!(matches!(bare, Record::Bare(o) if o.method.unwrap().get() == "\"x\""));
+        let env = parse_record(
+            br#"{"direction":"agent_to_client","time":"t","message":{"jsonrpc":"2.0","id":null,"result":null}}"#,
+            8,
+        )
+        .unwrap();
+        match env {
+            Record::Envelope { direction, message } => {
+                assert_eq!(direction, "agent_to_client");
+                assert_eq!(message.id.unwrap().get(), "null");
+                assert_eq!(message.result.unwrap().get(), "null");
+                assert!(message.error.is_none());
+            }
+            other => panic!("expected envelope, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn faults() {
+        assert!(matches!(
+            parse_record(b"\xff", 8),
+            Err(RecordFault::NotUtf8 { column: 1 })
+        ));
+        assert!(matches!(
+            parse_record(b"{\"a\":", 8),
+            Err(RecordFault::NotJson { .. })
+        ));
+        assert!(matches!(
+            parse_record(b"[[[[1]]]]", 3),
+            Err(RecordFault::TooDeep { limit: 3 })
+        ));
+        assert!(matches!(
+            parse_record(b"[\"[[[[\"]", 3),
+            Err(RecordFault::Batch)
+        ));
+        assert!(matches!(
+            parse_record(b"42", 8),
+            Err(RecordFault::NotObject { in_envelope: false })
+        ));
+        assert!(matches!(
+            parse_record(b"42 x", 8),
+            Err(RecordFault::NotJson { .. })
+        ));
+        assert!(matches!(
+            parse_record(b"", 8),
+            Err(RecordFault::NotJson { .. })
+        ));
+        assert!(matches!(
+            parse_record(br#"{"id":1,"id":2}"#, 8),
+            Err(RecordFault::DuplicateKey { .. })
+        ));
+        assert!(matches!(
+            parse_record(br#"{"direction":"up","message":{}}"#, 8),
+            Err(RecordFault::BadDirection { .. })
+        ));
+        assert!(matches!(
+            parse_record(br#"{"direction":"client_to_agent"}"#, 8),
+            Err(RecordFault::MissingMessage)
+        ));
+        assert!(matches!(
+            parse_record(br#"{"direction":"client_to_agent","message":[]}"#, 8),
+            Err(RecordFault::NotObject { in_envelope: true })
+        ));
+    }
+}
