@@ -7,7 +7,7 @@
 mod session;
 
 use crate::diag::Diagnostic;
-use crate::jsonrpc::{self, Direction, Frame, RequestOutcome, ResponseOutcome};
+use crate::jsonrpc::{self, Direction, Frame, ResponseOutcome};
 use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace as trace_rules};
 use crate::spec::capability::{self, CapabilityKeys};
 use crate::spec::messages::{PlanContent, PlanMessage};
@@ -190,18 +190,14 @@ impl Validator {
                 if let Some(d) = env::request_outcome(&outcome, direction, &id, &method) {
                     self.emit(d);
                 }
-                if matches!(
-                    outcome,
-                    RequestOutcome::Tracked
-                        | RequestOutcome::Reused { .. }
-                        | RequestOutcome::Overflow
-                ) {
-                    self.call(direction, &method, params, true);
-                }
+                // Even an untracked request is still checked for what it says.
+                self.call(direction, &method, params, true);
             }
             Frame::Notification { method, params } => {
                 let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(&method))
                 else {
+                    // No rule reads extension notifications, so not knowing their
+                    // direction costs nothing; anything else is said.
                     if !method.starts_with('_') {
                         self.emit(trace_rules::unplaced_method(&method));
                     }
