@@ -1,0 +1,59 @@
+//! The throughput floor for `acp-plan check`: read a trace the way `check`
+//! does (same buffer size, same bounded line reader) and parse each line into
+//! a `serde_json::Value`, then drop it. Validation must be at least this fast
+//! (see README, "Performance").
+//!
+//! Usage: `json_floor FILE`; prints lines, bytes and the number of lines that
+//! were not JSON (so the compiler cannot skip the parse).
+
+use acp_plan_conformance::trace::{LineReader, RawLine};
+use acp_plan_conformance::Limits;
+use std::fs::File;
+use std::io::BufReader;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let Some(path) = std::env::args_os().nth(1) else {
+        eprintln!("usage: json_floor FILE");
+        return ExitCode::from(2);
+    };
+    let file = match File::open(&path) {
+        Ok(file) => file,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", path.to_string_lossy());
+            return ExitCode::from(2);
+        }
+    };
+    // The same reader as `acp-plan check` (commands/check.rs).
+    let mut lines = LineReader::new(
+        BufReader::with_capacity(256 * 1024, file),
+        Limits::default().max_line_bytes,
+    );
+    let (mut count, mut bytes, mut not_json) = (0u64, 0u64, 0u64);
+    loop {
+        match lines.next_line() {
+            Ok(Some((_, RawLine::Bytes(line)))) => {
+                count += 1;
+                bytes += line.len() as u64 + 1;
+                if line.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                match serde_json::from_slice::<serde_json::Value>(line) {
+                    Ok(value) => drop(std::hint::black_box(value)),
+                    Err(_) => not_json += 1,
+                }
+            }
+            Ok(Some((_, RawLine::TooLong { bytes: n }))) => {
+                count += 1;
+                bytes += n + 1;
+            }
+            Ok(None) => break,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    println!("lines {count} bytes {bytes} not_json {not_json}");
+    ExitCode::SUCCESS
+}
