@@ -47,7 +47,7 @@ impl<R: BufRead> LineReader<R> {
                 break;
             }
             saw_any = true;
-            let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            let (take, done) = match memchr::memchr(b'\n', chunk) {
                 Some(i) => (i, true),
                 None => (chunk.len(), false),
             };

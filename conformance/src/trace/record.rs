@@ -78,20 +78,108 @@ pub enum RecordFault {
     EnvelopeMember,
 }
 
+/// A line read in one pass: the members of [`LineObject`], with an
+/// envelope's `message` parsed straight into its own [`LineObject`] rather
+/// than kept raw and parsed again. Only for well-formed lines: any error
+/// sends the line down the exact path, which names the fault.
+#[derive(Deserialize)]
+struct OnePassLine<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    method: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    direction: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "message_object")]
+    message: Option<LineObject<'a>>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    time: Option<&'a RawValue>,
+}
+
+/// An envelope's `message`, only when it is a JSON object (serde would
+/// also read a struct from an array).
+fn message_object<'de: 'a, 'a, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<LineObject<'a>>, D::Error> {
+    struct ObjectOnly;
+    impl<'de> serde::de::Visitor<'de> for ObjectOnly {
+        type Value = LineObject<'de>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON-RPC message object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            LineObject::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    d.deserialize_map(ObjectOnly).map(Some)
+}
+
 /// Parse one non-blank line of a trace.
 pub fn parse_record(line: &[u8], max_depth: usize) -> Result<Record<'_>, RecordFault> {
-    let object = parse_message(line, max_depth)?;
-    let is_envelope = object.direction.is_some() || object.message.is_some();
-    if !is_envelope {
-        return Ok(Record::Bare(object));
+    if let Some(record) = parse_record_one_pass(line, max_depth) {
+        return Ok(record);
     }
-    if object.jsonrpc.is_some()
+    parse_record_exact(line, max_depth)
+}
+
+/// The common case in one pass over the line, or `None` when the line is
+/// anything but a well-formed bare message or envelope.
+fn parse_record_one_pass(line: &[u8], max_depth: usize) -> Option<Record<'_>> {
+    let text = std::str::from_utf8(line).ok()?;
+    if text.trim_start().as_bytes().first() != Some(&b'{') || nesting_exceeds(line, max_depth) {
+        return None;
+    }
+    let read = serde_json::from_str::<OnePassLine<'_>>(text).ok()?;
+    let object = LineObject {
+        jsonrpc: read.jsonrpc,
+        id: read.id,
+        method: read.method,
+        params: read.params,
+        result: read.result,
+        error: read.error,
+        direction: read.direction,
+        message: None,
+        time: read.time,
+    };
+    match (read.direction, read.message) {
+        (None, None) => Some(Record::Bare(object)),
+        (Some(direction), Some(message)) if !has_message_members(&object) => {
+            let direction = match direction.get() {
+                "\"client_to_agent\"" => "client_to_agent",
+                "\"agent_to_client\"" => "agent_to_client",
+                _ => return None,
+            };
+            Some(Record::Envelope { direction, message })
+        }
+        _ => None,
+    }
+}
+
+fn has_message_members(object: &LineObject<'_>) -> bool {
+    object.jsonrpc.is_some()
         || object.id.is_some()
         || object.method.is_some()
         || object.params.is_some()
         || object.result.is_some()
         || object.error.is_some()
-    {
+}
+
+/// Every layer on its own, so that the first fault found is the one named.
+fn parse_record_exact(line: &[u8], max_depth: usize) -> Result<Record<'_>, RecordFault> {
+    let object = parse_message(line, max_depth)?;
+    let is_envelope = object.direction.is_some() || object.message.is_some();
+    if !is_envelope {
+        return Ok(Record::Bare(object));
+    }
+    if has_message_members(&object) {
         return Err(RecordFault::EnvelopeMember);
     }
     let direction = match object.direction {
@@ -167,6 +255,16 @@ fn strip_position(message: &str) -> String {
 
 /// Whether arrays and objects nest deeper than `limit` (strings are skipped).
 fn nesting_exceeds(bytes: &[u8], limit: usize) -> bool {
+    // Depth never exceeds the number of opening brackets (counting those in
+    // strings too). Counting them is a vectorized pass; the exact scan below
+    // runs only for lines where the limit could be reached.
+    let opening: usize = bytes
+        .iter()
+        .map(|&b| usize::from(b == b'[' || b == b'{'))
+        .sum();
+    if opening <= limit {
+        return false;
+    }
     let mut depth = 0usize;
     let mut in_string = false;
     let mut escaped = false;
@@ -266,5 +364,111 @@ mod tests {
             parse_record(br#"{"direction":"client_to_agent","message":[]}"#, 8),
             Err(RecordFault::NotObject { in_envelope: true })
         ));
+    }
+
+    #[test]
+    fn well_formed_records_take_the_one_pass() {
+        let bare = br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":[1]}}"#;
+        let envelope = br#"{"time":"t","message":{"jsonrpc":"2.0","id":1,"result":null},"direction":"agent_to_client"}"#;
+        for line in [&bare[..], &envelope[..]] {
+            let fast = parse_record_one_pass(line, 8).expect("one pass");
+            let exact = parse_record_exact(line, 8).expect("exact");
+            assert_eq!(format!("{fast:?}"), format!("{exact:?}"));
+        }
+        // Faults go down the exact path.
+        for line in [
+            &br#"{"direction":"agent_to_client","message":[]}"#[..],
+            br#"{"direction":"agent_to_client","message":{"id":1,"id":2}}"#,
+            br#"{"direction":"agent_to_client","message":{},"id":1}"#,
+            br#"[{"jsonrpc":"2.0"}]"#,
+            b"[[[[[[[[[[1]]]]]]]]]]",
+        ] {
+            assert!(parse_record_one_pass(line, 8).is_none());
+        }
+    }
+
+    use proptest::prelude::*;
+
+    fn member_value(message: BoxedStrategy<String>) -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("null".to_owned()),
+            Just("1".to_owned()),
+            Just("\"2.0\"".to_owned()),
+            Just("\"x\"".to_owned()),
+            Just("\"client_to_agent\"".to_owned()),
+            Just("\"agent_to_client\"".to_owned()),
+            Just("\"\\u0061gent_to_client\"".to_owned()),
+            Just("[]".to_owned()),
+            Just("[[[[[[[[[1]]]]]]]]]".to_owned()),
+            Just("{\"a\":[1,{\"b\":\"}\"}]}".to_owned()),
+            message,
+        ]
+    }
+
+    fn object(message: BoxedStrategy<String>) -> impl Strategy<Value = String> {
+        let key = prop::sample::select(vec![
+            "jsonrpc",
+            "id",
+            "method",
+            "params",
+            "result",
+            "error",
+            "direction",
+            "message",
+            "time",
+            "other",
+        ]);
+        prop::collection::vec((key, member_value(message)), 0..6).prop_map(|members| {
+            let members: Vec<String> = members
+                .into_iter()
+                .map(|(k, v)| format!("\"{k}\":{v}"))
+                .collect();
+            format!("{{{}}}", members.join(","))
+        })
+    }
+
+    /// Mostly envelopes, in any member order, sometimes with a stray member.
+    fn envelope(message: BoxedStrategy<String>) -> impl Strategy<Value = String> {
+        let direction = prop::sample::select(vec![
+            "\"client_to_agent\"",
+            "\"agent_to_client\"",
+            "\"up\"",
+            "null",
+        ]);
+        let stray = prop::sample::select(vec!["", "\"time\":\"t\"", "\"id\":1", "\"message\":{}"]);
+        (direction, message, stray, any::<prop::sample::Index>()).prop_map(
+            |(direction, message, stray, order)| {
+                let mut members = vec![
+                    format!("\"direction\":{direction}"),
+                    format!("\"message\":{message}"),
+                ];
+                if !stray.is_empty() {
+                    members.insert(order.index(3), stray.to_owned());
+                }
+                format!("{{{}}}", members.join(","))
+            },
+        )
+    }
+
+    fn line() -> impl Strategy<Value = String> {
+        let message = object(Just("{}".to_owned()).boxed()).boxed();
+        let line = prop_oneof![object(message.clone()), envelope(message)];
+        (
+            prop::sample::select(vec!["", " ", "[", "x"]),
+            line,
+            prop::sample::select(vec!["", " ", "]", "}", "\r"]),
+        )
+            .prop_map(|(before, line, after)| format!("{before}{line}{after}"))
+    }
+
+    proptest! {
+        #[test]
+        fn one_pass_agrees_with_the_exact_path(line in line()) {
+            let exact = parse_record_exact(line.as_bytes(), 8);
+            if let Some(fast) = parse_record_one_pass(line.as_bytes(), 8) {
+                let exact = exact.map_err(|e| TestCaseError::fail(format!("exact path: {e:?}")))?;
+                prop_assert_eq!(format!("{fast:?}"), format!("{exact:?}"));
+            }
+        }
     }
 }

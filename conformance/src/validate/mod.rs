@@ -17,6 +17,7 @@ use crate::trace::{parse_message, parse_record, Limits, LineObject, LineReader, 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use session::SessionTrack;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::{self, BufRead};
 
@@ -324,56 +325,64 @@ impl Validator {
         if self.handshake != Handshake::Answered {
             self.emit(ses::before_init("session/update"));
         }
-        let Some(update) = self.read_update_params(params) else {
-            return;
+        let update = match read_update_head(params) {
+            Some(update) => update,
+            None => match self.read_update_params(params) {
+                Some(update) => update,
+                None => return,
+            },
         };
         let UpdateRead {
             session,
             kind,
             update,
         } = update;
-        let known = self.tracks.contains_key(&session);
+        let (session, kind) = (session.as_ref(), kind.as_ref());
+        let known = self.tracks.contains_key(session);
         if !known && !self.sessions_overflowed {
-            self.emit(ses::unknown_session(&session));
+            self.emit(ses::unknown_session(session));
         }
-        if !shape::PLAN_KINDS.contains(&kind.as_str()) {
+        if !shape::PLAN_KINDS.contains(&kind) {
             return;
         }
         let revision = self.revision.revision;
         let mut allowed = true;
         if kind == "plan" && !revision.spelling().legacy_plan {
-            let d = ses_session(cap::legacy_in_v2(), &session);
+            let d = ses_session(cap::legacy_in_v2(), session);
             self.emit(d);
             return;
         }
         if kind != "plan" && !self.plan_capability && self.handshake == Handshake::Answered {
-            let d = ses_session(
-                cap::operations_without_capability(&kind, revision),
-                &session,
-            );
+            let d = ses_session(cap::operations_without_capability(kind, revision), session);
             self.emit(d);
             allowed = false;
         }
-        let Ok(update) =
-            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(update.get())
-        else {
+        let update = match update {
+            Some(update) => serde_json::from_str::<JsonObject>(update.get()).ok(),
+            // The one-pass head read skipped the update's bytes; plan updates
+            // are read again, whole.
+            None => params
+                .and_then(|p| serde_json::from_str::<PlanParams>(p.get()).ok())
+                .and_then(|p| p.update),
+        };
+        let Some(update) = update else {
             return;
         };
         let parsed = shape::parse_plan_update(
             &update,
-            &kind,
+            kind,
             revision,
             self.config.limits.max_entries_per_plan,
         );
         for d in parsed.diagnostics {
-            let d = ses_session(d, &session);
+            let d = ses_session(d, session);
             self.emit(d);
         }
         let Some(message) = parsed.message else {
             return;
         };
         if allowed && known {
-            self.apply(&session, &message);
+            self.apply(session, &message);
         }
     }
 
@@ -505,11 +514,27 @@ impl Validator {
             }
         };
         Some(UpdateRead {
-            session,
-            kind: kind.into_owned(),
-            update,
+            session: Cow::Owned(session),
+            kind,
+            update: Some(update),
         })
     }
+}
+
+/// `sessionId` and `update.sessionUpdate` in one pass over params that are
+/// an object, without keeping the update's bytes. `None` whenever anything
+/// is amiss, so that [`Validator::read_update_params`] names the fault.
+fn read_update_head(params: Option<&RawValue>) -> Option<UpdateRead<'_>> {
+    let params = params?.get();
+    if !params.starts_with('{') {
+        return None;
+    }
+    let head = serde_json::from_str::<UpdateHead<'_>>(params).ok()?;
+    Some(UpdateRead {
+        session: head.session_id?,
+        kind: head.update?.session_update?,
+        update: None,
+    })
 }
 
 fn ses_session(mut d: Diagnostic, session: &str) -> Diagnostic {
@@ -520,9 +545,10 @@ fn ses_session(mut d: Diagnostic, session: &str) -> Diagnostic {
 }
 
 struct UpdateRead<'a> {
-    session: String,
-    kind: String,
-    update: &'a RawValue,
+    session: Cow<'a, str>,
+    kind: Cow<'a, str>,
+    /// The `update` object, when the read kept it.
+    update: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -536,7 +562,29 @@ struct UpdateParams<'a> {
 #[derive(Deserialize)]
 struct UpdateKind<'a> {
     #[serde(rename = "sessionUpdate", default, borrow)]
-    session_update: Option<std::borrow::Cow<'a, str>>,
+    session_update: Option<Cow<'a, str>>,
+}
+
+/// What [`read_update_head`] reads; the same members and types as
+/// [`UpdateParams`] then [`UpdateKind`], so it accepts nothing they reject.
+#[derive(Deserialize)]
+struct UpdateHead<'a> {
+    #[serde(rename = "sessionId", default, borrow)]
+    session_id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    update: Option<UpdateKind<'a>>,
+}
+
+type JsonObject = serde_json::Map<String, serde_json::Value>;
+
+/// The `update` of params that [`read_update_head`] accepted, as a map.
+#[derive(Deserialize)]
+struct PlanParams {
+    // Listed to match `UpdateParams` member for member.
+    #[serde(rename = "sessionId", default)]
+    _session_id: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    update: Option<JsonObject>,
 }
 
 #[derive(Deserialize)]
@@ -616,4 +664,72 @@ pub fn check_reader<R: BufRead>(name: &str, reader: R, config: Config) -> io::Re
     report.messages = validator.messages();
     report.state = validator.state().clone();
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn update() -> impl Strategy<Value = String> {
+        let member = prop::sample::select(vec![
+            "\"sessionUpdate\":\"plan\"",
+            "\"sessionUpdate\":\"plan_removed\"",
+            "\"sessionUpdate\":\"agent_message_chunk\"",
+            "\"sessionUpdate\":\"pl\\u0061n\"",
+            "\"sessionUpdate\":1",
+            "\"sessionUpdate\":null",
+            "\"entries\":[]",
+            "\"planId\":\"p\"",
+            "\"content\":{\"text\":\"}\"}",
+        ]);
+        prop_oneof![
+            prop::collection::vec(member, 0..4).prop_map(|m| format!("{{{}}}", m.join(","))),
+            Just("null".to_owned()),
+            Just("[\"plan\"]".to_owned()),
+            Just("\"plan\"".to_owned()),
+        ]
+    }
+
+    fn params() -> impl Strategy<Value = String> {
+        let session = prop::sample::select(vec!["\"s\"", "\"\\u0073\"", "null", "1", "[]"]);
+        let member = prop_oneof![
+            session.prop_map(|s| format!("\"sessionId\":{s}")),
+            update().prop_map(|u| format!("\"update\":{u}")),
+            Just("\"other\":[1,{\"update\":2}]".to_owned()),
+        ];
+        prop::collection::vec(member, 0..4).prop_map(|m| format!("{{{}}}", m.join(",")))
+    }
+
+    proptest! {
+        /// The one-pass head read accepts only what the member-by-member
+        /// read accepts, with the same session and kind, and the plan
+        /// re-read finds the same update.
+        #[test]
+        fn update_head_agrees_with_the_exact_read(params in params()) {
+            let raw: Box<RawValue> = serde_json::from_str(&params).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            if let Some(head) = read_update_head(Some(&raw)) {
+                let mut validator = Validator::new(Config::default());
+                let exact = validator.read_update_params(Some(&raw));
+                prop_assert!(validator.take_diagnostics().is_empty());
+                let exact = exact.ok_or_else(|| TestCaseError::fail("exact read failed"))?;
+                prop_assert_eq!(&head.session, &exact.session);
+                prop_assert_eq!(&head.kind, &exact.kind);
+                let whole = exact.update.and_then(|u| serde_json::from_str::<JsonObject>(u.get()).ok());
+                let again = serde_json::from_str::<PlanParams>(raw.get()).ok().and_then(|p| p.update);
+                prop_assert_eq!(whole, again);
+            }
+        }
+    }
+
+    #[test]
+    fn well_formed_update_params_take_the_one_pass() {
+        let raw: Box<RawValue> = serde_json::from_str(
+            r#"{"update":{"content":{},"sessionUpdate":"plan"},"sessionId":"s"}"#,
+        )
+        .unwrap();
+        let head = read_update_head(Some(&raw)).expect("one pass");
+        assert_eq!((head.session.as_ref(), head.kind.as_ref()), ("s", "plan"));
+        assert!(head.update.is_none());
+    }
 }
