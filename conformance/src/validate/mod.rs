@@ -357,15 +357,19 @@ impl Validator {
             self.emit(d);
             allowed = false;
         }
-        let update = match update {
-            Some(update) => serde_json::from_str::<JsonObject>(update.get()).ok(),
-            // The one-pass head read skipped the update's bytes; plan updates
-            // are read again, whole.
-            None => params
-                .and_then(|p| serde_json::from_str::<PlanParams>(p.get()).ok())
-                .and_then(|p| p.update),
+        // The one-pass head read skipped the update's bytes; plan updates are
+        // read again.
+        let Some(update) = update.or_else(|| reread_update(params)) else {
+            return;
         };
-        let Some(update) = update else {
+        let max_entries = self.config.limits.max_entries_per_plan;
+        if let Some(message) = shape::parse_well_formed(update.get(), kind, revision, max_entries) {
+            if allowed && known {
+                self.apply(session, &message);
+            }
+            return;
+        }
+        let Ok(update) = serde_json::from_str::<JsonObject>(update.get()) else {
             return;
         };
         let parsed = shape::parse_plan_update(
@@ -577,14 +581,11 @@ struct UpdateHead<'a> {
 
 type JsonObject = serde_json::Map<String, serde_json::Value>;
 
-/// The `update` of params that [`read_update_head`] accepted, as a map.
-#[derive(Deserialize)]
-struct PlanParams {
-    // Listed to match `UpdateParams` member for member.
-    #[serde(rename = "sessionId", default)]
-    _session_id: Option<serde::de::IgnoredAny>,
-    #[serde(default)]
-    update: Option<JsonObject>,
+/// The `update` of params that [`read_update_head`] accepted.
+fn reread_update(params: Option<&RawValue>) -> Option<&RawValue> {
+    serde_json::from_str::<UpdateParams<'_>>(params?.get())
+        .ok()?
+        .update
 }
 
 #[derive(Deserialize)]
@@ -715,9 +716,8 @@ mod tests {
                 let exact = exact.ok_or_else(|| TestCaseError::fail("exact read failed"))?;
                 prop_assert_eq!(&head.session, &exact.session);
                 prop_assert_eq!(&head.kind, &exact.kind);
-                let whole = exact.update.and_then(|u| serde_json::from_str::<JsonObject>(u.get()).ok());
-                let again = serde_json::from_str::<PlanParams>(raw.get()).ok().and_then(|p| p.update);
-                prop_assert_eq!(whole, again);
+                let again = reread_update(Some(&raw));
+                prop_assert_eq!(exact.update.map(RawValue::get), again.map(RawValue::get));
             }
         }
     }
