@@ -256,13 +256,9 @@ fn strip_position(message: &str) -> String {
 /// Whether arrays and objects nest deeper than `limit` (strings are skipped).
 fn nesting_exceeds(bytes: &[u8], limit: usize) -> bool {
     // Depth never exceeds the number of opening brackets (counting those in
-    // strings too). Counting them is a vectorized pass; the exact scan below
+    // strings too). Finding them is a vectorized search; the exact scan below
     // runs only for lines where the limit could be reached.
-    let opening: usize = bytes
-        .iter()
-        .map(|&b| usize::from(b == b'[' || b == b'{'))
-        .sum();
-    if opening <= limit {
+    if memchr::memchr2_iter(b'[', b'{', bytes).nth(limit).is_none() {
         return false;
     }
     let mut depth = 0usize;

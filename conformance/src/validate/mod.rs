@@ -357,18 +357,27 @@ impl Validator {
             self.emit(d);
             allowed = false;
         }
-        // The one-pass head read skipped the update's bytes; plan updates are
-        // read again.
-        let Some(update) = update.or_else(|| reread_update(params)) else {
-            return;
-        };
+        // The one-pass head read skipped the update's bytes: plan updates are
+        // read again, well-formed ones straight into the typed message.
         let max_entries = self.config.limits.max_entries_per_plan;
-        if let Some(message) = shape::parse_well_formed(update.get(), kind, revision, max_entries) {
+        let well_formed = match (update, params) {
+            (Some(update), _) => {
+                shape::parse_well_formed(update.get(), kind, revision, max_entries)
+            }
+            (None, Some(params)) => {
+                shape::parse_well_formed_params(params.get(), kind, revision, max_entries)
+            }
+            (None, None) => None,
+        };
+        if let Some(message) = well_formed {
             if allowed && known {
                 self.apply(session, &message);
             }
             return;
         }
+        let Some(update) = update.or_else(|| reread_update(params)) else {
+            return;
+        };
         let Ok(update) = serde_json::from_str::<JsonObject>(update.get()) else {
             return;
         };

@@ -29,17 +29,60 @@ pub fn parse_well_formed(
     revision: Revision,
     max_entries: usize,
 ) -> Option<PlanMessage> {
+    parse(Source::Update(update), kind, revision, max_entries)
+}
+
+/// [`parse_well_formed`] on the `update` member of `session/update` params
+/// (a JSON object whose members were read already, so none repeats), in the
+/// same pass as the params.
+pub fn parse_well_formed_params(
+    params: &str,
+    kind: &str,
+    revision: Revision,
+    max_entries: usize,
+) -> Option<PlanMessage> {
+    parse(Source::Params(params), kind, revision, max_entries)
+}
+
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    Update(&'a str),
+    Params(&'a str),
+}
+
+impl<'a> Source<'a> {
+    fn read<W: Deserialize<'a>>(self) -> Option<W> {
+        /// Params members other than `update` are not this parser's business.
+        #[derive(Deserialize)]
+        struct InParams<W> {
+            update: Object<W>,
+        }
+        match self {
+            Source::Update(text) => serde_json::from_str::<Object<W>>(text).ok().map(|o| o.0),
+            Source::Params(text) => serde_json::from_str::<InParams<W>>(text)
+                .ok()
+                .map(|p| p.update.0),
+        }
+    }
+}
+
+fn parse(
+    source: Source<'_>,
+    kind: &str,
+    revision: Revision,
+    max_entries: usize,
+) -> Option<PlanMessage> {
     let spelling = revision.spelling();
     match kind {
         "plan" => {
-            let Object(wire) = serde_json::from_str::<Object<LegacyWire<'_>>>(update).ok()?;
+            let wire = source.read::<LegacyWire<'_>>()?;
             Some(PlanMessage::Legacy(LegacyPlan {
                 entries: entries(wire.entries, spelling, max_entries)?,
                 meta: wire.meta,
             }))
         }
         "plan_update" => {
-            let Object(wire) = serde_json::from_str::<Object<UpdateWire<'_>>>(update).ok()?;
+            let wire = source.read::<UpdateWire<'_>>()?;
             let Object(plan) = wire.plan;
             let id = plan_id(plan.id, plan.plan_id, spelling)?;
             let content = match (
@@ -70,7 +113,7 @@ pub fn parse_well_formed(
             }))
         }
         "plan_removed" => {
-            let Object(wire) = serde_json::from_str::<Object<RemovedWire>>(update).ok()?;
+            let wire = source.read::<RemovedWire>()?;
             Some(PlanMessage::Removed(PlanRemoved {
                 plan_id: plan_id(wire.id, wire.plan_id, spelling)?,
                 meta: wire.meta,
@@ -525,7 +568,11 @@ mod tests {
             (kind, update) in update(0.05),
             revision in prop::sample::select(Revision::ALL.to_vec()),
         ) {
-            if let Some(fast) = parse_well_formed(&update, kind, revision, MAX_ENTRIES) {
+            let fast = parse_well_formed(&update, kind, revision, MAX_ENTRIES);
+            let params = format!(r#"{{"sessionId":"s","update":{update},"other":[{update}]}}"#);
+            let in_params = parse_well_formed_params(&params, kind, revision, MAX_ENTRIES);
+            prop_assert_eq!(&fast, &in_params);
+            if let Some(fast) = fast {
                 prop_assert_eq!(Some(fast), strict(&update, kind, revision), "{} {}", revision, update);
             }
         }
