@@ -17,6 +17,7 @@ pub mod cli;
 pub mod commands;
 pub mod diag;
 pub mod jsonrpc;
+pub mod live;
 pub mod report;
 pub mod rules;
 pub mod spec;

@@ -1,7 +1,10 @@
 //! What each subcommand does.
 
+mod agent;
 mod check;
+mod fake_agent;
 mod rules;
+mod tap;
 
 use crate::cli::{Cli, Command};
 use std::process::ExitCode;
@@ -15,6 +18,9 @@ pub fn run(cli: Cli) -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules::run(args),
+        Command::Agent(args) => agent::run(args),
+        Command::Tap(args) => tap::run(args),
+        Command::FakeAgent(args) => fake_agent::run(args),
     };
     ExitCode::from(code)
 }
