@@ -103,11 +103,10 @@ pub struct ProcessEnd {
 
 impl ProcessEnd {
     pub fn describe(&self) -> String {
-        let how = describe_status(self.status);
         if self.killed {
-            format!("killed by acp-plan ({how})")
+            "still running; killed by acp-plan".to_owned()
         } else {
-            how
+            describe_status(self.status)
         }
     }
 }
