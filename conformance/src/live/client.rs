@@ -126,6 +126,9 @@ fn seconds(d: Duration) -> String {
     format!("{:.1} s", d.as_secs_f64())
 }
 
+/// A notification to wait for: what to call it, and how to know it.
+pub(crate) type Awaited<'a> = (&'a str, &'a dyn Fn(&Value) -> bool);
+
 /// A successful response.
 pub(crate) struct Reply {
     /// Its transcript line.
@@ -139,6 +142,8 @@ enum Received {
         line: u64,
         outcome: Result<Value, Value>,
     },
+    /// A notification from the agent.
+    Notification(Value),
     Garbage(u64),
     Other,
 }
@@ -225,13 +230,65 @@ impl Connection {
     /// Send a request and wait for its response, handling whatever the agent
     /// sends meanwhile. An error response is an [`Incident::ErrorResponse`].
     pub fn request(&mut self, method: &str, params: Value) -> Result<Reply, Incident> {
+        self.request_until(method, params, None)
+    }
+
+    /// Send a request and wait for its response and, with `until`, also for
+    /// a notification it accepts (in either order), e.g. the end of a v2
+    /// prompt turn, which the response does not mark.
+    pub fn request_until(
+        &mut self,
+        method: &str,
+        params: Value,
+        until: Option<Awaited<'_>>,
+    ) -> Result<Reply, Incident> {
         let id = self.next_id;
         self.next_id += 1;
         self.send(message_bytes(
             &Value::from(id),
             &format!(",\"method\":{},\"params\":{params}", Value::from(method)),
         ));
-        let waiting_for = format!("the response to `{method}` (id {id})");
+        let mut waiting_for = format!("the response to `{method}` (id {id})");
+        if let Some((what, _)) = until {
+            waiting_for = format!("{waiting_for} and {what}");
+        }
+        let mut answer = None;
+        let mut seen = until.is_none();
+        self.wait(&waiting_for, |received| {
+            match received {
+                Received::Response {
+                    id: answered,
+                    line,
+                    outcome,
+                } if *answered == id => answer = Some((*line, outcome.clone())),
+                Received::Notification(message) => {
+                    if let Some((_, accepts)) = until {
+                        seen |= accepts(message);
+                    }
+                }
+                _ => {}
+            }
+            // An error response ends the wait: no turn follows it.
+            matches!(answer, Some((_, Err(_)))) || (answer.is_some() && seen)
+        })?;
+        match answer {
+            Some((line, Ok(result))) => Ok(Reply { line, result }),
+            Some((_, Err(error))) => Err(Incident::ErrorResponse {
+                method: method.to_owned(),
+                error,
+            }),
+            None => Err(Incident::Closed { waiting_for }),
+        }
+    }
+
+    /// Handle what the agent sends until `done` says so, the agent stops,
+    /// or time runs out.
+    fn wait(
+        &mut self,
+        waiting_for: &str,
+        mut done: impl FnMut(&Received) -> bool,
+    ) -> Result<(), Incident> {
+        let waiting_for = waiting_for.to_owned();
         let response_deadline = Instant::now() + self.timeout;
         loop {
             let scenario_first = self.deadline < response_deadline;
@@ -254,23 +311,15 @@ impl Connection {
                 });
             };
             match event {
-                AgentEvent::Line(bytes) => match self.receive(&bytes) {
-                    Received::Garbage(line) => return Err(Incident::Garbage { line, waiting_for }),
-                    Received::Response {
-                        id: answered,
-                        line,
-                        outcome,
-                    } if answered == id => {
-                        return match outcome {
-                            Ok(result) => Ok(Reply { line, result }),
-                            Err(error) => Err(Incident::ErrorResponse {
-                                method: method.to_owned(),
-                                error,
-                            }),
-                        };
+                AgentEvent::Line(bytes) => {
+                    let received = self.receive(&bytes);
+                    if let Received::Garbage(line) = received {
+                        return Err(Incident::Garbage { line, waiting_for });
                     }
-                    Received::Response { .. } | Received::Other => {}
-                },
+                    if done(&received) {
+                        return Ok(());
+                    }
+                }
                 AgentEvent::TooLong { bytes } => self.too_long(bytes),
                 AgentEvent::Closed => return Err(Incident::Closed { waiting_for }),
                 AgentEvent::ReadFailed(error) => {
@@ -386,7 +435,7 @@ impl Connection {
             }
             (Some(_), None) => {
                 self.plans.count(&message);
-                Received::Other
+                Received::Notification(message)
             }
             (None, Some(id)) => {
                 let outcome = match (message.get("result"), message.get("error")) {

@@ -1,11 +1,9 @@
 //! `acp-plan agent`: run the agent through the scenarios, a fresh process
 //! per connection, acting as a conformant client.
 
-use super::client::{Connection, ConnectionEnd, ConnectionOptions, Incident};
+use super::client::{Awaited, Connection, ConnectionEnd, ConnectionOptions, Incident};
 use super::process::AgentCommand;
-use super::scenario::{
-    client_revision, protocol_version, IncidentReport, Scenario, ScenarioOutcome, ScenarioResult,
-};
+use super::scenario::{client_revision, IncidentReport, Scenario, ScenarioOutcome, ScenarioResult};
 use super::PermissionChoice;
 use crate::rules::load::{compare_replay, REPLAY_MISSING};
 use crate::spec::{Revision, SpecChoice};
@@ -78,18 +76,6 @@ pub fn run(
         outcomes.push(outcome);
     }
     Ok(outcomes)
-}
-
-fn client_info() -> Value {
-    json!({"name": "acp-plan", "title": "acp-plan conformance client", "version": env!("CARGO_PKG_VERSION")})
-}
-
-fn initialize_params(scenario: Scenario, client: Revision) -> Value {
-    json!({
-        "protocolVersion": protocol_version(client),
-        "clientCapabilities": scenario.client_capabilities(client),
-        "clientInfo": client_info(),
-    })
 }
 
 fn open(options: &RunOptions, scenario: Scenario, spec: SpecChoice) -> io::Result<Connection> {
@@ -173,7 +159,7 @@ fn drive_session(
     client: Revision,
     progress: &mut Progress,
 ) -> Result<(), Incident> {
-    let init = connection.request("initialize", initialize_params(scenario, client))?;
+    let init = connection.request("initialize", scenario.initialize_params(client))?;
     progress.load_advertised =
         init.result.pointer("/agentCapabilities/loadSession") == Some(&Value::Bool(true));
     let new = connection.request("session/new", json!({"cwd": options.cwd, "mcpServers": []}))?;
@@ -185,10 +171,22 @@ fn drive_session(
     };
     let id = id.to_owned();
     progress.session = Some(id.clone());
+    // Under v2 the prompt response only accepts the prompt; the turn ends
+    // when the session reports that it is idle.
+    let idle = |message: &Value| {
+        message.pointer("/params/sessionId") == Some(&Value::from(id.as_str()))
+            && message.pointer("/params/update/sessionUpdate") == Some(&Value::from("state_update"))
+            && message.pointer("/params/update/state") == Some(&Value::from("idle"))
+    };
+    let turn_end: Option<Awaited<'_>> = match client {
+        Revision::V2 => Some(("the session's `state_update` to idle", &idle)),
+        Revision::Draft202605 | Revision::V1 => None,
+    };
     for prompt in &options.prompts {
-        connection.request(
+        connection.request_until(
             "session/prompt",
             json!({"sessionId": id, "prompt": [{"type": "text", "text": prompt}]}),
+            turn_end,
         )?;
     }
     Ok(())
@@ -262,7 +260,7 @@ fn replay_session(
     client: Revision,
     live: &LiveSession,
 ) -> Result<(), Incident> {
-    connection.request("initialize", initialize_params(Scenario::Load, client))?;
+    connection.request("initialize", Scenario::Load.initialize_params(client))?;
     let reply = connection.request(
         "session/load",
         json!({"sessionId": live.id, "cwd": options.cwd, "mcpServers": []}),

@@ -49,11 +49,36 @@ impl Scenario {
         }
     }
 
-    /// Whether the scenario means anything under `revision`: v2 has no plan
-    /// capability, so only `capability` (a plain session) and `load` apply.
+    /// Whether the scenario means anything under `revision`. v2 has no plan
+    /// capability (plan operations are baseline), so the capability
+    /// variations collapse into `capability`, a plain session; and v2 has
+    /// no `session/load` (its `session/resume` replays differently), so
+    /// `load` does not apply either.
     pub fn applies_to(self, revision: Revision) -> bool {
-        revision.spelling().capability_key.is_some()
-            || matches!(self, Scenario::Capability | Scenario::Load)
+        revision.spelling().capability_key.is_some() || self == Scenario::Capability
+    }
+
+    /// The `initialize` params the client sends: v1's `clientCapabilities`
+    /// and `clientInfo`, or v2's `capabilities` and `info`.
+    pub fn initialize_params(self, client: Revision) -> Value {
+        let info = json!({
+            "name": "acp-plan",
+            "title": "acp-plan conformance client",
+            "version": env!("CARGO_PKG_VERSION"),
+        });
+        let capabilities = self.client_capabilities(client);
+        match client {
+            Revision::V2 => json!({
+                "protocolVersion": protocol_version(client),
+                "info": info,
+                "capabilities": capabilities,
+            }),
+            Revision::Draft202605 | Revision::V1 => json!({
+                "protocolVersion": protocol_version(client),
+                "clientCapabilities": capabilities,
+                "clientInfo": info,
+            }),
+        }
     }
 
     /// `clientCapabilities` the client sends in this scenario under `revision`.
@@ -159,7 +184,7 @@ pub fn select(requested: &[Scenario], client: Revision) -> Result<Vec<Scenario>,
     }
     if let Some(bad) = requested.iter().find(|s| !s.applies_to(client)) {
         return Err(format!(
-            "scenario `{bad}` does not apply under {client}: plan operations need no capability there"
+            "scenario `{bad}` does not apply under {client} (no plan capability, no session/load); run `capability`"
         ));
     }
     let mut chosen: Vec<Scenario> = requested.to_vec();
@@ -270,10 +295,8 @@ mod tests {
     #[test]
     fn selection() {
         assert_eq!(select(&[], Revision::V1).unwrap(), Scenario::ALL);
-        assert_eq!(
-            select(&[], Revision::V2).unwrap(),
-            [Scenario::Capability, Scenario::Load]
-        );
+        assert_eq!(select(&[], Revision::V2).unwrap(), [Scenario::Capability]);
+        assert!(select(&[Scenario::Load], Revision::V2).is_err());
         assert_eq!(
             select(
                 &[Scenario::Load, Scenario::NoCapability, Scenario::Load],
@@ -283,6 +306,19 @@ mod tests {
             [Scenario::NoCapability, Scenario::Capability, Scenario::Load]
         );
         assert!(select(&[Scenario::CapabilityNull], Revision::V2).is_err());
+    }
+
+    #[test]
+    fn initialize_params_per_protocol_version() {
+        let v1 = Scenario::Capability.initialize_params(Revision::V1);
+        assert_eq!(v1["protocolVersion"], 1);
+        assert_eq!(v1["clientCapabilities"]["plan"], json!({}));
+        assert_eq!(v1["clientInfo"]["name"], "acp-plan");
+        let v2 = Scenario::Capability.initialize_params(Revision::V2);
+        assert_eq!(v2["protocolVersion"], 2);
+        assert_eq!(v2["info"]["name"], "acp-plan");
+        assert_eq!(v2["capabilities"]["terminal"], false);
+        assert!(v2.get("clientInfo").is_none());
     }
 
     #[test]
