@@ -81,11 +81,15 @@ impl Scenario {
         }
     }
 
-    /// `clientCapabilities` the client sends in this scenario under `revision`.
-    /// fs and terminal are advertised as unsupported: the client implements
-    /// neither, and answers such requests with "method not found".
+    /// The client capabilities sent in this scenario under `revision`. Under
+    /// v1 (and the draft) fs and terminal are advertised as unsupported: the
+    /// client implements neither, and answers such requests with "method not
+    /// found". v2 has neither capability, so it gets an empty object.
     pub fn client_capabilities(self, revision: Revision) -> Value {
         let mut caps = Map::new();
+        if revision == Revision::V2 {
+            return Value::Object(caps);
+        }
         caps.insert(
             "fs".into(),
             json!({"readTextFile": false, "writeTextFile": false}),
@@ -317,7 +321,7 @@ mod tests {
         let v2 = Scenario::Capability.initialize_params(Revision::V2);
         assert_eq!(v2["protocolVersion"], 2);
         assert_eq!(v2["info"]["name"], "acp-plan");
-        assert_eq!(v2["capabilities"]["terminal"], false);
+        assert_eq!(v2["capabilities"], json!({}));
         assert!(v2.get("clientInfo").is_none());
     }
 
