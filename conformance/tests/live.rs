@@ -758,3 +758,32 @@ fn the_tap_writes_a_trace_that_check_accepts() {
     assert_eq!(rechecked["summary"], document["summary"]);
     assert_eq!(rechecked["verdict"], "conformant");
 }
+
+#[test]
+fn the_human_report_shows_diagnostics_results_and_verdict() {
+    let output = Command::new(BIN)
+        .args([
+            "agent",
+            "--scenario",
+            "no-capability",
+            "--scenario",
+            "capability",
+            "--",
+        ])
+        .args(fake_agent(&corpus("broken-cap.jsonl")))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&output.stdout);
+    for expected in [
+        "error[CAP-PLAN-OPS]: `plan_update` sent, but the client did not advertise clientCapabilities.plan",
+        "  --> no-capability:",
+        "scenarios:",
+        "  no-capability        fail           1 error from the agent: CAP-PLAN-OPS ×1",
+        "  capability           pass           checked 1 plan message(s): plan_update ×1",
+        "verdict: not conformant (1 passed, 1 failed, 0 not exercised)",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+}

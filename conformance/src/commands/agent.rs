@@ -43,6 +43,9 @@ pub fn run(args: AgentArgs) -> u8 {
         eprintln!("error: no agent command after `--`");
         return EXIT_USAGE;
     };
+    if let Ok(here) = std::env::current_dir() {
+        agent.anchor_program(&here);
+    }
     agent.cwd = Some(cwd.clone());
     agent.env = args.env.clone();
     let options = RunOptions {

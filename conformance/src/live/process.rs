@@ -38,6 +38,16 @@ impl AgentCommand {
         })
     }
 
+    /// Resolve a relative program path with a directory in it (`./agent`,
+    /// `bin/agent`) against `base`, so it means the same once the agent
+    /// runs in another working directory. Bare names are left to `PATH`.
+    pub fn anchor_program(&mut self, base: &std::path::Path) {
+        let program = std::path::Path::new(&self.program);
+        if program.is_relative() && program.components().count() > 1 {
+            self.program = base.join(program).into_os_string();
+        }
+    }
+
     /// The command line for messages.
     pub fn display(&self) -> String {
         std::iter::once(&self.program)
@@ -398,6 +408,16 @@ mod tests {
         let end = agent.finish(Duration::from_millis(50));
         assert!(end.killed);
         assert_eq!(end.status.signal(), Some(libc::SIGKILL));
+    }
+
+    #[test]
+    fn relative_programs_are_anchored() {
+        let mut agent = AgentCommand::from_words(&["./bin/agent".into()]).unwrap();
+        agent.anchor_program(std::path::Path::new("/work"));
+        assert_eq!(agent.program, "/work/./bin/agent");
+        let mut agent = AgentCommand::from_words(&["node".into(), "x.js".into()]).unwrap();
+        agent.anchor_program(std::path::Path::new("/work"));
+        assert_eq!(agent.program, "node");
     }
 
     #[test]

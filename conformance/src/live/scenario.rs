@@ -129,7 +129,9 @@ impl Scenario {
     pub fn describe(self) -> &'static str {
         match self {
             Scenario::NoCapability => "client advertises no plan capability",
-            Scenario::Capability => "client advertises the plan capability",
+            Scenario::Capability => {
+                "client advertises the plan capability (under v2: a plain session)"
+            }
             Scenario::CapabilityNull => "client sends the capability key as null",
             Scenario::OtherRevisionKey => "client sends only the other revision's capability key",
             Scenario::Load => "session/load of the capability session in a fresh process",
