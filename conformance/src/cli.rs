@@ -1,8 +1,12 @@
 //! Command-line definitions (clap). No logic lives here.
 
+use crate::live::scenario::Scenario;
+use crate::live::PermissionChoice;
 use crate::spec::SpecChoice;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::ffi::OsString;
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -24,6 +28,12 @@ pub enum Command {
     Rules(RulesArgs),
     /// Write a deterministic synthetic trace (conformant unless --inject).
     Gen(GenArgs),
+    /// Drive an agent through plan scenarios as a client and check what it sends.
+    Agent(AgentArgs),
+    /// Run an agent behind a transparent tap and check the live traffic.
+    Tap(TapArgs),
+    /// Play the agent side of a trace or vector on stdin/stdout.
+    FakeAgent(FakeAgentArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -127,6 +137,189 @@ fn parse_revision(text: &str) -> Result<crate::spec::Revision, String> {
     text.parse()
 }
 
+/// `acp-plan agent [OPTIONS] -- CMD [ARGS...]`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit status: 0 every scenario passed or was not exercised (and at least one passed), \
+1 a scenario failed or none was exercised, 2 usage or I/O error."
+)]
+pub struct AgentArgs {
+    /// Scenario to run (repeatable): no-capability, capability, capability-null,
+    /// other-revision-key, load. Default: all that apply to the revision.
+    #[arg(long = "scenario", value_name = "NAME", value_parser = parse_scenario)]
+    pub scenarios: Vec<Scenario>,
+    /// Prompt to send, one turn each (repeatable). Default: a task that asks for a plan.
+    #[arg(long = "prompt", value_name = "TEXT")]
+    pub prompts: Vec<String>,
+    /// Revision the client speaks and the rules use: auto (the client speaks v1,
+    /// the handshake decides), draft-2026-05, v1 or v2.
+    #[arg(long, default_value = "auto", value_parser = parse_spec)]
+    pub spec: SpecChoice,
+    /// Longest wait for each response (e.g. 30, 30s, 500ms, 2m).
+    #[arg(long, value_name = "DURATION", default_value = "120s", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Longest time for one scenario.
+    #[arg(long, value_name = "DURATION", default_value = "600s", value_parser = parse_duration)]
+    pub scenario_timeout: Duration,
+    /// Working directory of the agent, also sent as the session's cwd (default: the current one).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Extra environment variable for the agent (repeatable).
+    #[arg(long = "env", value_name = "KEY=VAL", value_parser = parse_env)]
+    pub env: Vec<(String, String)>,
+    /// Write each scenario's transcript (SCENARIO.jsonl) and the agent's stderr here.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Answer to permission requests: allow (the first allow option), reject, cancel,
+    /// or option:ID.
+    #[arg(long, value_name = "ANSWER", default_value = "allow", value_parser = parse_permission)]
+    pub permission: PermissionChoice,
+    /// A run where no scenario was exercised passes.
+    #[arg(long)]
+    pub allow_unexercised: bool,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Fail a scenario on the agent's warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Also print what a conformant client shows at the end of each scenario.
+    #[arg(long)]
+    pub show_state: bool,
+    /// Leave info-level diagnostics out of human output.
+    #[arg(long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// The agent command and its arguments.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<OsString>,
+}
+
+/// `acp-plan tap [OPTIONS] -- CMD [ARGS...]`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit status: the agent's (128 + N if signal N ended it); 2 if the tap cannot start."
+)]
+pub struct TapArgs {
+    /// Write diagnostics and the summary here instead of stderr.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Write the traffic as an envelope trace (re-check it with `acp-plan check`).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Revision of the plan rules: auto, draft-2026-05, v1 or v2.
+    #[arg(long, default_value = "auto", value_parser = parse_spec)]
+    pub spec: SpecChoice,
+    /// human: diagnostics as they are found and a summary at exit; json: one document at exit.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Leave info-level diagnostics out of human output.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Most bytes of traffic waiting to be checked; beyond it the checker skips
+    /// (and reports) traffic rather than slow the connection.
+    #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
+    pub max_backlog_bytes: usize,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// The agent command and its arguments.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<OsString>,
+}
+
+/// `acp-plan fake-agent --script FILE`
+#[derive(Debug, Args)]
+pub struct FakeAgentArgs {
+    /// A trace (bare or envelopes) or a vector file whose agent side to play.
+    #[arg(long, value_name = "FILE")]
+    pub script: PathBuf,
+    /// The case of a vector file to play.
+    #[arg(long, value_name = "ID")]
+    pub case: Option<String>,
+}
+
 fn parse_spec(text: &str) -> Result<SpecChoice, String> {
     text.parse()
+}
+
+fn parse_scenario(text: &str) -> Result<Scenario, String> {
+    text.parse()
+}
+
+fn parse_permission(text: &str) -> Result<PermissionChoice, String> {
+    text.parse()
+}
+
+/// `KEY=VAL`.
+fn parse_env(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((key, value)) if !key.is_empty() => Ok((key.to_owned(), value.to_owned())),
+        _ => Err(format!("expected KEY=VAL, got `{text}`")),
+    }
+}
+
+/// Seconds (`30`, `2.5`) or a number with a unit: `500ms`, `30s`, `2m`.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = text.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        (text, 1.0)
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a duration like 30s, 500ms or 2m, got `{text}`"))?;
+    Duration::try_from_secs_f64(value * scale)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("`{text}` is not a positive duration"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("30"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        assert!(parse_duration("0").is_err());
+        assert!(parse_duration("-1s").is_err());
+        assert!(parse_duration("soon").is_err());
+    }
+
+    #[test]
+    fn env_pairs() {
+        assert_eq!(parse_env("A=b=c"), Ok(("A".into(), "b=c".into())));
+        assert!(parse_env("=x").is_err());
+        assert!(parse_env("A").is_err());
+    }
+
+    #[test]
+    fn agent_command_after_dashes() {
+        let cli = Cli::try_parse_from([
+            "acp-plan",
+            "agent",
+            "--scenario",
+            "load",
+            "--timeout",
+            "5s",
+            "--",
+            "my-agent",
+            "--flag",
+        ])
+        .unwrap();
+        let Command::Agent(args) = cli.command else {
+            panic!("not agent")
+        };
+        assert_eq!(args.command, ["my-agent", "--flag"]);
+        assert_eq!(args.scenarios, [Scenario::Load]);
+        assert!(Cli::try_parse_from(["acp-plan", "agent"]).is_err());
+    }
 }

@@ -18,6 +18,7 @@ pub mod commands;
 pub mod diag;
 pub mod gen;
 pub mod jsonrpc;
+pub mod live;
 pub mod report;
 pub mod rules;
 pub mod spec;

@@ -59,7 +59,7 @@ fn check_path(path: &Path, config: Config) -> io::Result<TraceReport> {
     )
 }
 
-fn limits(args: &LimitArgs) -> Limits {
+pub(super) fn limits(args: &LimitArgs) -> Limits {
     Limits {
         max_line_bytes: args.max_line_bytes,
         max_depth: args.max_depth,

@@ -1,8 +1,11 @@
 //! What each subcommand does.
 
+mod agent;
 mod check;
+mod fake_agent;
 mod gen;
 mod rules;
+mod tap;
 
 use crate::cli::{Cli, Command};
 use std::process::ExitCode;
@@ -17,6 +20,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules::run(args),
         Command::Gen(args) => gen::run(args),
+        Command::Agent(args) => agent::run(args),
+        Command::Tap(args) => tap::run(args),
+        Command::FakeAgent(args) => fake_agent::run(args),
     };
     ExitCode::from(code)
 }

@@ -9,6 +9,14 @@ use crate::validate::TraceReport;
 use std::fmt::Write;
 
 pub fn render(traces: &[TraceReport], options: ReportOptions) -> String {
+    let mut out = render_diagnostics(traces, options);
+    out.push_str(&render_trace_summaries(traces, options));
+    out.push_str(&render_verdict(traces, options));
+    out
+}
+
+/// Every kept diagnostic, trace by trace (infos left out under `quiet`).
+pub fn render_diagnostics(traces: &[TraceReport], options: ReportOptions) -> String {
     let mut out = String::new();
     for trace in traces {
         for d in &trace.diagnostics {
@@ -18,6 +26,12 @@ pub fn render(traces: &[TraceReport], options: ReportOptions) -> String {
             render_diagnostic(&mut out, &trace.name, d);
         }
     }
+    out
+}
+
+/// Per trace: lines, messages, revision and counts (and the state under `show_state`).
+pub fn render_trace_summaries(traces: &[TraceReport], options: ReportOptions) -> String {
+    let mut out = String::new();
     for trace in traces {
         let kept = trace.diagnostics.len() as u64;
         let found = trace.counts.errors + trace.counts.warnings + trace.counts.infos;
@@ -48,6 +62,12 @@ pub fn render(traces: &[TraceReport], options: ReportOptions) -> String {
             render_state(&mut out, &trace.state);
         }
     }
+    out
+}
+
+/// The closing `verdict:` line.
+pub fn render_verdict(traces: &[TraceReport], options: ReportOptions) -> String {
+    let mut out = String::new();
     let total = totals(traces);
     let _ = writeln!(
         out,
@@ -64,7 +84,8 @@ pub fn render(traces: &[TraceReport], options: ReportOptions) -> String {
     out
 }
 
-fn render_diagnostic(out: &mut String, file: &str, d: &Diagnostic) {
+/// One diagnostic, rustc-style, naming `file` (a trace, transcript or scenario).
+pub fn render_diagnostic(out: &mut String, file: &str, d: &Diagnostic) {
     let _ = writeln!(out, "{}[{}]: {}", d.severity(), d.rule.id, d.message);
     let _ = writeln!(out, "  --> {}:{}", file, d.line);
     if let Some(snippet) = &d.snippet {

@@ -10,6 +10,7 @@ pub mod cap;
 pub mod env;
 pub mod full;
 pub mod id;
+pub mod load;
 pub mod ses;
 pub mod shape;
 pub mod trace;
@@ -148,6 +149,7 @@ pub fn catalog() -> impl Iterator<Item = &'static Rule> {
         shape::RULES,
         id::RULES,
         full::RULES,
+        load::RULES,
     ]
     .into_iter()
     .flatten()

@@ -611,7 +611,7 @@ fn read_session_id(raw: Option<&RawValue>) -> Option<String> {
 }
 
 /// The outcome of checking one trace.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TraceReport {
     pub name: String,
     pub revision: RevisionChoice,

@@ -1,0 +1,105 @@
+use super::EXIT_USAGE;
+use crate::cli::AgentArgs;
+
+#[cfg(not(unix))]
+pub fn run(_args: AgentArgs) -> u8 {
+    eprintln!("error: acp-plan agent needs a Unix-like system (process groups)");
+    EXIT_USAGE
+}
+
+#[cfg(unix)]
+pub fn run(args: AgentArgs) -> u8 {
+    use super::{check::limits, print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
+    use crate::cli::Format;
+    use crate::live::process::AgentCommand;
+    use crate::live::report::{
+        progress_line, render_agent_human, render_agent_json, render_incidents, run_verdict,
+    };
+    use crate::live::runner::{self, RunOptions, DEFAULT_PROMPT};
+    use crate::live::scenario::{client_revision, select};
+    use crate::report::{ReportOptions, Verdict};
+    use std::io::IsTerminal;
+
+    let scenarios = match select(&args.scenarios, client_revision(args.spec)) {
+        Ok(scenarios) => scenarios,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let cwd = match args
+        .cwd
+        .clone()
+        .map_or_else(std::env::current_dir, Ok)
+        .and_then(|dir| dir.canonicalize())
+    {
+        Ok(cwd) => cwd,
+        Err(e) => {
+            eprintln!("error: bad working directory: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let Some(mut agent) = AgentCommand::from_words(&args.command) else {
+        eprintln!("error: no agent command after `--`");
+        return EXIT_USAGE;
+    };
+    if let Ok(here) = std::env::current_dir() {
+        agent.anchor_program(&here);
+    }
+    agent.cwd = Some(cwd.clone());
+    agent.env = args.env.clone();
+    let options = RunOptions {
+        agent,
+        scenarios,
+        prompts: if args.prompts.is_empty() {
+            vec![DEFAULT_PROMPT.to_owned()]
+        } else {
+            args.prompts.clone()
+        },
+        spec: args.spec,
+        limits: limits(&args.limits),
+        timeout: args.timeout,
+        scenario_timeout: args.scenario_timeout,
+        cwd,
+        out: args.out.clone(),
+        permission: args.permission.clone(),
+        deny_warnings: args.deny_warnings,
+    };
+    let show_progress = std::io::stderr().is_terminal();
+    let outcomes = match runner::run(&options, &mut |outcome| {
+        if show_progress {
+            eprintln!("{}", progress_line(outcome));
+        }
+    }) {
+        Ok(outcomes) => outcomes,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let report_options = ReportOptions {
+        deny_warnings: args.deny_warnings,
+        show_state: args.show_state,
+        quiet: args.quiet,
+    };
+    match args.format {
+        Format::Human => print(&render_agent_human(
+            &outcomes,
+            report_options,
+            args.allow_unexercised,
+        )),
+        Format::Json => {
+            // The JSON document has no room for stderr tails: they go to stderr.
+            eprint!("{}", render_incidents(&outcomes));
+            let document = render_agent_json(&outcomes, report_options, args.allow_unexercised);
+            print(&format!(
+                "{}\n",
+                serde_json::to_string_pretty(&document).unwrap_or_default()
+            ));
+        }
+    }
+    match run_verdict(&outcomes, args.allow_unexercised) {
+        Verdict::Conformant => EXIT_CONFORMANT,
+        Verdict::NotConformant => EXIT_NOT_CONFORMANT,
+    }
+}

@@ -1,0 +1,386 @@
+//! `acp-plan agent`: run the agent through the scenarios, a fresh process
+//! per connection, acting as a conformant client.
+
+use super::client::{Awaited, Connection, ConnectionEnd, ConnectionOptions, Incident};
+use super::process::AgentCommand;
+use super::scenario::{client_revision, IncidentReport, Scenario, ScenarioOutcome, ScenarioResult};
+use super::PermissionChoice;
+use crate::rules::load::{compare_replay, REPLAY_MISSING};
+use crate::spec::{Revision, SpecChoice};
+use crate::state::SessionPlans;
+use crate::trace::Limits;
+use crate::validate::Config;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::fs;
+use std::io;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The prompt sent when no `--prompt` is given.
+pub const DEFAULT_PROMPT: &str = "Before you change anything, make a plan of at least three steps for this task and keep it up to date as you go: add a `--verbose` flag to a small command-line tool, document it, and add a test for it. Then carry out the first step.";
+
+/// What `acp-plan agent` was asked to do.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub agent: AgentCommand,
+    /// The scenarios to run, already selected (see [`super::scenario::select`]).
+    pub scenarios: Vec<Scenario>,
+    pub prompts: Vec<String>,
+    pub spec: SpecChoice,
+    pub limits: Limits,
+    pub timeout: Duration,
+    pub scenario_timeout: Duration,
+    /// Sent as `cwd` in `session/new` and `session/load` (absolute).
+    pub cwd: PathBuf,
+    /// Where transcripts and stderr logs go.
+    pub out: Option<PathBuf>,
+    pub permission: PermissionChoice,
+    pub deny_warnings: bool,
+}
+
+/// What the `capability` scenario leaves for `load`.
+struct LiveSession {
+    id: String,
+    load_advertised: bool,
+    plans: SessionPlans,
+    plan_messages: u64,
+    spec: SpecChoice,
+}
+
+/// Run every selected scenario, calling `on_outcome` as each one ends. Fails
+/// only when the agent cannot be started or `--out` cannot be written.
+pub fn run(
+    options: &RunOptions,
+    on_outcome: &mut dyn FnMut(&ScenarioOutcome),
+) -> io::Result<Vec<ScenarioOutcome>> {
+    if let Some(out) = &options.out {
+        fs::create_dir_all(out).map_err(|e| {
+            io::Error::new(e.kind(), format!("cannot create {}: {e}", out.display()))
+        })?;
+    }
+    let client = client_revision(options.spec);
+    let mut outcomes = Vec::new();
+    let mut live = None;
+    for &scenario in &options.scenarios {
+        let outcome = if scenario == Scenario::Load {
+            run_load(options, client, live.as_ref())?
+        } else {
+            let (outcome, session) = run_live(options, scenario, client)?;
+            if scenario == Scenario::Capability {
+                live = session;
+            }
+            outcome
+        };
+        on_outcome(&outcome);
+        outcomes.push(outcome);
+    }
+    Ok(outcomes)
+}
+
+fn open(options: &RunOptions, scenario: Scenario, spec: SpecChoice) -> io::Result<Connection> {
+    let out = |suffix: &str| {
+        options
+            .out
+            .as_ref()
+            .map(|dir| dir.join(format!("{}{suffix}", scenario.name())))
+    };
+    Connection::open(
+        scenario.name(),
+        ConnectionOptions {
+            agent: &options.agent,
+            config: Config {
+                spec,
+                limits: options.limits.clone(),
+            },
+            timeout: options.timeout,
+            deadline: Instant::now() + options.scenario_timeout,
+            scenario_timeout: options.scenario_timeout,
+            permission: &options.permission,
+            transcript: out(".jsonl"),
+            stderr_log: out(".stderr.log"),
+        },
+    )
+}
+
+/// What a live scenario got done before it ended.
+#[derive(Default)]
+struct Progress {
+    session: Option<String>,
+    load_advertised: bool,
+}
+
+fn run_live(
+    options: &RunOptions,
+    scenario: Scenario,
+    client: Revision,
+) -> io::Result<(ScenarioOutcome, Option<LiveSession>)> {
+    let spec = scenario.validator_spec(options.spec, client);
+    let mut connection = open(options, scenario, spec)?;
+    let mut progress = Progress::default();
+    let incident = drive_session(&mut connection, options, scenario, client, &mut progress).err();
+    let end = connection.finish(incident.as_ref());
+    let session = match (&incident, progress.session) {
+        (None, Some(id)) => Some(LiveSession {
+            plans: end.report.state.session(&id).cloned().unwrap_or_default(),
+            id,
+            load_advertised: progress.load_advertised,
+            plan_messages: end.plans.total(),
+            spec,
+        }),
+        _ => None,
+    };
+    let exercised = end.plans.total() > 0;
+    let (result, reason) = judge(&end, incident.as_ref(), options.deny_warnings, exercised);
+    let reason = match result {
+        ScenarioResult::NotExercised => format!(
+            "the agent sent no plan message ({}); try a --prompt that asks for a plan",
+            scenario.describe()
+        ),
+        ScenarioResult::Pass => format!(
+            "checked {} plan message(s): {}{}{}",
+            end.plans.total(),
+            end.plans,
+            warnings_note(&end),
+            client_note(&end, scenario)
+        ),
+        ScenarioResult::Fail => reason,
+    };
+    Ok((
+        outcome(scenario, result, reason, end, incident, spec),
+        session,
+    ))
+}
+
+fn drive_session(
+    connection: &mut Connection,
+    options: &RunOptions,
+    scenario: Scenario,
+    client: Revision,
+    progress: &mut Progress,
+) -> Result<(), Incident> {
+    let init = connection.request("initialize", scenario.initialize_params(client))?;
+    progress.load_advertised =
+        init.result.pointer("/agentCapabilities/loadSession") == Some(&Value::Bool(true));
+    let new = connection.request("session/new", json!({"cwd": options.cwd, "mcpServers": []}))?;
+    let Some(id) = new.result.get("sessionId").and_then(Value::as_str) else {
+        return Err(Incident::BadResult {
+            method: "session/new",
+            what: "has no string `sessionId`",
+        });
+    };
+    let id = id.to_owned();
+    progress.session = Some(id.clone());
+    // Under v2 the prompt response only accepts the prompt; the turn ends
+    // when the session reports that it is idle.
+    let idle = |message: &Value| {
+        message.pointer("/params/sessionId") == Some(&Value::from(id.as_str()))
+            && message.pointer("/params/update/sessionUpdate") == Some(&Value::from("state_update"))
+            && message.pointer("/params/update/state") == Some(&Value::from("idle"))
+    };
+    let turn_end: Option<Awaited<'_>> = match client {
+        Revision::V2 => Some(("the session's `state_update` to idle", &idle)),
+        Revision::Draft202605 | Revision::V1 => None,
+    };
+    for prompt in &options.prompts {
+        connection.request_until(
+            "session/prompt",
+            json!({"sessionId": id, "prompt": [{"type": "text", "text": prompt}]}),
+            turn_end,
+        )?;
+    }
+    Ok(())
+}
+
+fn run_load(
+    options: &RunOptions,
+    client: Revision,
+    live: Option<&LiveSession>,
+) -> io::Result<ScenarioOutcome> {
+    let skipped = |reason: &str| ScenarioOutcome {
+        scenario: Scenario::Load,
+        result: ScenarioResult::NotExercised,
+        reason: reason.to_owned(),
+        report: None,
+        transcript: None,
+        fixed_spec: None,
+        incident: None,
+    };
+    let Some(live) = live else {
+        return Ok(skipped(
+            "the capability scenario did not complete a session to load",
+        ));
+    };
+    if !live.load_advertised {
+        return Ok(skipped(
+            "the agent does not advertise agentCapabilities.loadSession",
+        ));
+    }
+    let mut connection = open(options, Scenario::Load, live.spec)?;
+    let incident = replay_session(&mut connection, options, client, live).err();
+    let end = connection.finish(incident.as_ref());
+    let replayed = end.plans.total();
+    let exercised = live.plan_messages > 0 || replayed > 0;
+    let (result, reason) = judge(&end, incident.as_ref(), options.deny_warnings, exercised);
+    let reason = match result {
+        ScenarioResult::NotExercised => {
+            "the capability session sent no plan message and the replay none: nothing to compare"
+                .to_owned()
+        }
+        ScenarioResult::Pass if replayed == 0 => format!(
+            "the replay had no plan message, though the live session sent {}{}",
+            live.plan_messages,
+            warnings_note(&end)
+        ),
+        ScenarioResult::Pass if end.agent_warnings.contains_key(REPLAY_MISSING.id) => format!(
+            "the replay ({replayed} plan message(s): {}) shows no plan the live session did not end with, but leaves some out{}",
+            end.plans,
+            warnings_note(&end)
+        ),
+        ScenarioResult::Pass => format!(
+            "the replay ({replayed} plan message(s): {}) ends with the plans the live session ended with{}",
+            end.plans,
+            warnings_note(&end)
+        ),
+        ScenarioResult::Fail => reason,
+    };
+    Ok(outcome(
+        Scenario::Load,
+        result,
+        reason,
+        end,
+        incident,
+        live.spec,
+    ))
+}
+
+fn replay_session(
+    connection: &mut Connection,
+    options: &RunOptions,
+    client: Revision,
+    live: &LiveSession,
+) -> Result<(), Incident> {
+    connection.request("initialize", Scenario::Load.initialize_params(client))?;
+    let reply = connection.request(
+        "session/load",
+        json!({"sessionId": live.id, "cwd": options.cwd, "mcpServers": []}),
+    )?;
+    // The replay is what the agent sent before it answered.
+    let replay = connection.session_plans(&live.id).unwrap_or_default();
+    for mut d in compare_replay(&live.id, &live.plans, &replay) {
+        d.line = reply.line;
+        connection.add_diagnostic(d);
+    }
+    Ok(())
+}
+
+/// The result of a connection: an incident or an error from the agent
+/// fails it (a warning too under `deny_warnings`); otherwise it passes if it
+/// was exercised. The reason is filled in for failures only.
+fn judge(
+    end: &ConnectionEnd,
+    incident: Option<&Incident>,
+    deny_warnings: bool,
+    exercised: bool,
+) -> (ScenarioResult, String) {
+    let mut findings = Vec::new();
+    if end.agent_counts.errors > 0 {
+        findings.push(rule_list(
+            end.agent_counts.errors,
+            "error",
+            &end.agent_errors,
+        ));
+    }
+    if deny_warnings && end.agent_counts.warnings > 0 {
+        findings.push(rule_list(
+            end.agent_counts.warnings,
+            "warning",
+            &end.agent_warnings,
+        ));
+    }
+    if let Some(incident) = incident {
+        let mut reason = incident.describe();
+        if !findings.is_empty() {
+            reason = format!("{reason}; also {}", findings.join("; "));
+        }
+        return (ScenarioResult::Fail, reason);
+    }
+    if !findings.is_empty() {
+        return (ScenarioResult::Fail, findings.join("; "));
+    }
+    if !exercised {
+        return (ScenarioResult::NotExercised, String::new());
+    }
+    (ScenarioResult::Pass, String::new())
+}
+
+/// Diagnostics on the client's own messages do not count against the
+/// agent; say so when there are any.
+fn client_note(end: &ConnectionEnd, scenario: Scenario) -> String {
+    let all = end.report.counts;
+    let own = (all.errors + all.warnings + all.infos).saturating_sub(
+        end.agent_counts.errors + end.agent_counts.warnings + end.agent_counts.infos,
+    );
+    match (own, scenario) {
+        (0, _) => String::new(),
+        (n, Scenario::OtherRevisionKey) => format!(
+            "; {n} diagnostic(s) on the client's initialize, which sends the other revision's key on purpose"
+        ),
+        (n, _) => format!("; {n} diagnostic(s) on the client's own messages"),
+    }
+}
+
+/// "; 1 warning from the agent: FULL-DELTA ×1", or nothing.
+fn warnings_note(end: &ConnectionEnd) -> String {
+    if end.agent_counts.warnings == 0 {
+        return String::new();
+    }
+    format!(
+        "; {}",
+        rule_list(end.agent_counts.warnings, "warning", &end.agent_warnings)
+    )
+}
+
+/// "2 errors: CAP-PLAN-OPS ×1, SHAPE-STATUS ×1".
+fn rule_list(total: u64, what: &str, by_rule: &BTreeMap<&'static str, u64>) -> String {
+    let rules: Vec<String> = by_rule.iter().map(|(id, n)| format!("{id} ×{n}")).collect();
+    format!(
+        "{total} {what}{} from the agent: {}",
+        if total == 1 { "" } else { "s" },
+        rules.join(", ")
+    )
+}
+
+fn outcome(
+    scenario: Scenario,
+    result: ScenarioResult,
+    reason: String,
+    end: ConnectionEnd,
+    incident: Option<Incident>,
+    spec: SpecChoice,
+) -> ScenarioOutcome {
+    let (transcript, reason) = match end.transcript {
+        Ok(path) => (path, reason),
+        Err(e) => (
+            None,
+            format!("{reason} (writing the transcript failed: {e})"),
+        ),
+    };
+    ScenarioOutcome {
+        scenario,
+        result,
+        reason,
+        incident: incident.map(|i| IncidentReport {
+            what: i.describe(),
+            agent_end: end.process.describe(),
+            stderr_tail: end.stderr_tail,
+            recent: end.recent,
+        }),
+        report: Some(end.report),
+        transcript,
+        fixed_spec: match spec {
+            SpecChoice::Fixed(revision) => Some(revision),
+            SpecChoice::Auto => None,
+        },
+    }
+}

@@ -1,0 +1,605 @@
+//! `acp-plan tap`: sit between a client and an agent, forward every byte
+//! both ways unchanged, and check a copy of the traffic.
+//!
+//! Forwarding never waits for checking. Each forwarder reads a chunk,
+//! offers a copy to a bounded queue without blocking, then writes the chunk
+//! on. Offering the copy before writing keeps the copies in the order the
+//! peers could see them (a request's copy is queued before the agent can
+//! read it, so before any response). When the checker falls behind and the
+//! queue is full, copies are dropped and counted: the checker skips to the
+//! next whole line and reports a `TRACE-LIMIT` error for the gap. Memory is
+//! bounded by the queue and the line limit, whatever the traffic.
+//!
+//! Stderr is the agent's own (inherited, not copied). SIGINT, SIGTERM and
+//! SIGHUP are forwarded to the agent's process group, and the tap exits with
+//! the agent's status (128 + N when a signal N ended it).
+
+use super::process::{signal_group, AgentCommand};
+use super::transcript::Transcript;
+use crate::diag::Diagnostic;
+use crate::jsonrpc::Direction;
+use crate::rules::trace::LIMIT;
+use crate::trace::RawLine;
+use crate::validate::{Config, Counts, TraceReport, Validator};
+use std::io::{self, Read, Write};
+use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
+use std::process::{ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
+use std::thread;
+
+/// Bytes read (and copied) at a time.
+pub const CHUNK_BYTES: usize = 64 * 1024;
+
+/// Sees each diagnostic as it is found, with the connection's name.
+pub type DiagnosticSink = Box<dyn FnMut(&str, &Diagnostic) + Send>;
+
+/// What to run and where the results go.
+pub struct TapOptions {
+    pub agent: AgentCommand,
+    pub config: Config,
+    /// Write the traffic as an envelope trace here.
+    pub trace: Option<PathBuf>,
+    /// Most bytes of copies waiting for the checker.
+    pub backlog_bytes: usize,
+}
+
+/// How a tapped connection ended.
+pub struct TapEnd {
+    pub status: ExitStatus,
+    pub report: TraceReport,
+    /// Writing `--trace` failed.
+    pub trace_error: Option<io::Error>,
+}
+
+impl TapEnd {
+    /// The tap's own exit status: the agent's.
+    pub fn exit_code(&self) -> u8 {
+        exit_code(self.status)
+    }
+}
+
+pub fn exit_code(status: ExitStatus) -> u8 {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => u8::try_from(code & 0xff).unwrap_or(1),
+        (None, Some(signal)) => u8::try_from((128 + signal) & 0xff).unwrap_or(1),
+        _ => 1,
+    }
+}
+
+/// A copy of forwarded traffic, for the checker.
+#[derive(Debug)]
+pub enum CopyEvent {
+    Data {
+        direction: Direction,
+        bytes: Vec<u8>,
+        /// Bytes of this direction dropped just before these.
+        lost_before: u64,
+    },
+    /// No more traffic in `direction`.
+    Closed {
+        direction: Direction,
+        lost_before: u64,
+    },
+}
+
+/// How forwarding in one direction ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ForwardEnd {
+    /// The source reached end of file.
+    Eof,
+    ReadFailed(io::ErrorKind),
+    /// The destination stopped taking bytes (e.g. a closed pipe).
+    WriteFailed(io::ErrorKind),
+}
+
+/// Forward everything from `from` to `to`, offering a copy of each chunk to
+/// `copies` without ever waiting for it. Returns how forwarding ended and
+/// the bytes whose copies were dropped since the last one delivered.
+pub fn forward(
+    from: &mut impl Read,
+    to: &mut impl Write,
+    direction: Direction,
+    copies: &SyncSender<CopyEvent>,
+) -> (ForwardEnd, u64) {
+    let mut buf = vec![0u8; CHUNK_BYTES];
+    let mut lost: u64 = 0;
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) => return (ForwardEnd::Eof, lost),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return (ForwardEnd::ReadFailed(e.kind()), lost),
+        };
+        let chunk = buf.get(..n).unwrap_or_default();
+        let copy = CopyEvent::Data {
+            direction,
+            bytes: chunk.to_vec(),
+            lost_before: lost,
+        };
+        match copies.try_send(copy) {
+            Ok(()) => lost = 0,
+            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => lost += n as u64,
+        }
+        if let Err(e) = to.write_all(chunk).and_then(|()| to.flush()) {
+            return (ForwardEnd::WriteFailed(e.kind()), lost);
+        }
+    }
+}
+
+/// Run the agent behind the tap until it exits. `on_diagnostic` sees each
+/// diagnostic as it is found (on the checker's thread), with the name the
+/// report uses for the connection.
+pub fn run(options: TapOptions, name: &str, on_diagnostic: DiagnosticSink) -> io::Result<TapEnd> {
+    let transcript = match &options.trace {
+        Some(path) => Transcript::to_file(path, options.config.limits.max_depth)?,
+        None => Transcript::in_memory(options.config.limits.max_depth),
+    };
+    // Handlers first: a signal that arrives while the agent starts waits in
+    // the queue instead of killing the tap and orphaning the agent.
+    let mut signals = signal_hook::iterator::Signals::new([
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ])?;
+    let mut child = options
+        .agent
+        .command()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot start `{}`: {e}", options.agent.display()),
+            )
+        })?;
+    let pgid = libc::pid_t::try_from(child.id()).unwrap_or(0);
+    let signal_handle = signals.handle();
+    thread::spawn(move || {
+        for signal in signals.forever() {
+            if pgid > 0 {
+                let _ = signal_group(pgid, signal);
+            }
+        }
+    });
+
+    let capacity = (options.backlog_bytes / CHUNK_BYTES).max(1);
+    let (copy_tx, copy_rx) = mpsc::sync_channel(capacity);
+    let checker_name = name.to_owned();
+    let config = options.config.clone();
+    let checker = thread::spawn(move || {
+        check_copies(copy_rx, config, transcript, checker_name, on_diagnostic)
+    });
+
+    if let Some(mut agent_stdin) = child.stdin.take() {
+        let copies = copy_tx.clone();
+        // Not joined: it may wait on our stdin forever after the agent exits.
+        thread::spawn(move || {
+            let (_, lost) = forward(
+                &mut io::stdin().lock(),
+                &mut agent_stdin,
+                Direction::ClientToAgent,
+                &copies,
+            );
+            drop(agent_stdin); // the agent reads end of file
+            let _ = copies.send(CopyEvent::Closed {
+                direction: Direction::ClientToAgent,
+                lost_before: lost,
+            });
+        });
+    }
+    let mut lost = 0;
+    if let Some(mut agent_stdout) = child.stdout.take() {
+        let (end, dropped) = forward(
+            &mut agent_stdout,
+            &mut io::stdout().lock(),
+            Direction::AgentToClient,
+            &copy_tx,
+        );
+        lost = dropped;
+        if let ForwardEnd::WriteFailed(_) = end {
+            // The client is gone: close the agent's stdout too, so it sees
+            // the same broken pipe it would have seen without the tap.
+            drop(agent_stdout);
+        }
+    }
+    let status = child.wait()?;
+    signal_handle.close();
+    let _ = copy_tx.send(CopyEvent::Closed {
+        direction: Direction::AgentToClient,
+        lost_before: lost,
+    });
+    drop(copy_tx);
+    let (report, trace_error) = checker
+        .join()
+        .map_err(|_| io::Error::other("the checker thread panicked"))?;
+    Ok(TapEnd {
+        status,
+        report,
+        trace_error,
+    })
+}
+
+/// A line being put together from copies of one direction.
+#[derive(Default)]
+struct LineAssembler {
+    buf: Vec<u8>,
+    /// Bytes of the current line, kept or not.
+    length: u64,
+    /// The current line's start was lost: drop bytes up to its end.
+    skipping: bool,
+}
+
+/// A piece of traffic the checker acts on.
+#[derive(Debug, PartialEq, Eq)]
+enum Piece<'a> {
+    Line(&'a [u8]),
+    TooLong(u64),
+    /// The rest of a line whose start was dropped.
+    Skipped,
+}
+
+impl LineAssembler {
+    /// Feed bytes; `emit` gets every line they complete.
+    fn push(&mut self, mut data: &[u8], max: usize, emit: &mut dyn FnMut(Piece<'_>)) {
+        while !data.is_empty() {
+            let (part, complete, rest) = match data.iter().position(|&b| b == b'\n') {
+                Some(i) => (&data[..i], true, &data[i + 1..]),
+                None => (data, false, &data[data.len()..]),
+            };
+            data = rest;
+            self.length += part.len() as u64;
+            if !self.skipping && self.length <= max as u64 {
+                self.buf.extend_from_slice(part);
+            } else {
+                self.buf = Vec::new();
+            }
+            if complete {
+                self.end_line(max, emit);
+            }
+        }
+    }
+
+    /// Bytes before the next ones were dropped: the current line is lost.
+    fn gap(&mut self) {
+        self.buf = Vec::new();
+        self.length = 0;
+        self.skipping = true;
+    }
+
+    /// End of traffic: a last line without a newline is still a line.
+    fn finish(&mut self, max: usize, emit: &mut dyn FnMut(Piece<'_>)) {
+        if self.length > 0 || !self.buf.is_empty() {
+            self.end_line(max, emit);
+        }
+    }
+
+    fn end_line(&mut self, max: usize, emit: &mut dyn FnMut(Piece<'_>)) {
+        if self.skipping {
+            emit(Piece::Skipped);
+        } else if self.length > max as u64 {
+            emit(Piece::TooLong(self.length));
+        } else {
+            if self.buf.last() == Some(&b'\r') {
+                self.buf.pop();
+            }
+            emit(Piece::Line(&self.buf));
+        }
+        self.buf.clear();
+        self.length = 0;
+        self.skipping = false;
+    }
+}
+
+/// The checker: assemble lines per direction, validate them in arrival
+/// order, write the trace. Ends when the agent's side is closed.
+fn check_copies(
+    copies: Receiver<CopyEvent>,
+    config: Config,
+    mut transcript: Transcript,
+    name: String,
+    mut on_diagnostic: DiagnosticSink,
+) -> (TraceReport, Option<io::Error>) {
+    let max_line = config.limits.max_line_bytes;
+    let max_kept = config.limits.max_diagnostics;
+    let mut validator = Validator::new(config);
+    let mut assemblers = [LineAssembler::default(), LineAssembler::default()];
+    let mut kept = Vec::new();
+    let mut counts = Counts::default();
+    let mut report_found = |found: Vec<Diagnostic>| {
+        for d in found {
+            on_diagnostic(&name, &d);
+            counts.add(&d);
+            if kept.len() < max_kept {
+                kept.push(d);
+            }
+        }
+    };
+    let handle = |direction: Direction,
+                  piece: Piece<'_>,
+                  validator: &mut Validator,
+                  transcript: &mut Transcript|
+     -> Vec<Diagnostic> {
+        match piece {
+            Piece::Line(bytes) => {
+                if bytes.iter().all(u8::is_ascii_whitespace) {
+                    return Vec::new();
+                }
+                let line = transcript.record(direction, bytes);
+                validator.push_message(line, direction, bytes);
+            }
+            Piece::TooLong(bytes) => {
+                let line = transcript.record_gap();
+                validator.push_line(line, RawLine::TooLong { bytes });
+            }
+            Piece::Skipped => {}
+        }
+        validator.take_diagnostics()
+    };
+    let mut closed = [false, false];
+    for event in copies {
+        let (direction, bytes, lost_before, last) = match event {
+            CopyEvent::Data {
+                direction,
+                bytes,
+                lost_before,
+            } => (direction, bytes, lost_before, false),
+            CopyEvent::Closed {
+                direction,
+                lost_before,
+            } => (direction, Vec::new(), lost_before, true),
+        };
+        let side = usize::from(direction == Direction::AgentToClient);
+        let Some(assembler) = assemblers.get_mut(side) else {
+            continue;
+        };
+        if lost_before > 0 {
+            assembler.gap();
+            let line = transcript.record_gap();
+            report_found(vec![Diagnostic {
+                line,
+                ..Diagnostic::new(
+                    &LIMIT,
+                    format!(
+                        "the checker fell behind and skipped {lost_before} bytes of {direction} traffic (forwarded unchanged, not checked)"
+                    ),
+                )
+                .hint("checking resumes at the next whole line; diagnostics right after a gap may follow from it. Raise --max-backlog-bytes")
+            }]);
+        }
+        let mut pieces = Vec::new();
+        let mut collect = |piece: Piece<'_>| pieces.push(own(piece));
+        if last {
+            assembler.finish(max_line, &mut collect);
+        } else {
+            assembler.push(&bytes, max_line, &mut collect);
+        }
+        for piece in pieces {
+            let found = handle(direction, piece.as_piece(), &mut validator, &mut transcript);
+            report_found(found);
+        }
+        if last {
+            if let Some(c) = closed.get_mut(side) {
+                *c = true;
+            }
+            if direction == Direction::AgentToClient {
+                break;
+            }
+        }
+    }
+    // The client's last line may still be open when the agent exits.
+    if !closed[0] {
+        let mut pieces = Vec::new();
+        assemblers[0].finish(max_line, &mut |piece| pieces.push(own(piece)));
+        for piece in pieces {
+            let found = handle(
+                Direction::ClientToAgent,
+                piece.as_piece(),
+                &mut validator,
+                &mut transcript,
+            );
+            report_found(found);
+        }
+    }
+    let mut diagnostics = kept;
+    diagnostics.sort_by_key(|d| d.line);
+    let report = TraceReport {
+        name,
+        revision: validator.revision().clone(),
+        diagnostics,
+        dropped: Vec::new(),
+        counts,
+        lines: transcript.lines(),
+        messages: validator.messages(),
+        state: validator.state().clone(),
+    };
+    (report, transcript.finish().err())
+}
+
+/// An owned [`Piece`], so assembling and validating can borrow separately.
+enum OwnedPiece {
+    Line(Vec<u8>),
+    TooLong(u64),
+    Skipped,
+}
+
+impl OwnedPiece {
+    fn as_piece(&self) -> Piece<'_> {
+        match self {
+            OwnedPiece::Line(bytes) => Piece::Line(bytes),
+            OwnedPiece::TooLong(n) => Piece::TooLong(*n),
+            OwnedPiece::Skipped => Piece::Skipped,
+        }
+    }
+}
+
+fn own(piece: Piece<'_>) -> OwnedPiece {
+    match piece {
+        Piece::Line(bytes) => OwnedPiece::Line(bytes.to_vec()),
+        Piece::TooLong(n) => OwnedPiece::TooLong(n),
+        Piece::Skipped => OwnedPiece::Skipped,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assemble(chunks: &[&[u8]], max: usize, gap_before: Option<usize>) -> Vec<OwnedPieceDebug> {
+        let mut a = LineAssembler::default();
+        let mut out = Vec::new();
+        for (i, chunk) in chunks.iter().enumerate() {
+            if gap_before == Some(i) {
+                a.gap();
+            }
+            a.push(chunk, max, &mut |p| out.push(debug(p)));
+        }
+        a.finish(max, &mut |p| out.push(debug(p)));
+        out
+    }
+
+    #[derive(Debug, PartialEq, Eq)]
+    enum OwnedPieceDebug {
+        Line(String),
+        TooLong(u64),
+        Skipped,
+    }
+
+    fn debug(p: Piece<'_>) -> OwnedPieceDebug {
+        match p {
+            Piece::Line(b) => OwnedPieceDebug::Line(String::from_utf8_lossy(b).into_owned()),
+            Piece::TooLong(n) => OwnedPieceDebug::TooLong(n),
+            Piece::Skipped => OwnedPieceDebug::Skipped,
+        }
+    }
+
+    use OwnedPieceDebug::{Line, Skipped, TooLong};
+
+    #[test]
+    fn lines_across_chunks() {
+        assert_eq!(
+            assemble(&[b"ab", b"c\r\nde", b"f\n\nlast"], 10, None),
+            [
+                Line("abc".into()),
+                Line("def".into()),
+                Line("".into()),
+                Line("last".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn long_lines_are_counted_not_kept() {
+        assert_eq!(
+            assemble(&[b"0123", b"456789\nok"], 5, None),
+            [TooLong(10), Line("ok".into())]
+        );
+    }
+
+    #[test]
+    fn a_gap_drops_the_line_it_cuts() {
+        // "second" lost its start: the rest of it is skipped, not checked.
+        assert_eq!(
+            assemble(&[b"first\nsec", b"ond\nthird\n"], 100, Some(1)),
+            [Line("first".into()), Skipped, Line("third".into())]
+        );
+    }
+
+    /// A reader that yields its data in fixed-size pieces.
+    struct Trickle<'a>(&'a [u8], usize);
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.len().min(self.1).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn forwarding_never_waits_for_a_stalled_checker() {
+        let data: Vec<u8> = (0..4_000_000u32).map(|i| (i % 251) as u8).collect();
+        // Room for one copy, and nobody reading copies.
+        let (tx, rx) = mpsc::sync_channel(1);
+        let mut out = Vec::new();
+        let (end, lost) = forward(
+            &mut Trickle(&data, 10_000),
+            &mut out,
+            Direction::AgentToClient,
+            &tx,
+        );
+        assert_eq!(end, ForwardEnd::Eof);
+        assert_eq!(out, data, "every byte forwarded, in order");
+        let first = rx.try_recv().unwrap();
+        let CopyEvent::Data {
+            bytes, lost_before, ..
+        } = first
+        else {
+            panic!("{first:?}")
+        };
+        assert_eq!(lost_before, 0);
+        assert_eq!(bytes.len() as u64 + lost, data.len() as u64);
+    }
+
+    /// A reader that empties the copy queue before its second read, as a
+    /// checker catching up would.
+    struct CatchUp<'a> {
+        chunks: Vec<&'a [u8]>,
+        reads: usize,
+        copies: &'a Receiver<CopyEvent>,
+        drained: Vec<CopyEvent>,
+    }
+    impl Read for CatchUp<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.reads == 1 {
+                self.drained.extend(self.copies.try_iter());
+            }
+            let Some(chunk) = self.chunks.get(self.reads) else {
+                return Ok(0);
+            };
+            self.reads += 1;
+            buf[..chunk.len()].copy_from_slice(chunk);
+            Ok(chunk.len())
+        }
+    }
+
+    #[test]
+    fn dropped_copies_are_reported_on_the_next_delivered_one() {
+        let (tx, rx) = mpsc::sync_channel(1);
+        // The queue is full when forwarding starts.
+        tx.send(CopyEvent::Closed {
+            direction: Direction::AgentToClient,
+            lost_before: 0,
+        })
+        .unwrap();
+        let mut reader = CatchUp {
+            chunks: vec![b"abc\nd", b"ef\n"],
+            reads: 0,
+            copies: &rx,
+            drained: Vec::new(),
+        };
+        let mut out = Vec::new();
+        let (end, lost) = forward(&mut reader, &mut out, Direction::ClientToAgent, &tx);
+        assert_eq!((end, lost), (ForwardEnd::Eof, 0));
+        assert_eq!(out, b"abc\ndef\n");
+        assert_eq!(
+            reader.drained.len(),
+            1,
+            "only the copy that filled the queue"
+        );
+        match rx.try_recv().unwrap() {
+            CopyEvent::Data {
+                bytes, lost_before, ..
+            } => assert_eq!((bytes.as_slice(), lost_before), (&b"ef\n"[..], 5)),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn exit_codes_follow_the_agent() {
+        assert_eq!(exit_code(ExitStatus::from_raw(7 << 8)), 7);
+        assert_eq!(exit_code(ExitStatus::from_raw(libc::SIGTERM)), 128 + 15);
+    }
+}
