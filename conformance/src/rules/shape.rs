@@ -16,7 +16,7 @@ use crate::spec::{list_revisions, Revision, Spelling, ALL_PLAN_ID_KEYS};
 use serde_json::{Map, Value};
 
 mod well_formed;
-pub use well_formed::{parse_well_formed, parse_well_formed_params};
+pub use well_formed::{parse_well_formed, parse_well_formed_params, parse_well_formed_rest};
 
 pub const ENTRIES: Rule = Rule {
     id: "SHAPE-ENTRIES",

@@ -29,7 +29,9 @@ pub fn parse_well_formed(
     revision: Revision,
     max_entries: usize,
 ) -> Option<PlanMessage> {
-    parse(Source::Update(update), kind, revision, max_entries)
+    parse(Text(update), kind, revision, max_entries)
+        .ok()
+        .flatten()
 }
 
 /// [`parse_well_formed`] on the `update` member of `session/update` params
@@ -41,86 +43,142 @@ pub fn parse_well_formed_params(
     revision: Revision,
     max_entries: usize,
 ) -> Option<PlanMessage> {
-    parse(Source::Params(params), kind, revision, max_entries)
+    parse(InParams(params), kind, revision, max_entries)
+        .ok()
+        .flatten()
 }
 
-#[derive(Clone, Copy)]
-enum Source<'a> {
-    Update(&'a str),
-    Params(&'a str),
-}
-
-impl<'a> Source<'a> {
-    fn read<W: Deserialize<'a>>(self) -> Option<W> {
-        /// Params members other than `update` are not this parser's business.
-        #[derive(Deserialize)]
-        struct InParams<W> {
-            update: Object<W>,
-        }
-        match self {
-            Source::Update(text) => serde_json::from_str::<Object<W>>(text).ok().map(|o| o.0),
-            Source::Params(text) => serde_json::from_str::<InParams<W>>(text)
-                .ok()
-                .map(|p| p.update.0),
-        }
-    }
-}
-
-fn parse(
-    source: Source<'_>,
+/// [`parse_well_formed`] on the rest of an `update` object being read, whose
+/// first member, `sessionUpdate`, was read already (another `sessionUpdate`
+/// fails the read). An error is the reader's, and must end the whole read;
+/// `Ok(None)` is an update that was read but is not well-formed.
+pub fn parse_well_formed_rest<'de, A: MapAccess<'de>>(
+    rest: A,
     kind: &str,
     revision: Revision,
     max_entries: usize,
-) -> Option<PlanMessage> {
+) -> Result<Option<PlanMessage>, A::Error> {
+    parse(Rest(rest), kind, revision, max_entries)
+}
+
+/// Where the update's members come from.
+trait Source<'de> {
+    /// What `sessionUpdate` may be: anything, or not there at all.
+    type Kind: Deserialize<'de> + Default;
+    type Error;
+    fn read<W: Deserialize<'de>>(self) -> Result<W, Self::Error>;
+}
+
+/// The update object's text.
+struct Text<'a>(&'a str);
+
+impl<'a> Source<'a> for Text<'a> {
+    type Kind = IgnoredAny;
+    type Error = serde_json::Error;
+    fn read<W: Deserialize<'a>>(self) -> Result<W, Self::Error> {
+        serde_json::from_str::<Object<W>>(self.0).map(|o| o.0)
+    }
+}
+
+/// The text of params whose `update` is the object.
+struct InParams<'a>(&'a str);
+
+impl<'a> Source<'a> for InParams<'a> {
+    type Kind = IgnoredAny;
+    type Error = serde_json::Error;
+    fn read<W: Deserialize<'a>>(self) -> Result<W, Self::Error> {
+        /// Params members other than `update` are not this parser's business.
+        #[derive(Deserialize)]
+        struct Params<W> {
+            update: Object<W>,
+        }
+        serde_json::from_str::<Params<W>>(self.0).map(|p| p.update.0)
+    }
+}
+
+/// The members after `sessionUpdate`.
+struct Rest<A>(A);
+
+impl<'de, A: MapAccess<'de>> Source<'de> for Rest<A> {
+    type Kind = Repeated;
+    type Error = A::Error;
+    fn read<W: Deserialize<'de>>(self) -> Result<W, Self::Error> {
+        W::deserialize(de::value::MapAccessDeserializer::new(self.0))
+    }
+}
+
+/// A `sessionUpdate` after the first: never accepted.
+#[derive(Default)]
+struct Repeated;
+
+impl<'de> Deserialize<'de> for Repeated {
+    fn deserialize<D: Deserializer<'de>>(_: D) -> Result<Self, D::Error> {
+        Err(de::Error::duplicate_field("sessionUpdate"))
+    }
+}
+
+/// `Ok(None)`: read, but not well-formed.
+fn parse<'de, S: Source<'de>>(
+    source: S,
+    kind: &str,
+    revision: Revision,
+    max_entries: usize,
+) -> Result<Option<PlanMessage>, S::Error> {
     let spelling = revision.spelling();
-    match kind {
+    let message = match kind {
         "plan" => {
-            let wire = source.read::<LegacyWire<'_>>()?;
-            Some(PlanMessage::Legacy(LegacyPlan {
-                entries: entries(wire.entries, spelling, max_entries)?,
-                meta: wire.meta,
-            }))
+            let wire = source.read::<LegacyWire<'de, S::Kind>>()?;
+            entries(wire.entries, spelling, max_entries).map(|entries| {
+                PlanMessage::Legacy(LegacyPlan {
+                    entries,
+                    meta: wire.meta,
+                })
+            })
         }
         "plan_update" => {
-            let wire = source.read::<UpdateWire<'_>>()?;
+            let wire = source.read::<UpdateWire<'de, S::Kind>>()?;
             let Object(plan) = wire.plan;
-            let id = plan_id(plan.id, plan.plan_id, spelling)?;
             let content = match (
                 plan.type_name.as_ref(),
                 plan.entries,
                 plan.uri,
                 plan.content,
             ) {
-                ("items", Some(items), None, None) => PlanContent::Items {
-                    entries: entries(items, spelling, max_entries)?,
-                },
+                ("items", Some(items), None, None) => entries(items, spelling, max_entries)
+                    .map(|entries| PlanContent::Items { entries }),
                 ("file", None, Some(uri), None)
                     if !spelling.absolute_file_uri || is_absolute_uri(&uri) =>
                 {
-                    PlanContent::File { uri }
+                    Some(PlanContent::File { uri })
                 }
-                ("markdown", None, None, Some(content)) => PlanContent::Markdown { content },
+                ("markdown", None, None, Some(content)) => Some(PlanContent::Markdown { content }),
                 // Custom types, and members that belong to another type.
-                _ => return None,
+                _ => None,
             };
-            Some(PlanMessage::Update(PlanUpdate {
-                plan: Plan {
-                    id,
-                    content,
-                    meta: plan.meta,
-                },
-                meta: wire.meta,
-            }))
+            match (plan_id(plan.id, plan.plan_id, spelling), content) {
+                (Some(id), Some(content)) => Some(PlanMessage::Update(PlanUpdate {
+                    plan: Plan {
+                        id,
+                        content,
+                        meta: plan.meta,
+                    },
+                    meta: wire.meta,
+                })),
+                _ => None,
+            }
         }
         "plan_removed" => {
-            let wire = source.read::<RemovedWire>()?;
-            Some(PlanMessage::Removed(PlanRemoved {
-                plan_id: plan_id(wire.id, wire.plan_id, spelling)?,
-                meta: wire.meta,
-            }))
+            let wire = source.read::<RemovedWire<S::Kind>>()?;
+            plan_id(wire.id, wire.plan_id, spelling).map(|plan_id| {
+                PlanMessage::Removed(PlanRemoved {
+                    plan_id,
+                    meta: wire.meta,
+                })
+            })
         }
         _ => None,
-    }
+    };
+    Ok(message)
 }
 
 /// The revision's id key, non-empty, and not the other revisions' key.
@@ -170,11 +228,14 @@ fn allowed(value: &str, values: &[&str], spelling: &Spelling) -> bool {
     values.contains(&value) || (spelling.open_enums && value.starts_with('_'))
 }
 
+// `_kind` is `sessionUpdate`, which the caller read to pick the type: here
+// it may be anything ([`Text`], [`InParams`]) or must not be there ([`Rest`]).
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct LegacyWire<'a> {
-    #[serde(rename = "sessionUpdate")]
-    _kind: IgnoredAny,
+struct LegacyWire<'a, K> {
+    #[serde(rename = "sessionUpdate", default)]
+    _kind: K,
     #[serde(borrow)]
     entries: Vec<Object<EntryWire<'a>>>,
     #[serde(rename = "_meta", default, deserialize_with = "meta")]
@@ -183,9 +244,9 @@ struct LegacyWire<'a> {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct UpdateWire<'a> {
-    #[serde(rename = "sessionUpdate")]
-    _kind: IgnoredAny,
+struct UpdateWire<'a, K> {
+    #[serde(rename = "sessionUpdate", default)]
+    _kind: K,
     #[serde(borrow)]
     plan: Object<PlanWire<'a>>,
     #[serde(rename = "_meta", default, deserialize_with = "meta")]
@@ -215,9 +276,9 @@ struct PlanWire<'a> {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RemovedWire {
-    #[serde(rename = "sessionUpdate")]
-    _kind: IgnoredAny,
+struct RemovedWire<K> {
+    #[serde(rename = "sessionUpdate", default)]
+    _kind: K,
     #[serde(default, deserialize_with = "present")]
     id: Option<String>,
     #[serde(rename = "planId", default, deserialize_with = "present")]
