@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks of `acp-plan check` and `acp-plan tap` (README, "Performance").
 #
-#   scripts/bench/run.sh [--smoke] [--runs N] [--dir DIR] [--strict] [--baseline BIN]
+#   bench/run.sh [--smoke] [--runs N] [--dir DIR] [--strict] [--baseline BIN]
 #
 # Full run (release build): generates a 100 MB and a 1 GB trace with
 # `acp-plan gen` into DIR (default /tmp/acp-plan-bench; never the repo), then
@@ -16,7 +16,7 @@
 # --smoke: a debug build on tiny traces, to keep the benchmark from rotting
 # (CI runs it); its numbers mean nothing.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/.."
 
 mode=full runs=3 dir=/tmp/acp-plan-bench strict=0 baseline=
 while [ $# -gt 0 ]; do
@@ -46,10 +46,11 @@ results="$dir/results.txt"
 : > "$results"
 
 echo "== build ($profile)"
-cargo build --quiet --profile "$profile" --bin acp-plan \
-  --example json_floor --example bench_run --example echo_agent --example tap_bench
+# One build without dev-dependencies: the binary as users get it, and the
+# floor with serde_json as they get it.
+cargo build --quiet --profile "$profile" -p acp-plan-conformance -p acp-plan-bench --bins
 acp="$out/acp-plan"
-run() { "$out/examples/bench_run" --out "$results" --label "$@"; }
+run() { "$out/bench_run" --out "$results" --label "$@"; }
 
 echo "== check throughput and peak memory ($runs runs each, floor and check alternated)"
 for spec in $sizes; do
@@ -62,7 +63,7 @@ for spec in $sizes; do
   echo "$name: $trace, $bytes bytes, $lines lines"
   echo "size $name $bytes $lines" >> "$results"
   for i in $(seq "$runs"); do
-    run "floor:$name" -- "$out/examples/json_floor" "$trace" > /dev/null
+    run "floor:$name" -- "$out/json_floor" "$trace" > /dev/null
     # Generated traces are conformant by construction: exit status 0.
     run "check:$name" -- "$acp" check --quiet "$trace" > "$dir/check-$name.txt"
     if [ -n "$baseline" ]; then
@@ -115,5 +116,5 @@ echo
 echo "== tap: added latency and throughput"
 strict_flag=()
 [ "$strict" = 1 ] && strict_flag=(--strict)
-"$out/examples/tap_bench" --tap "$acp" --agent "$out/examples/echo_agent" --work-dir "$dir" \
+"$out/tap_bench" --tap "$acp" --agent "$out/echo_agent" --work-dir "$dir" \
   "${tap_args[@]}" "${strict_flag[@]}"
