@@ -446,10 +446,8 @@ fn a_hung_agent_times_out_and_its_whole_group_dies() {
         pidfile.display()
     ));
     let started = Instant::now();
-    let (status, document, stderr) = run_agent(
-        &["--scenario", "no-capability", "--timeout", "300ms"],
-        &agent,
-    );
+    let (status, document, stderr) =
+        run_agent(&["--scenario", "no-capability", "--timeout", "1s"], &agent);
     assert!(started.elapsed() < Duration::from_secs(60));
     assert_eq!(status, 1);
     let s = scenario(&document, "no-capability");
