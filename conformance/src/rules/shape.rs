@@ -7,7 +7,7 @@
 //! bad entry is rejected whole (and the reference state is left as it was).
 
 use super::{docs, Citation, Level, Rule, ALL_REVISIONS, V2_ONLY};
-use crate::diag::{pointer_token, shorten, Diagnostic};
+use crate::diag::{member_pointer, shorten, Diagnostic};
 use crate::spec::messages::{
     LegacyPlan, Meta, Plan, PlanContent, PlanEntry, PlanMessage, PlanRemoved, PlanUpdate, Priority,
     Status,
@@ -678,7 +678,7 @@ impl Parser {
                 &UNKNOWN_FIELD,
                 format!("`{}` is not a member of {what}", shorten(key, 60)),
             )
-            .at(format!("{pointer}/{}", pointer_token(key)));
+            .at(member_pointer(pointer, key));
             diagnostic = if other_id_key {
                 let users = list_revisions(&Revision::using_plan_id_key(key));
                 diagnostic.hint(format!(
@@ -803,6 +803,17 @@ mod tests {
         let update = json!({"sessionUpdate": "plan_update", "plan": {"type": "items", "planId": "p", "entries": [
             {"content": "a", "priority": "high", "status": "blocked"}]}});
         assert_eq!(rules(&parse(update, Revision::V2)), vec!["SHAPE-STATUS"]);
+    }
+
+    #[test]
+    fn a_huge_unknown_member_name_is_not_repeated() {
+        let key = "k".repeat(100_000);
+        let update = json!({"sessionUpdate": "plan", "entries": [], key: 1});
+        let parsed = parse(update, Revision::V1);
+        assert_eq!(rules(&parsed), vec!["SHAPE-UNKNOWN-FIELD"]);
+        let d = &parsed.diagnostics[0];
+        assert_eq!(d.pointer, "/params/update");
+        assert!(d.message.len() < 200, "{}", d.message.len());
     }
 
     #[test]
