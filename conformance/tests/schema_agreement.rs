@@ -480,7 +480,8 @@ fn parser_and_json_schemas_agree_on_every_corpus_message() {
     );
     for (revision, t) in &tallies {
         println!(
-            "  {revision:<14} corpus {:>4}  mutants {:>5}  both accept {:>5}  both reject {:>5}  parser stricter {:>4}  disagreements {}",
+            "  {:<14} corpus {:>4}  mutants {:>5}  both accept {:>5}  both reject {:>5}  parser stricter {:>4}  disagreements {}",
+            revision.as_str(),
             t.corpus_messages,
             t.mutants,
             t.both_accept,
