@@ -23,6 +23,10 @@ pub fn run(args: CheckArgs) -> u8 {
             }
         }
     }
+    if traces.is_empty() {
+        // Nothing was checked: a report would only print a "conformant" verdict.
+        return EXIT_USAGE;
+    }
     let options = ReportOptions {
         deny_warnings: args.deny_warnings,
         show_state: args.show_state,
