@@ -21,9 +21,15 @@ use crate::rules::{catalog, Rule};
 use crate::validate::TraceReport;
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write;
+use std::time::Duration;
+
+/// Checks are not timed; some readers (test-report actions) expect a `time`
+/// attribute anyway, so every element carries `time="0.000"`.
+const UNTIMED: Duration = Duration::ZERO;
 
 pub fn render(run: &Run<'_>) -> String {
     let mut report = Report::new("acp-plan");
+    report.set_time(UNTIMED);
     for (index, trace) in run.traces.iter().enumerate() {
         report.add_test_suite(trace_suite(run, index, trace));
     }
@@ -36,6 +42,7 @@ pub fn render(run: &Run<'_>) -> String {
 
 fn trace_suite(run: &Run<'_>, index: usize, trace: &TraceReport) -> TestSuite {
     let mut suite = TestSuite::new(trace.name.as_str());
+    suite.set_time(UNTIMED);
     suite.add_property(Property::new("spec", trace.revision.revision.as_str()));
     suite.add_property(Property::new("spec_reason", trace.revision.reason.as_str()));
     let revision = trace.revision.revision;
@@ -96,6 +103,7 @@ fn rule_case(run: &Run<'_>, index: usize, trace: &TraceReport, rule: &'static Ru
     };
     let passed_with_output = count > 0 && matches!(status, TestCaseStatus::Success { .. });
     let mut case = TestCase::new(rule.id, status);
+    case.set_time(UNTIMED);
     case.set_classname(trace.name.as_str());
     if trace.name != STDIN {
         case.extra
@@ -134,6 +142,7 @@ fn describe(out: &mut String, file: &str, d: &Diagnostic) {
 
 fn baseline_suite(baseline: &Judgement) -> TestSuite {
     let mut suite = TestSuite::new(format!("baseline {}", baseline.file));
+    suite.set_time(UNTIMED);
     suite.add_property(Property::new("today", baseline.today.to_string()));
     for outcome in &baseline.entries {
         let entry = &outcome.entry;
@@ -152,6 +161,7 @@ fn baseline_suite(baseline: &Judgement) -> TestSuite {
             }
         };
         let mut case = TestCase::new(entry.describe(), status);
+        case.set_time(UNTIMED);
         case.set_classname(format!("baseline {}", baseline.file));
         case.extra
             .insert("file".into(), display_path(&baseline.file).into());
