@@ -431,3 +431,60 @@ fn every_format_agrees_with_the_gate() {
         assert_eq!(parsed.failures == 0, expected == "pass");
     }
 }
+
+/// Ids and methods come from the trace: markup, control characters and
+/// newlines in them must not break any format.
+#[test]
+fn hostile_text_in_traces_cannot_break_a_format() {
+    // JSON-escaped: the session id holds ESC, BEL, CR and LF once parsed.
+    let nasty = r#"s\u001b[31m<x a=\"1\">]]>&\r\n::error::boom,%0A\u0007"#;
+    let trace = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{{\"protocolVersion\":1,\"clientCapabilities\":{{}}}}}}\n\
+         {{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{\"protocolVersion\":1}}}}\n\
+         {{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{{\"sessionId\":\"{nasty}\",\"update\":{{\"sessionUpdate\":\"plan\",\"entries\":[]}}}}}}\n"
+    );
+    let name = "odd dir/a,b:c%.jsonl";
+    let report = check_reader(name, trace.as_bytes(), Config::default()).expect("read");
+    assert!(report.counts.errors > 0, "{:?}", report.diagnostics);
+    assert!(report
+        .diagnostics
+        .iter()
+        .any(|d| d.session.as_deref().is_some_and(|s| s.contains('\u{1b}'))));
+    let traces = [report];
+    let run = Run::new(&traces, options());
+
+    let xml = report::render(Format::Junit, &run);
+    let parsed = quick_junit::Report::deserialize_from_str(&xml).expect("well-formed JUnit");
+    assert_eq!(parsed.test_suites[0].name.as_str(), name);
+    assert!(parsed.failures > 0);
+
+    let validator = compile("sarif-schema-2.1.0.json");
+    let sarif = sarif_document(&run);
+    assert_valid(&validator, &sarif, "hostile SARIF");
+    assert_eq!(
+        sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+            ["uri"],
+        "odd%20dir/a,b:c%25.jsonl"
+    );
+
+    let github = report::render(Format::Github, &run);
+    let total = report::totals(&traces);
+    assert_eq!(
+        github.lines().count() as u64,
+        total.errors + total.warnings + total.infos + 1,
+        "{github}"
+    );
+    for line in github.lines() {
+        assert!(!line.contains('\r'));
+        if let Some(rest) = line.strip_prefix("::") {
+            let (properties, _) = rest.split_once("::").expect("command, then message");
+            assert!(
+                properties.contains("file=odd dir/a%2Cb%3Ac%25.jsonl"),
+                "{line}"
+            );
+        }
+    }
+
+    let validator = compile("report.schema.json");
+    assert_valid(&validator, &json_document(&run), "hostile JSON");
+}

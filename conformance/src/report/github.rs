@@ -147,6 +147,23 @@ mod tests {
         assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
     }
 
+    proptest::proptest! {
+        #[test]
+        fn escaping_is_one_line_and_reversible(text in ".*") {
+            let data = escape_data(&text);
+            proptest::prop_assert!(!data.contains(['\r', '\n']));
+            let property = escape_property(&text);
+            proptest::prop_assert!(!property.contains([':', ',', '\r', '\n']));
+            let back = property
+                .replace("%2C", ",")
+                .replace("%3A", ":")
+                .replace("%0A", "\n")
+                .replace("%0D", "\r")
+                .replace("%25", "%");
+            proptest::prop_assert_eq!(back, text);
+        }
+    }
+
     #[test]
     fn a_message_cannot_start_another_command() {
         let mut out = String::new();
