@@ -1,6 +1,7 @@
 //! Command-line definitions (clap). No logic lives here.
 
 use crate::spec::SpecChoice;
+use chrono::NaiveDate;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -22,14 +23,33 @@ pub enum Command {
     Check(CheckArgs),
     /// Print the rule catalog.
     Rules(RulesArgs),
+    /// Work with baselines (failures accepted for now).
+    #[command(subcommand)]
+    Baseline(BaselineCommand),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// rustc-style diagnostics and a summary.
     Human,
-    /// One JSON document.
+    /// One JSON document (schemas/report.schema.json).
     Json,
+    /// JUnit XML: a test suite per trace, a test case per rule.
+    Junit,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RulesFormat {
+    /// One rule per paragraph.
+    Human,
+    /// A list of rule objects.
+    Json,
+    /// The rule reference table (as in the README).
+    Markdown,
 }
 
 #[derive(Debug, Args)]
@@ -48,9 +68,45 @@ pub struct CheckArgs {
     /// Also print what a conformant client shows at the end of each trace.
     #[arg(long)]
     pub show_state: bool,
-    /// Leave info-level diagnostics out of human output.
+    /// Leave info-level diagnostics out of human and github output.
     #[arg(long)]
     pub quiet: bool,
+    /// Accept the failures listed in this baseline file (README, "Baselines").
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Judge baseline expiry as of this date (YYYY-MM-DD) instead of today (UTC).
+    #[arg(long, value_name = "DATE", value_parser = parse_date, requires = "baseline")]
+    pub today: Option<NaiveDate>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BaselineCommand {
+    /// Write the baseline that makes a run over these traces pass.
+    Write(BaselineWriteArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct BaselineWriteArgs {
+    /// Trace files; `-` reads standard input.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Write the baseline here instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// The reason recorded in every entry.
+    #[arg(long, default_value = "failing when this baseline was written")]
+    pub reason: String,
+    /// An expiry date (YYYY-MM-DD) for every entry: the last day it is honoured.
+    #[arg(long, value_name = "DATE", value_parser = parse_date)]
+    pub expires: Option<NaiveDate>,
+    /// Revision of the plan rules: auto, draft-2026-05, v1 or v2.
+    #[arg(long, default_value = "auto", value_parser = parse_spec)]
+    pub spec: SpecChoice,
+    /// Also accept warnings (for runs gated with --deny-warnings).
+    #[arg(long)]
+    pub deny_warnings: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -76,10 +132,14 @@ pub struct LimitArgs {
 
 #[derive(Debug, Args)]
 pub struct RulesArgs {
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = RulesFormat::Human)]
+    pub format: RulesFormat,
 }
 
 fn parse_spec(text: &str) -> Result<SpecChoice, String> {
     text.parse()
+}
+
+fn parse_date(text: &str) -> Result<NaiveDate, String> {
+    crate::baseline::parse_date(text)
 }

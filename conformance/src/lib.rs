@@ -13,6 +13,7 @@
 //! assert_eq!(report.diagnostics[0].rule.id, "SES-BEFORE-INIT");
 //! ```
 
+pub mod baseline;
 pub mod cli;
 pub mod commands;
 pub mod diag;

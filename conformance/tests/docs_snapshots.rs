@@ -55,7 +55,8 @@ fn human_report_of_every_docs_fixture() {
             show_state: true,
             ..ReportOptions::default()
         };
-        let human = report::human::render(std::slice::from_ref(&report), options);
+        let traces = std::slice::from_ref(&report);
+        let human = report::human::render(&report::Run::new(traces, options));
         let mut settings = insta::Settings::clone_current();
         settings.set_snapshot_path(format!("../../snapshots/docs/{revision}"));
         settings.set_prepend_module_to_snapshot(false);

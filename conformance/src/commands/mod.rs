@@ -1,5 +1,6 @@
 //! What each subcommand does.
 
+mod baseline;
 mod check;
 mod rules;
 
@@ -15,6 +16,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules::run(args),
+        Command::Baseline(command) => baseline::run(command),
     };
     ExitCode::from(code)
 }

@@ -17,7 +17,7 @@ use crate::trace::{parse_message, parse_record, Limits, LineObject, LineReader, 
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use session::SessionTrack;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufRead};
 
 /// How to check.
@@ -562,9 +562,23 @@ pub struct TraceReport {
     /// Diagnostics found beyond `max_diagnostics`, counted but not kept.
     pub dropped: Vec<Diagnostic>,
     pub counts: Counts,
+    /// Diagnostics per rule id (all of them, kept or not): what baselines and
+    /// per-rule reports (JUnit) count.
+    pub by_rule: BTreeMap<&'static str, u64>,
     pub lines: u64,
     pub messages: u64,
     pub state: ClientState,
+}
+
+impl TraceReport {
+    /// Count a diagnostic, and keep it while fewer than `max_kept` are kept.
+    pub fn add(&mut self, d: Diagnostic, max_kept: usize) {
+        self.counts.add(&d);
+        *self.by_rule.entry(d.rule.id).or_default() += 1;
+        if self.diagnostics.len() < max_kept {
+            self.diagnostics.push(d);
+        }
+    }
 }
 
 /// Diagnostics by severity (all of them, kept or not).
@@ -597,6 +611,7 @@ pub fn check_reader<R: BufRead>(name: &str, reader: R, config: Config) -> io::Re
         diagnostics: Vec::new(),
         dropped: Vec::new(),
         counts: Counts::default(),
+        by_rule: BTreeMap::new(),
         lines: 0,
         messages: 0,
         state: ClientState::new(),
@@ -605,10 +620,7 @@ pub fn check_reader<R: BufRead>(name: &str, reader: R, config: Config) -> io::Re
         report.lines = line_no;
         validator.push_line(line_no, line);
         for d in validator.take_diagnostics() {
-            report.counts.add(&d);
-            if report.diagnostics.len() < max_kept {
-                report.diagnostics.push(d);
-            }
+            report.add(d, max_kept);
         }
     }
     report.diagnostics.sort_by_key(|d| d.line);
