@@ -693,8 +693,13 @@ impl Parser {
     }
 }
 
-/// RFC 3986 absolute URI: a scheme, then `:`.
+/// RFC 3986 absolute URI: a scheme, then `:`. A backslash is never part of
+/// a URI (RFC 3986 section 2), so a Windows path such as `C:\plan.md`, whose
+/// drive letter looks like a scheme, is not one.
 fn is_absolute_uri(uri: &str) -> bool {
+    if uri.contains('\\') {
+        return false;
+    }
     let Some((scheme, _)) = uri.split_once(':') else {
         return false;
     };
@@ -735,6 +740,11 @@ mod tests {
         assert!(!is_absolute_uri("plan.md"));
         assert!(!is_absolute_uri("/tmp/plan.md"));
         assert!(!is_absolute_uri("1abc:x"));
+        assert!(!is_absolute_uri("C:\\Users\\dev\\plan.md"));
+        assert!(
+            is_absolute_uri("c:/Users/dev/plan.md"),
+            "a valid URI with scheme c"
+        );
     }
 
     #[test]
