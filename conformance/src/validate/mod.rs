@@ -52,6 +52,9 @@ pub struct Validator {
     /// The initialize request's line, for snippets of diagnostics about
     /// the capabilities it advertised (found only when it is answered).
     initialize_line: Vec<u8>,
+    /// Sessions opened by a session/load or session/resume still awaiting
+    /// its answer, by the request's line.
+    loading: HashMap<u64, String>,
 }
 
 /// Most of the initialize request kept for snippets.
@@ -71,6 +74,7 @@ impl Validator {
             line: 0,
             messages: 0,
             initialize_line: Vec::new(),
+            loading: HashMap::new(),
             config,
         }
     }
@@ -259,7 +263,18 @@ impl Validator {
             }
             "session/load" | "session/resume" => {
                 if let Some(session) = read_session_id(params) {
+                    // The agent replays a loaded session before it answers, so
+                    // the request establishes the session; a failed answer
+                    // takes it back (see `answered`).
+                    let new = !self.tracks.contains_key(&session);
                     self.open_session(&session);
+                    if new
+                        && is_request
+                        && self.tracks.contains_key(&session)
+                        && self.loading.len() < self.config.limits.max_outstanding_requests
+                    {
+                        self.loading.insert(self.line, session);
+                    }
                 }
             }
             _ => {}
@@ -297,6 +312,15 @@ impl Validator {
             "session/new" | "session/fork" if error.is_none() => {
                 if let Some(session) = read_session_id(result) {
                     self.open_session(&session);
+                }
+            }
+            "session/load" | "session/resume" => {
+                if let Some(session) = self.loading.remove(&request_line) {
+                    if error.is_some() {
+                        // Not loaded: never established on this connection.
+                        self.tracks.remove(&session);
+                        self.state.forget_session(&session);
+                    }
                 }
             }
             _ => {}
@@ -674,6 +698,30 @@ mod tests {
             rules(&report),
             vec![("SES-UPDATE-PARAMS", 5, "/params/update")]
         );
+    }
+
+    #[test]
+    fn a_failed_session_load_establishes_nothing() {
+        let report = check(concat!(
+            r#"{"jsonrpc":"2.0","id":3,"method":"session/load","params":{"sessionId":"s2","cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32002,"message":"Resource not found"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s2","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+            "\n",
+            // Loading a session that is already established and failing keeps it.
+            r#"{"jsonrpc":"2.0","id":4,"method":"session/load","params":{"sessionId":"s1","cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"Internal error"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+        ));
+        assert_eq!(
+            rules(&report),
+            vec![("SES-UNKNOWN-SESSION", 7, "/params/sessionId")]
+        );
+        assert!(report.state.session("s2").is_none());
+        assert_eq!(report.state.session("s1").unwrap().legacy, Some(vec![]));
     }
 
     #[test]
