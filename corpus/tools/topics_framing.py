@@ -336,6 +336,12 @@ def framing(rev):
     c.a2c({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
     c.end_turn(p)
 
+    c = case("env-response-id-written-as-float",
+             "The agent answers request id 3 with id 3.0: the same JSON number, so it answers the prompt.",
+             near_miss=["ENV-UNKNOWN-RESPONSE"], docs=[(JSONRPC, "5. Response object")])
+    p = c.start()
+    c.a2c({"jsonrpc": "2.0", "id": float(p), "result": {"stopReason": "end_turn"}})
+
     # ---- ENV-DUPLICATE-RESPONSE
     c = case("env-duplicate-response", "The agent answers the prompt twice.")
     p = c.start()

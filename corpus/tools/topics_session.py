@@ -93,6 +93,14 @@ def session(rev):
     c.snapshot()
     c.end_turn(p)
 
+    c = case("ses-unknown-session-after-failed-load",
+             "session/load fails (the agent cannot find the session), so it establishes nothing; a later update for it is for an unknown session.",
+             docs=[(SESSION_SETUP, "Loading Sessions")])
+    c.initialize()
+    load = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    c.a2c({"jsonrpc": "2.0", "id": load, "error": {"code": -32002, "message": "Resource not found"}})
+    c.expect("SES-UNKNOWN-SESSION", c.update(SESSION_SAVED, plan, shown=False), "/params/sessionId")
+
     c = case("ses-resume-establishes-session",
              "session/resume names the session in its params; updates for it afterwards are for an established session.",
              near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Session ID")])
