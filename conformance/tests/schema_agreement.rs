@@ -101,7 +101,8 @@ fn is_custom_content_meta(d: &Diagnostic, update: &Value) -> bool {
         && update
             .pointer("/plan/type")
             .and_then(Value::as_str)
-            .is_some_and(|t| t.starts_with('_'))
+            // The schema's `other` branch takes every type but the three known ones.
+            .is_some_and(|t| !matches!(t, "items" | "file" | "markdown"))
 }
 
 struct Schemas {

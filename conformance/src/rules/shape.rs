@@ -733,6 +733,11 @@ mod tests {
         assert!(!is_absolute_uri("plan.md"));
         assert!(!is_absolute_uri("/tmp/plan.md"));
         assert!(!is_absolute_uri("1abc:x"));
+        assert!(!is_absolute_uri("C:\\Users\\dev\\plan.md"));
+        assert!(
+            is_absolute_uri("c:/Users/dev/plan.md"),
+            "a valid URI with scheme c"
+        );
         assert!(is_absolute_uri("urn:acp:plan"));
         assert!(is_absolute_uri("file:///tmp/a%20b.md#steps"));
         // A scheme-like prefix does not make a URI.
