@@ -15,6 +15,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod dag;
 pub mod diag;
 pub mod jsonrpc;
 pub mod report;
