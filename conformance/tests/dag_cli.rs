@@ -39,7 +39,10 @@ fn a_seed_example_is_conformant() {
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     let text = stdout(&out);
     assert!(text.contains("wave 3\n  #3 translateText"), "{text}");
-    assert!(text.ends_with("verdict: conformant (0 errors, 0 warnings)\n"), "{text}");
+    assert!(
+        text.ends_with("verdict: conformant (0 errors, 0 warnings)\n"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -79,7 +82,10 @@ fn the_graph_alone_goes_to_stdout() {
     let out = acp_plan(&["dag", "--graph", "dot", "corpus/dag/broken/cycle.json"]);
     assert_eq!(out.status.code(), Some(1));
     let graph = stdout(&out);
-    assert!(graph.starts_with("digraph plan {") && graph.ends_with("}\n"), "{graph}");
+    assert!(
+        graph.starts_with("digraph plan {") && graph.ends_with("}\n"),
+        "{graph}"
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[DAG-CYCLE]"));
     let mermaid = acp_plan(&["dag", "--graph", "mermaid", "corpus/dag/profile.json"]);
     assert!(stdout(&mermaid).starts_with("flowchart TD\n"));

@@ -205,7 +205,7 @@ pub fn read_plan(bytes: &[u8], limits: &DagLimits) -> Plan {
     }
     // A UTF-8 byte order mark is not JSON, but editors write it.
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let document: Value = match serde_json::from_slice(text) {
+    let mut document: Value = match serde_json::from_slice(text) {
         Ok(document) => document,
         Err(e) => {
             let place = Place {
@@ -234,10 +234,11 @@ pub fn read_plan(bytes: &[u8], limits: &DagLimits) -> Plan {
     };
     let container_offset = span::locate(text, &container.steps());
     let container_pointer = container.pointer();
-    let calls = match container.value(&document) {
-        Some(Value::Array(calls)) => calls,
+    // Taken, not cloned: each call keeps its own value.
+    let calls = match container.value_mut(&mut document) {
+        Some(Value::Array(calls)) => std::mem::take(calls),
         other => {
-            let found = other.map_or("nothing", json_type);
+            let found = other.map_or("nothing", |v| json_type(v));
             plan.fault(
                 place_of(container_offset, container_pointer),
                 None,
@@ -265,7 +266,7 @@ pub fn read_plan(bytes: &[u8], limits: &DagLimits) -> Plan {
         .filter(|o| o.len() == calls.len());
     plan.complete = true;
     let mut references = 0usize;
-    for (index, value) in calls.iter().enumerate() {
+    for (index, value) in calls.into_iter().enumerate() {
         let offset = offsets.as_ref().and_then(|o| o.get(index).copied());
         let place = place_of(
             offset.or(container_offset),
@@ -274,7 +275,7 @@ pub fn read_plan(bytes: &[u8], limits: &DagLimits) -> Plan {
         let compact = offset
             .and_then(|start| Some(span::skip_value(text, start)? - start))
             .filter(|&len| len <= MAX_SNIPPET_SOURCE)
-            .and_then(|_| serde_json::to_string(value).ok());
+            .and_then(|_| serde_json::to_string(&value).ok());
         let call = read_call(
             &mut plan,
             index,
@@ -317,13 +318,13 @@ impl Container {
         pointer
     }
 
-    fn value<'v>(&self, document: &'v Value) -> Option<&'v Value> {
+    fn value_mut<'v>(&self, document: &'v mut Value) -> Option<&'v mut Value> {
         let mut node = document;
         if let Some(index) = self.context_index {
-            node = node.get(index)?;
+            node = node.get_mut(index)?;
         }
         if !self.member.is_empty() {
-            node = node.get(self.member)?;
+            node = node.get_mut(self.member)?;
         }
         Some(node)
     }
@@ -410,7 +411,7 @@ fn read_call(
     plan: &mut Plan,
     index: usize,
     place: Place,
-    value: &Value,
+    value: Value,
     compact: Option<String>,
     limits: &DagLimits,
     references: &mut usize,
@@ -421,18 +422,19 @@ fn read_call(
         tool: None,
         reads: Vec::new(),
         output: None,
-        value: value.clone(),
+        value: Value::Null,
         reference_arguments: Vec::new(),
         compact,
     };
-    let Value::Object(members) = value else {
+    let Value::Object(members) = &value else {
         plan.fault(
             place,
             Some(index),
             FaultKind::CallNotObject {
-                found: json_type(value),
+                found: json_type(&value),
             },
         );
+        call.value = value;
         return call;
     };
     let at = |member: &str| Place {
@@ -489,6 +491,7 @@ fn read_call(
         ),
     }
     read_arguments(plan, &mut call, members, limits, references);
+    call.value = value;
     call
 }
 

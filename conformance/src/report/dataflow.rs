@@ -139,11 +139,12 @@ pub fn mermaid(report: &DagReport) -> String {
         out.push_str("  %% the plan could not be read completely: calls only\n");
     }
     for (i, (label, _)) in flow.calls.iter().enumerate() {
-        // The label is "#n name": escape the name, keep our own "#n".
+        // The label is "#n name": our own "#n" stays as it is (Mermaid's
+        // entity codes need `#word;`, and a space follows the number); the
+        // name is escaped.
         let (number, name) = label.split_once(' ').unwrap_or((label, ""));
         out.push_str(&format!(
-            "  c{i}[\"{}{}{}\"]\n",
-            number.replace('#', "#35;"),
+            "  c{i}[\"{number}{}{}\"]\n",
             if name.is_empty() { "" } else { " " },
             mermaid_text(name)
         ));
@@ -247,4 +248,50 @@ pub fn dot(report: &DagReport) -> String {
     }
     out.push_str("}\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dag::{check_bytes, DagOptions};
+
+    const HOSTILE: &str = r#"[{"_tool": "a\"b#lt;\n<x>\\", "_outputPath": "†state.q\"];evil"},
+                              {"_tool": "r", "q": "†state.q\"];evil"}]"#;
+
+    #[test]
+    fn mermaid_labels_cannot_break_out() {
+        let report = check_bytes(HOSTILE.as_bytes(), &DagOptions::default());
+        let text = mermaid(&report);
+        // One line per node and per line of the graph, nothing injected.
+        assert_eq!(text.lines().count(), 1 + 2 + 1 + 2, "{text}");
+        assert!(
+            text.contains(r##"c0["#1 a\#quot;b#35;lt;\n#lt;x#gt;\\"]"##),
+            "{text}"
+        );
+        assert!(text.contains(r##"d0(["state.q#quot;];evil"])"##), "{text}");
+    }
+
+    #[test]
+    fn dot_labels_cannot_break_out() {
+        let report = check_bytes(HOSTILE.as_bytes(), &DagOptions::default());
+        let text = dot(&report);
+        assert_eq!(text.lines().count(), 2 + 2 + 1 + 2 + 1, "{text}");
+        assert!(
+            text.contains(r##"label="#1 a\\\"b#lt;\\n<x>\\\\""##),
+            "{text}"
+        );
+        assert!(text.contains(r##"label="state.q\"];evil""##), "{text}");
+    }
+
+    #[test]
+    fn overlapping_paths_are_linked_and_marks_shown() {
+        let plan = r#"[{"_tool": "w", "_outputPath": "†state.user || †state.err"},
+                       {"_tool": "r", "n": "†state.user.name", "x": "†state.nobody", "i": "†input.q"}]"#;
+        let report = check_bytes(plan.as_bytes(), &DagOptions::default());
+        let text = mermaid(&report);
+        assert!(text.contains("c0 -. one of .-> d0"), "{text}");
+        assert!(text.contains("d0 -. overlaps .-> d2"), "{text}");
+        assert!(text.contains("class d3 dangling"), "{text}");
+        assert!(text.contains("class d4 unchecked"), "{text}");
+    }
 }

@@ -790,3 +790,76 @@ pub fn tool_findings(plan: &Plan, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dag::{check_bytes, DagOptions};
+
+    fn ids(plan: &str, writes: WriteMode) -> Vec<&'static str> {
+        let options = DagOptions {
+            writes,
+            ..DagOptions::default()
+        };
+        check_bytes(plan.as_bytes(), &options)
+            .diagnostics
+            .iter()
+            .map(|d| d.rule.id)
+            .collect()
+    }
+
+    #[test]
+    fn every_rule_is_in_the_catalog_for_every_revision() {
+        for rule in RULES {
+            assert!(super::super::find(rule.id).is_some(), "{}", rule.id);
+            assert!(rule.id.starts_with("DAG-"));
+            assert_eq!(rule.revisions, ALL_REVISIONS);
+            assert!(!rule.citation.text.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_write_mode_decides_the_level() {
+        let plan = r#"[{"_tool": "a", "_outputPath": "†state.x"}, {"_tool": "b", "_outputPath": "†state.x"}]"#;
+        assert_eq!(ids(plan, WriteMode::Immutable), ["DAG-WRITE-TWICE"]);
+        assert_eq!(ids(plan, WriteMode::LastWins), ["DAG-WRITE-OVERWRITE"]);
+        assert_eq!(WRITE_TWICE.level, Level::Must);
+        assert_eq!(WRITE_OVERWRITE.level, Level::Info);
+    }
+
+    #[test]
+    fn listing_order_is_only_a_warning() {
+        let plan =
+            r#"[{"_tool": "b", "x": "†state.x"}, {"_tool": "a", "_outputPath": "†state.x"}]"#;
+        let report = check_bytes(plan.as_bytes(), &DagOptions::default());
+        assert_eq!(report.counts.errors, 0);
+        assert_eq!(report.diagnostics[0].rule.id, "DAG-ORDER");
+        assert_eq!(report.diagnostics[0].pointer, "/0/x");
+    }
+
+    #[test]
+    fn hostile_names_are_cut_and_escaped_in_messages() {
+        let name = format!("{}\n", "x".repeat(500));
+        let plan = serde_json::json!([{"_tool": name, "a": "†state.missing"}]).to_string();
+        let report = check_bytes(plan.as_bytes(), &DagOptions::default());
+        let message = &report.diagnostics[0].message;
+        assert!(message.len() < 300 && !message.contains('\n'), "{message}");
+    }
+
+    #[test]
+    fn limits_are_errors_that_stop_the_graph_checks() {
+        let options = DagOptions {
+            limits: crate::dag::DagLimits {
+                max_edges: 1,
+                ..Default::default()
+            },
+            ..DagOptions::default()
+        };
+        let plan = r#"[{"_tool": "a", "_outputPath": "†state.x"}, {"_tool": "b", "_outputPath": "†state.x"},
+                       {"_tool": "c", "x": "†state.x"}]"#;
+        let report = check_bytes(plan.as_bytes(), &options);
+        let ids: Vec<_> = report.diagnostics.iter().map(|d| d.rule.id).collect();
+        assert_eq!(ids, ["DAG-LIMIT"]);
+        assert!(report.graph.is_none());
+    }
+}
