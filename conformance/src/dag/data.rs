@@ -53,12 +53,22 @@ impl KnownData {
     }
 
     /// Take the data of a context message (`input`, `state`); other
-    /// message types carry no data. A malformed blueprint is ignored here:
-    /// the context is the plan file, whose problems are diagnostics, and a
-    /// blueprint that is not an object lists no slots.
+    /// message types carry no data. A `schema` that is not a schema is
+    /// dropped (its values are kept): a blueprint that is not an object
+    /// lists no slots.
     pub(crate) fn add_context_message(&mut self, message: &Map<String, Value>) {
         if let Some(kind @ ("input" | "state")) = message.get("type").and_then(Value::as_str) {
-            let _ = self.add(kind, Value::Object(message.clone()));
+            let mut message = message.clone();
+            if kind == "state"
+                && !matches!(
+                    message.get("schema"),
+                    None | Some(Value::Object(_) | Value::Bool(_))
+                )
+            {
+                message.shift_remove("schema");
+            }
+            // Cannot fail: an object whose `schema`, if any, is a schema.
+            let _ = self.add(kind, Value::Object(message));
         }
     }
 

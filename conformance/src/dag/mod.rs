@@ -58,7 +58,9 @@ impl WriteMode {
 /// is a `DAG-LIMIT` error, and the graph checks are skipped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DagLimits {
-    /// Largest plan file. (Nesting is bounded at 128 levels by serde_json.)
+    /// Largest plan file. The plan is held as a `serde_json::Value`, which
+    /// can take ~16 times the bytes of dense JSON, so this bounds memory.
+    /// (Nesting is bounded at 128 levels by serde_json.)
     pub max_bytes: usize,
     pub max_calls: usize,
     /// References in all arguments of all calls.
@@ -74,7 +76,7 @@ pub struct DagLimits {
 impl Default for DagLimits {
     fn default() -> Self {
         DagLimits {
-            max_bytes: 64 * 1024 * 1024,
+            max_bytes: 16 * 1024 * 1024,
             max_calls: 100_000,
             max_references: 1_000_000,
             max_path_segments: 64,

@@ -7,7 +7,7 @@ use super::reference::{
     is_reference, parse_output_path, parse_reference, OutputPath, OutputPathError, Reference,
     ReferenceError,
 };
-use super::span::{self, LineIndex, Step};
+use super::span::{self, LineCounter, Step};
 use super::DagLimits;
 use crate::diag::pointer_token;
 use serde::Serialize;
@@ -223,12 +223,12 @@ pub fn read_plan(bytes: &[u8], limits: &DagLimits) -> Plan {
             return plan;
         }
     };
-    let lines = LineIndex::new(text);
+    let mut lines = LineCounter::new(text);
     let Some((shape, container)) = find_calls(&document, &mut plan) else {
         return plan;
     };
     plan.shape = Some(shape);
-    let place_of = |offset: Option<usize>, pointer: String| Place {
+    let mut place_of = |offset: Option<usize>, pointer: String| Place {
         line: offset.map_or(1, |o| lines.line_of(o)),
         pointer,
     };
@@ -497,6 +497,8 @@ fn read_call(
 
 /// Collect the references among the arguments (members not starting with
 /// `_`, searched through nested arrays and objects), in document order.
+/// Iterative, and a pointer is only spelled out for a reference: a wide
+/// argument costs a frame per level, not a string per element.
 fn read_arguments(
     plan: &mut Plan,
     call: &mut Call,
@@ -504,74 +506,107 @@ fn read_arguments(
     limits: &DagLimits,
     references: &mut usize,
 ) {
-    // (pointer relative to the call, value); iterative, so nesting costs heap.
-    let mut stack: Vec<(String, &Value)> = members
-        .iter()
-        .rev()
-        .filter(|(key, _)| !key.starts_with('_'))
-        .map(|(key, value)| (format!("/{}", pointer_token(key)), value))
-        .collect();
-    while let Some((relative, value)) = stack.pop() {
+    enum Level<'v> {
+        Object(serde_json::map::Iter<'v>),
+        Array(std::iter::Enumerate<std::slice::Iter<'v, Value>>),
+    }
+    // Tokens of the containers we are inside (below the call).
+    let mut path: Vec<String> = Vec::new();
+    let mut stack = vec![Level::Object(members.iter())];
+    loop {
+        // The call's own members: those starting with `_` are not arguments.
+        let at_top = stack.len() == 1;
+        let Some(level) = stack.last_mut() else { break };
+        let next = match level {
+            Level::Object(members) => members
+                .by_ref()
+                .find(|(key, _)| !(at_top && key.starts_with('_')))
+                .map(|(key, value)| (pointer_token(key), value)),
+            Level::Array(items) => items.next().map(|(i, value)| (i.to_string(), value)),
+        };
+        let Some((token, value)) = next else {
+            stack.pop();
+            path.pop();
+            continue;
+        };
         match value {
             Value::String(text) if is_reference(text) => {
-                if *references >= limits.max_references {
-                    // Reported once, at the first call over the limit.
-                    if *references == limits.max_references {
-                        *references += 1;
-                        plan.complete = false;
-                        plan.fault(
-                            call.place.clone(),
-                            Some(call.index),
-                            FaultKind::TooManyReferences {
-                                limit: limits.max_references,
-                            },
-                        );
-                    }
+                let mut relative = String::new();
+                for t in path.iter().chain(std::iter::once(&token)) {
+                    relative.push('/');
+                    relative.push_str(t);
+                }
+                if !read_reference(plan, call, text, relative, limits, references) {
                     return;
                 }
-                *references += 1;
-                let pointer = format!("{}{relative}", call.place.pointer);
-                let place = Place {
-                    line: call.place.line,
-                    pointer: pointer.clone(),
-                };
-                match parse_reference(text, limits.max_path_segments) {
-                    Ok(reference) => call.reads.push(Read { reference, pointer }),
-                    Err(ReferenceError::TooDeep { limit, .. }) => {
-                        plan.complete = false;
-                        plan.fault(
-                            place,
-                            Some(call.index),
-                            FaultKind::PathTooDeep {
-                                text: text.clone(),
-                                limit,
-                            },
-                        );
-                    }
-                    Err(error) => plan.fault(
-                        place,
-                        Some(call.index),
-                        FaultKind::BadReference {
-                            text: text.clone(),
-                            error,
-                        },
-                    ),
-                }
-                call.reference_arguments.push(relative);
             }
             Value::Array(items) => {
-                for (i, item) in items.iter().enumerate().rev() {
-                    stack.push((format!("{relative}/{i}"), item));
-                }
+                path.push(token);
+                stack.push(Level::Array(items.iter().enumerate()));
             }
             Value::Object(object) => {
-                for (key, item) in object.iter().rev() {
-                    stack.push((format!("{relative}/{}", pointer_token(key)), item));
-                }
+                path.push(token);
+                stack.push(Level::Object(object.iter()));
             }
             _ => {}
         }
     }
+}
+
+/// Record one reference argument; `false` once the reference limit is hit.
+fn read_reference(
+    plan: &mut Plan,
+    call: &mut Call,
+    text: &str,
+    relative: String,
+    limits: &DagLimits,
+    references: &mut usize,
+) -> bool {
+    if *references >= limits.max_references {
+        // Reported once, at the first call over the limit.
+        if *references == limits.max_references {
+            *references += 1;
+            plan.complete = false;
+            plan.fault(
+                call.place.clone(),
+                Some(call.index),
+                FaultKind::TooManyReferences {
+                    limit: limits.max_references,
+                },
+            );
+        }
+        return false;
+    }
+    *references += 1;
+    let pointer = format!("{}{relative}", call.place.pointer);
+    let place = Place {
+        line: call.place.line,
+        pointer: pointer.clone(),
+    };
+    match parse_reference(text, limits.max_path_segments) {
+        Ok(reference) => call.reads.push(Read { reference, pointer }),
+        Err(ReferenceError::TooDeep { limit, .. }) => {
+            plan.complete = false;
+            plan.fault(
+                place,
+                Some(call.index),
+                FaultKind::PathTooDeep {
+                    text: text.to_owned(),
+                    limit,
+                },
+            );
+        }
+        Err(error) => plan.fault(
+            place,
+            Some(call.index),
+            FaultKind::BadReference {
+                text: text.to_owned(),
+                error,
+            },
+        ),
+    }
+    call.reference_arguments.push(relative);
+    true
 }
 
 #[cfg(test)]

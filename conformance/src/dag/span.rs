@@ -15,27 +15,39 @@ pub enum Step<'a> {
     Index(usize),
 }
 
-/// 1-based line numbers for byte offsets.
-#[derive(Debug, Default)]
-pub struct LineIndex {
-    starts: Vec<usize>,
+/// 1-based line numbers for byte offsets, counted forward from the last
+/// offset asked (offsets of calls come in order), so memory stays flat
+/// however many lines the text has.
+#[derive(Debug)]
+pub struct LineCounter<'t> {
+    text: &'t [u8],
+    offset: usize,
+    line: u64,
 }
 
-impl LineIndex {
-    pub fn new(text: &[u8]) -> Self {
-        let mut starts = vec![0];
-        starts.extend(
-            text.iter()
-                .enumerate()
-                .filter(|(_, &b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
-        LineIndex { starts }
+impl<'t> LineCounter<'t> {
+    pub fn new(text: &'t [u8]) -> Self {
+        LineCounter {
+            text,
+            offset: 0,
+            line: 1,
+        }
     }
 
     /// The 1-based line holding byte `offset`.
-    pub fn line_of(&self, offset: usize) -> u64 {
-        self.starts.partition_point(|&start| start <= offset).max(1) as u64
+    pub fn line_of(&mut self, offset: usize) -> u64 {
+        if offset < self.offset {
+            self.offset = 0;
+            self.line = 1;
+        }
+        let end = offset.min(self.text.len());
+        let newlines = self
+            .text
+            .get(self.offset..end)
+            .map_or(0, |skipped| skipped.iter().filter(|&&b| b == b'\n').count());
+        self.line += newlines as u64;
+        self.offset = end;
+        self.line
     }
 }
 
@@ -202,8 +214,14 @@ mod tests {
             b"[\n {\"type\": \"state\"},\n {\"type\": \"plan\",\n  \"plan\": [\n   {}\n  ]}\n]";
         let at = locate(text, &[Step::Index(1), Step::Key("plan")]).unwrap();
         let first = elements(text, at).unwrap()[0];
-        assert_eq!(LineIndex::new(text).line_of(first), 5);
-        assert_eq!(LineIndex::new(text).line_of(0), 1);
+        let mut lines = LineCounter::new(text);
+        assert_eq!(lines.line_of(first), 5);
+        assert_eq!(lines.line_of(0), 1, "going back restarts");
+        assert_eq!(
+            lines.line_of(usize::MAX),
+            7,
+            "past the end is the last line"
+        );
     }
 
     #[test]
