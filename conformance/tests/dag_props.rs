@@ -7,6 +7,7 @@
 //! inside them, maybe nested in an argument), and reads given input.
 
 use acp_plan_conformance::dag::{check_bytes, DagOptions, DagReport};
+use acp_plan_conformance::report::{self, ReportOptions};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use serde_json::{json, Value};
@@ -149,6 +150,15 @@ fn ancestors(calls: &[ModelCall], target: usize) -> BTreeSet<usize> {
     found
 }
 
+/// Every view of a report, for the never-panic properties.
+fn render_all(report: &DagReport) {
+    let options = ReportOptions::default();
+    let _ = report::dag::render_human(report, options, true);
+    let _ = report::dag::render_json(report, options, true);
+    let _ = report::dataflow::mermaid(report);
+    let _ = report::dataflow::dot(report);
+}
+
 fn rule_ids(report: &DagReport) -> Vec<&'static str> {
     let mut ids: Vec<_> = report.diagnostics.iter().map(|d| d.rule.id).collect();
     ids.sort_unstable();
@@ -244,6 +254,7 @@ proptest! {
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
         let report = check_bytes(&bytes, &DagOptions::default());
         prop_assert!(report.counts.errors > 0 || report.plan.shape.is_some());
+        render_all(&report);
     }
 
     #[test]
@@ -260,6 +271,7 @@ proptest! {
         }
         text.insert_str(at, insert);
         let report = check_bytes(text.as_bytes(), &options());
+        render_all(&report);
         // Whatever happened, each diagnostic points into the file.
         let lines = text.lines().count().max(1) as u64;
         for d in &report.diagnostics {
