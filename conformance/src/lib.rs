@@ -16,6 +16,7 @@
 pub mod baseline;
 pub mod cli;
 pub mod commands;
+pub mod dag;
 pub mod diag;
 pub mod jsonrpc;
 pub mod report;

@@ -292,7 +292,7 @@ fn sarif_results_point_at_the_trace_line_and_their_rule() {
     let rules = sarif_run["tool"]["driver"]["rules"]
         .as_array()
         .expect("rules");
-    assert_eq!(rules.len(), acp_plan_conformance::rules::catalog().count());
+    assert_eq!(rules.len(), acp_plan_conformance::rules::trace_rules().count());
     let results = sarif_run["results"].as_array().expect("results");
     let diagnostics: Vec<(&TraceReport, usize)> = traces
         .iter()
@@ -343,7 +343,7 @@ fn junit_reads_back_with_one_case_per_applicable_rule() {
         assert_eq!(parsed.test_suites.len(), traces.len());
         for (suite, trace) in parsed.test_suites.iter().zip(&traces) {
             assert_eq!(suite.name.as_str(), trace.name);
-            let applicable = acp_plan_conformance::rules::catalog()
+            let applicable = acp_plan_conformance::rules::trace_rules()
                 .filter(|r| r.applies_to(trace.revision.revision))
                 .count();
             assert_eq!(suite.test_cases.len(), applicable);

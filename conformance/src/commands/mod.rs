@@ -2,6 +2,7 @@
 
 mod baseline;
 mod check;
+mod dag;
 mod rules;
 
 use crate::cli::{Cli, Command};
@@ -17,6 +18,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules::run(args),
         Command::Baseline(command) => baseline::run(command),
+        Command::Dag(args) => dag::run(args),
     };
     ExitCode::from(code)
 }

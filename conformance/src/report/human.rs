@@ -164,7 +164,7 @@ fn render_entry_problem(out: &mut String, file: &str, entry: &EntryOutcome) {
     out.push('\n');
 }
 
-fn render_diagnostic(
+pub(crate) fn render_diagnostic(
     out: &mut String,
     file: &str,
     d: &Diagnostic,

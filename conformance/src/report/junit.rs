@@ -17,7 +17,7 @@
 use super::{display_path, plural, Run, STDIN};
 use crate::baseline::{EntryStatus, Judgement};
 use crate::diag::Diagnostic;
-use crate::rules::{catalog, Rule};
+use crate::rules::{trace_rules, Rule};
 use crate::validate::TraceReport;
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::fmt::Write;
@@ -46,7 +46,7 @@ fn trace_suite(run: &Run<'_>, index: usize, trace: &TraceReport) -> TestSuite {
     suite.add_property(Property::new("spec", trace.revision.revision.as_str()));
     suite.add_property(Property::new("spec_reason", trace.revision.reason.as_str()));
     let revision = trace.revision.revision;
-    let rules = catalog().filter(|r| r.applies_to(revision) || trace.by_rule.contains_key(r.id));
+    let rules = trace_rules().filter(|r| r.applies_to(revision) || trace.by_rule.contains_key(r.id));
     for rule in rules {
         suite.add_test_case(rule_case(run, index, trace, rule));
     }

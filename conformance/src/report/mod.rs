@@ -1,6 +1,8 @@
 //! Report writers. They read a finished [`Run`] (traces, and the baseline
 //! applied to them) and never reach back into validation.
 
+pub mod dag;
+pub mod dataflow;
 pub mod github;
 pub mod human;
 pub mod json;

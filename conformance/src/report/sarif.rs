@@ -12,7 +12,7 @@
 
 use super::{display_path, spec_label, Run, STDIN};
 use crate::diag::Diagnostic;
-use crate::rules::{catalog, Level, Rule};
+use crate::rules::{trace_rules, Level, Rule};
 use crate::spec::list_revisions;
 use serde_json::{json, Map, Value};
 
@@ -23,7 +23,7 @@ pub const SARIF_SCHEMA: &str =
 const SOURCE_ROOT: &str = "%SRCROOT%";
 
 pub fn render(run: &Run<'_>) -> Value {
-    let rules: Vec<&'static Rule> = catalog().collect();
+    let rules: Vec<&'static Rule> = trace_rules().collect();
     let mut results = Vec::new();
     for (index, trace) in run.traces.iter().enumerate() {
         for d in &trace.diagnostics {
