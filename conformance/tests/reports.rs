@@ -292,7 +292,10 @@ fn sarif_results_point_at_the_trace_line_and_their_rule() {
     let rules = sarif_run["tool"]["driver"]["rules"]
         .as_array()
         .expect("rules");
-    assert_eq!(rules.len(), acp_plan_conformance::rules::trace_rules().count());
+    assert_eq!(
+        rules.len(),
+        acp_plan_conformance::rules::trace_rules().count()
+    );
     let results = sarif_run["results"].as_array().expect("results");
     let diagnostics: Vec<(&TraceReport, usize)> = traces
         .iter()

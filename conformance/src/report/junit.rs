@@ -46,7 +46,8 @@ fn trace_suite(run: &Run<'_>, index: usize, trace: &TraceReport) -> TestSuite {
     suite.add_property(Property::new("spec", trace.revision.revision.as_str()));
     suite.add_property(Property::new("spec_reason", trace.revision.reason.as_str()));
     let revision = trace.revision.revision;
-    let rules = trace_rules().filter(|r| r.applies_to(revision) || trace.by_rule.contains_key(r.id));
+    let rules =
+        trace_rules().filter(|r| r.applies_to(revision) || trace.by_rule.contains_key(r.id));
     for rule in rules {
         suite.add_test_case(rule_case(run, index, trace, rule));
     }
