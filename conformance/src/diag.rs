@@ -113,6 +113,19 @@ pub fn pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
+/// Longest member name a pointer repeats; reports stay small whatever the input.
+const MAX_POINTER_KEY_CHARS: usize = 120;
+
+/// Pointer to member `key` of the object at `parent`, or to `parent` itself
+/// when the name is too long to repeat (a pointer cannot be shortened and
+/// still point somewhere).
+pub fn member_pointer(parent: &str, key: &str) -> String {
+    if key.chars().count() > MAX_POINTER_KEY_CHARS {
+        return parent.to_owned();
+    }
+    format!("{parent}/{}", pointer_token(key))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +153,11 @@ mod tests {
     #[test]
     fn pointer_tokens_are_escaped() {
         assert_eq!(pointer_token("a/b~c"), "a~1b~0c");
+    }
+
+    #[test]
+    fn member_pointers_never_repeat_huge_names() {
+        assert_eq!(member_pointer("/params", "a/b"), "/params/a~1b");
+        assert_eq!(member_pointer("/params", &"k".repeat(100_000)), "/params");
     }
 }
