@@ -36,7 +36,9 @@ mod tests;
 
 pub use render::{Expected, Rendered, Renderer};
 pub use synthetic::{synthetic, SyntheticError, SyntheticParams, SyntheticSummary};
-pub use violation::{MissingField, Violation};
+pub use violation::{
+    BadValue, Carrier, EnvelopeFault, KeyedOp, MissingField, VersionFault, Violation,
+};
 
 use crate::spec::{Revision, SpecChoice};
 use crate::validate::Config;
