@@ -926,3 +926,95 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// 6. The FULL-DELTA heuristic: a warning, so it must not cry wolf.
+
+/// Entries with few distinct contents, so twins are common.
+fn plain_entries(len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<typed::PlanEntry>> {
+    let status = prop_oneof![
+        Just(typed::Status::Pending),
+        Just(typed::Status::InProgress),
+        Just(typed::Status::Completed),
+        Just(typed::Status::Cancelled),
+    ];
+    prop::collection::vec(
+        (prop::sample::select(vec!["a", "b", "c"]), status).prop_map(|(content, status)| {
+            typed::PlanEntry {
+                content: content.into(),
+                priority: typed::Priority::Medium,
+                status,
+                meta: None,
+            }
+        }),
+        len,
+    )
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// Repeating a list, extending it, or deleting some of its tasks while
+    /// repeating the others unchanged (as real agents do) is a full list.
+    #[test]
+    fn full_lists_never_look_like_deltas(
+        previous in plain_entries(1..7),
+        keep in prop::collection::vec(any::<bool>(), 7),
+        added in plain_entries(0..3),
+    ) {
+        use acp_plan_conformance::rules::full::check_replacement;
+        prop_assert!(check_replacement(&previous, &previous).is_none());
+        let mut extended = previous.clone();
+        extended.extend(added);
+        prop_assert!(check_replacement(&previous, &extended).is_none());
+        let kept: Vec<typed::PlanEntry> = previous
+            .iter()
+            .zip(&keep)
+            .filter(|(_, keep)| **keep)
+            .map(|(e, _)| e.clone())
+            .collect();
+        prop_assert!(
+            check_replacement(&previous, &kept).is_none(),
+            "deleting tasks from {:?} leaving {:?}",
+            previous,
+            kept
+        );
+    }
+
+    /// The shape the heuristic is for: only changed entries are sent, and an
+    /// unfinished one vanished.
+    #[test]
+    fn delta_shaped_updates_are_flagged(
+        statuses in prop::collection::vec(0usize..4, 2..7),
+        carried in prop::collection::vec(any::<bool>(), 7),
+        shift in 1usize..4,
+    ) {
+        use acp_plan_conformance::rules::full::check_replacement;
+        let all = [
+            typed::Status::Pending,
+            typed::Status::InProgress,
+            typed::Status::Completed,
+            typed::Status::Cancelled,
+        ];
+        let entry = |i: usize, s: usize| typed::PlanEntry {
+            content: format!("task {i}"),
+            priority: typed::Priority::High,
+            status: all[s % 4].clone(),
+            meta: None,
+        };
+        let previous: Vec<typed::PlanEntry> =
+            statuses.iter().enumerate().map(|(i, s)| entry(i, *s)).collect();
+        let next: Vec<typed::PlanEntry> = statuses
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| carried[*i])
+            .map(|(i, s)| entry(i, s + shift))
+            .collect();
+        let vanished_unfinished = statuses
+            .iter()
+            .enumerate()
+            .any(|(i, s)| !carried[i] && !all[*s].is_finished());
+        prop_assume!(!next.is_empty() && next.len() < previous.len() && vanished_unfinished);
+        prop_assert!(check_replacement(&previous, &next).is_some());
+    }
+}
