@@ -3,6 +3,7 @@
 mod baseline;
 mod check;
 mod dag;
+mod gen;
 mod rules;
 
 use crate::cli::{Cli, Command};
@@ -19,6 +20,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Rules(args) => rules::run(args),
         Command::Baseline(command) => baseline::run(command),
         Command::Dag(args) => dag::run(args),
+        Command::Gen(args) => gen::run(args),
     };
     ExitCode::from(code)
 }
