@@ -65,6 +65,21 @@ impl Diagnostic {
     pub fn severity(&self) -> Severity {
         self.rule.severity()
     }
+
+    /// Where in the message, and which session and plan: "at /p, session s, plan p".
+    pub fn context(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if !self.pointer.is_empty() {
+            parts.push(format!("at {}", self.pointer));
+        }
+        if let Some(session) = &self.session {
+            parts.push(format!("session {session}"));
+        }
+        if let Some(plan) = &self.plan {
+            parts.push(format!("plan {plan}"));
+        }
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
 }
 
 /// Widest snippet of a line shown in a report.

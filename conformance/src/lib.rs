@@ -18,6 +18,7 @@ pub mod cli;
 pub mod commands;
 pub mod dag;
 pub mod diag;
+pub mod gen;
 pub mod jsonrpc;
 pub mod live;
 pub mod report;

@@ -5,6 +5,7 @@ mod baseline;
 mod check;
 mod dag;
 mod fake_agent;
+mod gen;
 mod rules;
 mod tap;
 
@@ -25,6 +26,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Agent(args) => agent::run(args),
         Command::Tap(args) => tap::run(args),
         Command::FakeAgent(args) => fake_agent::run(args),
+        Command::Gen(args) => gen::run(args),
     };
     ExitCode::from(code)
 }

@@ -76,18 +76,8 @@ pub fn render(run: &Run<'_>) -> String {
 /// Message, place, hint and spec citation, one per line.
 fn body(d: &Diagnostic) -> String {
     let mut text = d.message.clone();
-    let mut context = Vec::new();
-    if !d.pointer.is_empty() {
-        context.push(format!("at {}", d.pointer));
-    }
-    if let Some(session) = &d.session {
-        context.push(format!("session {session}"));
-    }
-    if let Some(plan) = &d.plan {
-        context.push(format!("plan {plan}"));
-    }
-    if !context.is_empty() {
-        let _ = write!(text, "\n{}", context.join(", "));
+    if let Some(context) = d.context() {
+        let _ = write!(text, "\n{context}");
     }
     if let Some(hint) = &d.hint {
         let _ = write!(text, "\nhelp: {hint}");

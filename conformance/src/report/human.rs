@@ -4,7 +4,7 @@ use super::{plural, totals, Outcome, Run};
 use crate::baseline::{EntryOutcome, EntryStatus, Judgement};
 use crate::diag::Diagnostic;
 use crate::rules::Severity;
-use crate::spec::messages::PlanContent;
+use crate::spec::messages::{PlanContent, PlanEntry};
 use crate::state::ClientState;
 use std::fmt::Write;
 
@@ -199,18 +199,8 @@ pub(crate) fn render_diagnostic(
         let _ = writeln!(out, "{number} | {snippet}");
         let _ = writeln!(out, "{pad} |");
     }
-    let mut context = Vec::new();
-    if !d.pointer.is_empty() {
-        context.push(format!("at {}", d.pointer));
-    }
-    if let Some(session) = &d.session {
-        context.push(format!("session {session}"));
-    }
-    if let Some(plan) = &d.plan {
-        context.push(format!("plan {plan}"));
-    }
-    if !context.is_empty() {
-        let _ = writeln!(out, "   = {}", context.join(", "));
+    if let Some(context) = d.context() {
+        let _ = writeln!(out, "   = {context}");
     }
     if let Some(hint) = &d.hint {
         let _ = writeln!(out, "   = help: {hint}");
@@ -231,6 +221,18 @@ pub(crate) fn render_diagnostic(
     out.push('\n');
 }
 
+fn render_entries(out: &mut String, entries: &[PlanEntry]) {
+    for e in entries {
+        let _ = writeln!(
+            out,
+            "        [{}] ({}) {}",
+            e.status.as_str(),
+            e.priority.as_str(),
+            e.content
+        );
+    }
+}
+
 fn render_state(out: &mut String, state: &ClientState) {
     let _ = writeln!(out, "  state at end of trace:");
     if state.session_count() == 0 {
@@ -248,15 +250,7 @@ fn render_state(out: &mut String, state: &ClientState) {
                     "      legacy plan: {}",
                     plural(entries.len() as u64, "entry", "entries")
                 );
-                for e in entries {
-                    let _ = writeln!(
-                        out,
-                        "        [{}] ({}) {}",
-                        e.status.as_str(),
-                        e.priority.as_str(),
-                        e.content
-                    );
-                }
+                render_entries(out, entries);
             }
         }
         for (plan_id, view) in &plans.plans {
@@ -267,15 +261,7 @@ fn render_state(out: &mut String, state: &ClientState) {
                         "      plan {plan_id} (items): {}",
                         plural(entries.len() as u64, "entry", "entries")
                     );
-                    for e in entries {
-                        let _ = writeln!(
-                            out,
-                            "        [{}] ({}) {}",
-                            e.status.as_str(),
-                            e.priority.as_str(),
-                            e.content
-                        );
-                    }
+                    render_entries(out, entries);
                 }
                 PlanContent::File { uri } => {
                     let _ = writeln!(out, "      plan {plan_id} (file): {uri}");

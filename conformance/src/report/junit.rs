@@ -125,18 +125,8 @@ fn rule_case(run: &Run<'_>, index: usize, trace: &TraceReport, rule: &'static Ru
 /// `file:line: severity: message`, then context, hint.
 fn describe(out: &mut String, file: &str, d: &Diagnostic) {
     let _ = writeln!(out, "{}:{}: {}: {}", file, d.line, d.severity(), d.message);
-    let mut context = Vec::new();
-    if !d.pointer.is_empty() {
-        context.push(format!("at {}", d.pointer));
-    }
-    if let Some(session) = &d.session {
-        context.push(format!("session {session}"));
-    }
-    if let Some(plan) = &d.plan {
-        context.push(format!("plan {plan}"));
-    }
-    if !context.is_empty() {
-        let _ = writeln!(out, "  {}", context.join(", "));
+    if let Some(context) = d.context() {
+        let _ = writeln!(out, "  {context}");
     }
     if let Some(hint) = &d.hint {
         let _ = writeln!(out, "  help: {hint}");
