@@ -111,7 +111,7 @@ for run in runs:
     for s in doc["scenarios"]:
         reason = s["reason"] if len(s["reason"]) <= 110 else s["reason"][:109] + "…"
         print(f"{run:28} {s['name']:20} {s['result']:14} e={s['errors']} w={s['warnings']} {reason}")
-    print(f"{run:28} {'verdict':20} {doc['verdict']}")
+    print(f"{run:28} {'(run)':20} result {doc.get('result')}, verdict {doc['verdict']}")
 EOF
 }
 

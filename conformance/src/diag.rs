@@ -65,6 +65,21 @@ impl Diagnostic {
     pub fn severity(&self) -> Severity {
         self.rule.severity()
     }
+
+    /// Where in the message, and which session and plan: "at /p, session s, plan p".
+    pub fn context(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if !self.pointer.is_empty() {
+            parts.push(format!("at {}", self.pointer));
+        }
+        if let Some(session) = &self.session {
+            parts.push(format!("session {session}"));
+        }
+        if let Some(plan) = &self.plan {
+            parts.push(format!("plan {plan}"));
+        }
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
 }
 
 /// Widest snippet of a line shown in a report.
@@ -113,6 +128,19 @@ pub fn pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
+/// Longest member name a pointer repeats; reports stay small whatever the input.
+const MAX_POINTER_KEY_CHARS: usize = 120;
+
+/// Pointer to member `key` of the object at `parent`, or to `parent` itself
+/// when the name is too long to repeat (a pointer cannot be shortened and
+/// still point somewhere).
+pub fn member_pointer(parent: &str, key: &str) -> String {
+    if key.chars().count() > MAX_POINTER_KEY_CHARS {
+        return parent.to_owned();
+    }
+    format!("{parent}/{}", pointer_token(key))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +168,11 @@ mod tests {
     #[test]
     fn pointer_tokens_are_escaped() {
         assert_eq!(pointer_token("a/b~c"), "a~1b~0c");
+    }
+
+    #[test]
+    fn member_pointers_never_repeat_huge_names() {
+        assert_eq!(member_pointer("/params", "a/b"), "/params/a~1b");
+        assert_eq!(member_pointer("/params", &"k".repeat(100_000)), "/params");
     }
 }

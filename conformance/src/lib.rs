@@ -13,8 +13,10 @@
 //! assert_eq!(report.diagnostics[0].rule.id, "SES-BEFORE-INIT");
 //! ```
 
+pub mod baseline;
 pub mod cli;
 pub mod commands;
+pub mod dag;
 pub mod diag;
 pub mod gen;
 pub mod jsonrpc;

@@ -12,12 +12,10 @@ pub fn run(args: AgentArgs) -> u8 {
     use super::{check::limits, print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
     use crate::cli::Format;
     use crate::live::process::AgentCommand;
-    use crate::live::report::{
-        progress_line, render_agent_human, render_agent_json, render_incidents, run_verdict,
-    };
+    use crate::live::report::{agent_outcome, progress_line, render_agent, render_incidents};
     use crate::live::runner::{self, RunOptions, DEFAULT_PROMPT};
     use crate::live::scenario::{client_revision, select};
-    use crate::report::{ReportOptions, Verdict};
+    use crate::report::{Outcome, ReportOptions};
     use std::io::IsTerminal;
 
     let scenarios = match select(&args.scenarios, client_revision(args.spec)) {
@@ -82,24 +80,18 @@ pub fn run(args: AgentArgs) -> u8 {
         show_state: args.show_state,
         quiet: args.quiet,
     };
-    match args.format {
-        Format::Human => print(&render_agent_human(
-            &outcomes,
-            report_options,
-            args.allow_unexercised,
-        )),
-        Format::Json => {
-            // The JSON document has no room for stderr tails: they go to stderr.
-            eprint!("{}", render_incidents(&outcomes));
-            let document = render_agent_json(&outcomes, report_options, args.allow_unexercised);
-            print(&format!(
-                "{}\n",
-                serde_json::to_string_pretty(&document).unwrap_or_default()
-            ));
-        }
+    if args.format != Format::Human {
+        // Only the human report has room for stderr tails: elsewhere they go to stderr.
+        eprint!("{}", render_incidents(&outcomes));
     }
-    match run_verdict(&outcomes, args.allow_unexercised) {
-        Verdict::Conformant => EXIT_CONFORMANT,
-        Verdict::NotConformant => EXIT_NOT_CONFORMANT,
+    print(&render_agent(
+        args.format,
+        &outcomes,
+        report_options,
+        args.allow_unexercised,
+    ));
+    match agent_outcome(&outcomes, args.allow_unexercised) {
+        Outcome::Pass => EXIT_CONFORMANT,
+        Outcome::Fail => EXIT_NOT_CONFORMANT,
     }
 }

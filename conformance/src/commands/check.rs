@@ -1,20 +1,54 @@
 use super::{print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT, EXIT_USAGE};
-use crate::cli::{CheckArgs, Format, LimitArgs};
-use crate::report::{self, ReportOptions, Verdict};
+use crate::baseline;
+use crate::cli::{CheckArgs, LimitArgs};
+use crate::report::{self, Outcome, ReportOptions, Run};
 use crate::trace::Limits;
 use crate::validate::{check_reader, Config, TraceReport};
 use std::fs::File;
 use std::io::{self, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub fn run(args: CheckArgs) -> u8 {
+    // A baseline that cannot be used is a usage error: fail before checking.
+    let baseline = match args.baseline.as_deref().map(baseline::load).transpose() {
+        Ok(baseline) => baseline,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
     let config = Config {
         spec: args.spec,
         limits: limits(&args.limits),
     };
+    let (traces, io_failed) = check_all(&args.files, &config);
+    if traces.is_empty() {
+        // Nothing was checked: a report would only print a "conformant" verdict.
+        return EXIT_USAGE;
+    }
+    let options = ReportOptions {
+        deny_warnings: args.deny_warnings,
+        show_state: args.show_state,
+        quiet: args.quiet,
+    };
+    let today = args.today.unwrap_or_else(baseline::today_utc);
+    let judgement = baseline.map(|b| baseline::judge(&b, &traces, today));
+    let run = Run::new(&traces, options).with_baseline(judgement.as_ref());
+    print(&report::render(args.format, &run));
+    if io_failed {
+        EXIT_USAGE
+    } else if run.outcome() == Outcome::Pass {
+        EXIT_CONFORMANT
+    } else {
+        EXIT_NOT_CONFORMANT
+    }
+}
+
+/// Check every file; unreadable ones are reported on stderr and flagged.
+pub(super) fn check_all(files: &[PathBuf], config: &Config) -> (Vec<TraceReport>, bool) {
     let mut traces = Vec::new();
     let mut io_failed = false;
-    for path in &args.files {
+    for path in files {
         match check_path(path, config.clone()) {
             Ok(report) => traces.push(report),
             Err(e) => {
@@ -23,28 +57,7 @@ pub fn run(args: CheckArgs) -> u8 {
             }
         }
     }
-    let options = ReportOptions {
-        deny_warnings: args.deny_warnings,
-        show_state: args.show_state,
-        quiet: args.quiet,
-    };
-    match args.format {
-        Format::Human => print(&report::human::render(&traces, options)),
-        Format::Json => {
-            let document = report::json::render(&traces, options);
-            print(&format!(
-                "{}\n",
-                serde_json::to_string_pretty(&document).unwrap_or_default()
-            ));
-        }
-    }
-    if io_failed {
-        EXIT_USAGE
-    } else if report::verdict(&traces, options) == Verdict::Conformant {
-        EXIT_CONFORMANT
-    } else {
-        EXIT_NOT_CONFORMANT
-    }
+    (traces, io_failed)
 }
 
 fn check_path(path: &Path, config: Config) -> io::Result<TraceReport> {

@@ -1,7 +1,9 @@
 //! What each subcommand does.
 
 mod agent;
+mod baseline;
 mod check;
+mod dag;
 mod fake_agent;
 mod gen;
 mod rules;
@@ -19,10 +21,12 @@ pub fn run(cli: Cli) -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules::run(args),
-        Command::Gen(args) => gen::run(args),
+        Command::Baseline(command) => baseline::run(command),
+        Command::Dag(args) => dag::run(args),
         Command::Agent(args) => agent::run(args),
         Command::Tap(args) => tap::run(args),
         Command::FakeAgent(args) => fake_agent::run(args),
+        Command::Gen(args) => gen::run(args),
     };
     ExitCode::from(code)
 }

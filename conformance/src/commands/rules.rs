@@ -1,19 +1,21 @@
 use super::{print, EXIT_CONFORMANT};
-use crate::cli::{Format, RulesArgs};
+use crate::cli::{RulesArgs, RulesFormat};
+use crate::report::reference;
 use crate::rules::catalog;
 use crate::spec::list_revisions;
 use std::fmt::Write;
 
 pub fn run(args: RulesArgs) -> u8 {
     match args.format {
-        Format::Json => {
+        RulesFormat::Json => {
             let rules: Vec<_> = catalog().collect();
             print(&format!(
                 "{}\n",
                 serde_json::to_string_pretty(&rules).unwrap_or_default()
             ));
         }
-        Format::Human => {
+        RulesFormat::Markdown => print(&reference::markdown()),
+        RulesFormat::Human => {
             let mut out = String::new();
             for rule in catalog() {
                 let _ = writeln!(

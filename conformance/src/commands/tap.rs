@@ -13,7 +13,7 @@ pub fn run(args: TapArgs) -> u8 {
     use crate::cli::Format;
     use crate::diag::Diagnostic;
     use crate::live::process::AgentCommand;
-    use crate::live::report::{render_tap_json, render_tap_summary};
+    use crate::live::report::{render_tap, render_tap_summary};
     use crate::live::tap::{self, DiagnosticSink, TapOptions};
     use crate::report::{human::render_diagnostic, ReportOptions};
     use crate::rules::Severity;
@@ -68,11 +68,14 @@ pub fn run(args: TapArgs) -> u8 {
                     return;
                 }
                 let mut text = String::new();
-                render_diagnostic(&mut text, name, d);
+                render_diagnostic(&mut text, name, d, None);
                 write(&text);
             })
         }
-        Format::Json => Box::new(|_: &str, _: &Diagnostic| {}),
+        // The other formats are one document, written at exit.
+        Format::Json | Format::Junit | Format::Sarif | Format::Github => {
+            Box::new(|_: &str, _: &Diagnostic| {})
+        }
     };
     let name = args
         .trace
@@ -96,12 +99,10 @@ pub fn run(args: TapArgs) -> u8 {
     };
     match args.format {
         Format::Human => write(&render_tap_summary(&end.report, options)),
-        Format::Json => {
-            // One JSON document, unmarked so it stays parseable.
-            let document = serde_json::to_string_pretty(&render_tap_json(&end.report, options))
-                .unwrap_or_default();
+        format => {
+            // One document, unmarked so it stays parseable.
             if let Ok(mut sink) = sink.lock() {
-                let _ = writeln!(sink, "{document}");
+                let _ = sink.write_all(render_tap(format, &end.report, options).as_bytes());
                 let _ = sink.flush();
             }
         }

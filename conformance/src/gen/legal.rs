@@ -611,15 +611,18 @@ mod tests {
         ];
         scenario.legalize();
         let remove_4 = Op::Update {
-            session: 0,
+            session: 1,
             update: SessionUpdate::Plan(PlanOp::Remove {
                 plan: 4,
                 meta: Meta::Absent,
             }),
         };
-        assert_eq!(scenario.ops.len(), 3, "{:?}", scenario.ops);
+        // A session opens for the update that came before any; the removal
+        // with nothing live goes; the last removal takes the live plan-4.
+        assert_eq!(scenario.ops.len(), 5, "{:?}", scenario.ops);
         assert_eq!(scenario.ops[0], Op::NewSession { session: 0 });
-        assert_eq!(scenario.ops[2], remove_4);
+        assert_eq!(scenario.ops[2], Op::NewSession { session: 1 });
+        assert_eq!(scenario.ops[4], remove_4);
         let again = scenario.clone().legalized();
         assert_eq!(again, scenario, "legalizing is idempotent");
     }

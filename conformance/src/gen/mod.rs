@@ -36,7 +36,9 @@ mod tests;
 
 pub use render::{Expected, Rendered, Renderer};
 pub use synthetic::{synthetic, SyntheticError, SyntheticParams, SyntheticSummary};
-pub use violation::{MissingField, Violation};
+pub use violation::{
+    BadValue, Carrier, EnvelopeFault, KeyedOp, MissingField, VersionFault, Violation,
+};
 
 use crate::spec::{Revision, SpecChoice};
 use crate::validate::Config;
@@ -338,6 +340,19 @@ impl Scenario {
         if self.revision == Revision::Draft202605 && !self.capability.advertises() {
             self.pin_spec = true;
         }
+        // Ops about a session need one: open it first if none is.
+        let first_session = self
+            .ops
+            .iter()
+            .position(|op| matches!(op, Op::NewSession { .. } | Op::LoadSession { .. }));
+        let first_user = self.ops.iter().position(|op| {
+            !matches!(op, Op::NewSession { .. } | Op::LoadSession { .. }) && op_needs_session(op)
+        });
+        if let Some(user) = first_user {
+            if first_session.is_none_or(|open| open > user) {
+                self.ops.insert(0, Op::NewSession { session: 0 });
+            }
+        }
         let mut legalizer = Legalizer::new(self);
         let ops = std::mem::take(&mut self.ops);
         self.ops = ops
@@ -424,6 +439,15 @@ impl Scenario {
             }
         }
         out
+    }
+}
+
+/// Whether an op can only be rendered for an established session.
+fn op_needs_session(op: &Op) -> bool {
+    match op {
+        Op::ExtNotification { .. } => false,
+        Op::Violation(v) => v.session().is_some(),
+        _ => true,
     }
 }
 

@@ -493,3 +493,41 @@ mod synthetic_traces {
         assert!(params.check().is_err());
     }
 }
+
+/// The fuzz target's path: bytes → `Arbitrary` scenario → legalize →
+/// render → check → exactly the injected diagnostics.
+#[cfg(feature = "arbitrary")]
+#[test]
+fn arbitrary_scenarios_are_reported_exactly_as_injected() {
+    use arbitrary::{Arbitrary, Unstructured};
+    let mut rng = fastrand::Rng::with_seed(11);
+    let (mut checked, mut ops, mut injected) = (0, 0, 0);
+    for _ in 0..2000 {
+        // Short inputs: a long one mostly turns into one long string.
+        let len = rng.usize(0..400);
+        let bytes: Vec<u8> = (0..len).map(|_| rng.u8(..)).collect();
+        // Ops drawn until the bytes run out (a derived `Vec` stops on the
+        // first odd "keep going" byte, about one element on random input).
+        let mut u = Unstructured::new(&bytes);
+        let Ok(mut scenario) = Scenario::arbitrary(&mut u) else {
+            continue;
+        };
+        while let Ok(op) = Op::arbitrary(&mut u) {
+            scenario.ops.push(op);
+            if u.is_empty() {
+                break;
+            }
+        }
+        let scenario = scenario.legalized();
+        assert_eq!(scenario.clone().legalized(), scenario, "idempotent");
+        let (rendered, report) = check(&scenario);
+        if let Err(e) = rendered.compare(&report.diagnostics) {
+            panic!("{e}\n{}", rendered.text());
+        }
+        checked += 1;
+        ops += scenario.ops.len();
+        injected += rendered.expected.len();
+    }
+    eprintln!("{checked} scenarios, {ops} ops, {injected} violations");
+    assert!(checked > 1500 && ops > 4000 && injected > 300);
+}

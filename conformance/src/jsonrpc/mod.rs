@@ -69,8 +69,8 @@ impl fmt::Display for Direction {
     }
 }
 
-/// A request id in canonical JSON text, so `1` and `"1"` differ and
-/// `"\u0061"` equals `"a"`.
+/// A request id in canonical JSON text, so `1` and `"1"` differ while
+/// `"\u0061"` equals `"a"` and `1.0` equals `1` (the same JSON value).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Id(String);
 
@@ -85,13 +85,17 @@ impl Id {
         match text.as_bytes().first() {
             // Plain strings and integers are already canonical; skip the round trip.
             Some(b'"') if !text.contains('\\') => Some(Id(text.to_owned())),
-            Some(b'-' | b'0'..=b'9') if text.bytes().all(|b| b == b'-' || b.is_ascii_digit()) => {
+            Some(b'-' | b'0'..=b'9')
+                if !text.starts_with("-0")
+                    && text.bytes().all(|b| b == b'-' || b.is_ascii_digit()) =>
+            {
                 Some(Id(text.to_owned()))
             }
             _ => match serde_json::from_str::<serde_json::Value>(text).ok()? {
-                v @ (serde_json::Value::String(_)
-                | serde_json::Value::Number(_)
-                | serde_json::Value::Null) => Some(Id(v.to_string())),
+                serde_json::Value::Number(n) => Some(Id(canonical_number(&n))),
+                v @ (serde_json::Value::String(_) | serde_json::Value::Null) => {
+                    Some(Id(v.to_string()))
+                }
                 _ => None,
             },
         }
@@ -99,6 +103,21 @@ impl Id {
 
     pub fn is_null(&self) -> bool {
         self.0 == "null"
+    }
+}
+
+/// A number as an integer when it has an exact integer value (`1.0`, `1e0`
+/// and `-0` are `1`, `1` and `0`), else as serde_json writes it.
+fn canonical_number(n: &serde_json::Number) -> String {
+    if n.is_i64() || n.is_u64() {
+        return n.to_string();
+    }
+    match n.as_f64() {
+        // Below 2^53 every integral f64 is exact.
+        Some(f) if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+            format!("{}", f as i64)
+        }
+        _ => n.to_string(),
     }
 }
 
@@ -285,6 +304,12 @@ mod tests {
         let raw = |s: &str| Id::from_raw(&serde_json::from_str::<Box<RawValue>>(s).unwrap());
         assert_eq!(raw("\"\\u0061\""), raw("\"a\""));
         assert_ne!(raw("1"), raw("\"1\""));
+        // The same number however it is written.
+        assert_eq!(raw("1.0"), raw("1"));
+        assert_eq!(raw("1e2"), raw("100"));
+        assert_eq!(raw("-0"), raw("0"));
+        assert_eq!(raw("-0.0"), raw("0"));
+        assert_ne!(raw("1.5"), raw("1"));
         assert_eq!(raw("[1]"), None);
     }
 }

@@ -165,7 +165,6 @@ pub(crate) struct ConnectionEnd {
 }
 
 pub(crate) struct Connection {
-    name: String,
     process: AgentProcess,
     validator: Validator,
     transcript: Transcript,
@@ -176,8 +175,7 @@ pub(crate) struct Connection {
     permission: PermissionChoice,
     max_depth: usize,
     max_kept: usize,
-    kept: Vec<Diagnostic>,
-    counts: Counts,
+    report: TraceReport,
     client_lines: HashSet<u64>,
     plans: PlanCounts,
     agent_counts: Counts,
@@ -205,20 +203,19 @@ impl Connection {
                     format!("cannot start `{}`: {e}", options.agent.display()),
                 )
             })?;
+        let validator = Validator::new(options.config.clone());
         Ok(Connection {
-            name: name.to_owned(),
+            report: super::new_report(name, &validator),
             process,
             max_depth: limits.max_depth,
             max_kept: limits.max_diagnostics,
-            validator: Validator::new(options.config),
+            validator,
             transcript,
             next_id: 1,
             timeout: options.timeout,
             deadline: options.deadline,
             scenario_timeout: options.scenario_timeout,
             permission: options.permission.clone(),
-            kept: Vec::new(),
-            counts: Counts::default(),
             client_lines: HashSet::new(),
             plans: PlanCounts::default(),
             agent_counts: Counts::default(),
@@ -361,18 +358,8 @@ impl Connection {
         };
         let stderr_tail = self.process.stderr_tail(STDERR_GRACE);
         let recent = self.transcript.recent().cloned().collect();
-        let mut diagnostics = std::mem::take(&mut self.kept);
-        diagnostics.sort_by_key(|d| d.line);
-        let report = TraceReport {
-            name: self.name.clone(),
-            revision: self.validator.revision().clone(),
-            diagnostics,
-            dropped: Vec::new(),
-            counts: self.counts,
-            lines: self.transcript.lines(),
-            messages: self.validator.messages(),
-            state: self.validator.state().clone(),
-        };
+        let mut report = self.report;
+        super::finish_report(&mut report, &self.validator, self.transcript.lines());
         ConnectionEnd {
             report,
             transcript: self.transcript.finish(),
@@ -500,7 +487,6 @@ impl Connection {
     }
 
     fn account(&mut self, d: Diagnostic) {
-        self.counts.add(&d);
         if !self.client_lines.contains(&d.line) {
             self.agent_counts.add(&d);
             let by_rule = match d.severity() {
@@ -512,8 +498,6 @@ impl Connection {
                 *by_rule.entry(d.rule.id).or_default() += 1;
             }
         }
-        if self.kept.len() < self.max_kept {
-            self.kept.push(d);
-        }
+        self.report.add(d, self.max_kept);
     }
 }

@@ -26,6 +26,7 @@ pub mod tap;
 pub mod transcript;
 
 use crate::rules::shape::PLAN_KINDS;
+use crate::validate::{Counts, TraceReport, Validator};
 use serde_json::{json, Value};
 use std::fmt;
 use std::str::FromStr;
@@ -92,6 +93,31 @@ impl FromStr for PermissionChoice {
             },
         }
     }
+}
+
+/// An empty report for a live connection named `name`, to fill with
+/// [`TraceReport::add`] and [`finish_report`].
+fn new_report(name: &str, validator: &Validator) -> TraceReport {
+    TraceReport {
+        name: name.to_owned(),
+        revision: validator.revision().clone(),
+        diagnostics: Vec::new(),
+        dropped: Vec::new(),
+        counts: Counts::default(),
+        by_rule: Default::default(),
+        lines: 0,
+        messages: 0,
+        state: validator.state().clone(),
+    }
+}
+
+/// Close a live connection's report as `check_reader` closes a trace's.
+fn finish_report(report: &mut TraceReport, validator: &Validator, lines: u64) {
+    report.diagnostics.sort_by_key(|d| d.line);
+    report.revision = validator.revision().clone();
+    report.messages = validator.messages();
+    report.state = validator.state().clone();
+    report.lines = lines;
 }
 
 /// Plan messages seen from the agent, by kind (well-formed or not).

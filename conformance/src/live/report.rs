@@ -2,25 +2,27 @@
 //! named after the scenario, rendered by `report::human` / `report::json`
 //! exactly as `check` renders traces; the live modes add their results.
 //!
-//! JSON: the `check` document plus `"mode": "agent" | "tap"` and, for
+//! JSON: the `check` document with `"mode": "agent" | "tap"` and, for
 //! `agent`, `"scenarios": [{"name", "result", "reason", "transcript",
-//! "errors", "warnings", "infos"}]`. `verdict` is the run's verdict.
+//! "errors", "warnings", "infos"}]`; `result` (the gate) follows the
+//! scenario results, `verdict` the diagnostics.
 
 use super::scenario::{ScenarioOutcome, ScenarioResult};
-use crate::report::{self, ReportOptions, Verdict};
+use crate::cli::Format;
+use crate::report::{self, human, Mode, Outcome, ReportOptions, Run};
 use crate::validate::TraceReport;
 use serde_json::{json, Value};
 use std::fmt::Write;
 
-/// A run fails when a scenario failed, or when none was exercised (unless
-/// that is allowed).
-pub fn run_verdict(outcomes: &[ScenarioOutcome], allow_unexercised: bool) -> Verdict {
+/// The gate of an agent run: it fails when a scenario failed, or when none
+/// was exercised (unless that is allowed).
+pub fn agent_outcome(outcomes: &[ScenarioOutcome], allow_unexercised: bool) -> Outcome {
     let failed = outcomes.iter().any(|o| o.result == ScenarioResult::Fail);
     let exercised = outcomes.iter().any(|o| o.result == ScenarioResult::Pass);
     if failed || !(exercised || allow_unexercised) {
-        Verdict::NotConformant
+        Outcome::Fail
     } else {
-        Verdict::Conformant
+        Outcome::Pass
     }
 }
 
@@ -38,15 +40,72 @@ pub fn progress_line(outcome: &ScenarioOutcome) -> String {
     )
 }
 
-/// The human report of `acp-plan agent`.
-pub fn render_agent_human(
+/// The report of `acp-plan agent` in `format`. Human and JSON add the
+/// scenario results to what `check` shows; the other formats show the
+/// transcripts' diagnostics as `check` would.
+pub fn render_agent(
+    format: Format,
     outcomes: &[ScenarioOutcome],
     options: ReportOptions,
     allow_unexercised: bool,
 ) -> String {
     let traces = traces(outcomes);
-    let mut out = report::human::render_diagnostics(&traces, options);
-    out.push_str(&report::human::render_trace_summaries(&traces, options));
+    let run = Run {
+        mode: Mode::Agent,
+        traces: &traces,
+        baseline: None,
+        options,
+    };
+    let gate = agent_outcome(outcomes, allow_unexercised);
+    match format {
+        Format::Human => {
+            let mut out = human::render_diagnostics(&run);
+            out.push_str(&human::render_summary(&run));
+            out.push_str(&render_scenarios(outcomes));
+            let count = |r: ScenarioResult| outcomes.iter().filter(|o| o.result == r).count();
+            let _ = writeln!(
+                out,
+                "result: {} ({} passed, {} failed, {} not exercised{})",
+                gate.as_str(),
+                count(ScenarioResult::Pass),
+                count(ScenarioResult::Fail),
+                count(ScenarioResult::NotExercised),
+                if allow_unexercised {
+                    ", unexercised allowed"
+                } else {
+                    ""
+                }
+            );
+            out
+        }
+        Format::Json => {
+            let mut document = report::json::render(&run);
+            document["result"] = json!(gate);
+            document["scenarios"] = Value::Array(outcomes.iter().map(scenario_json).collect());
+            let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+            text.push('\n');
+            text
+        }
+        Format::Junit | Format::Sarif | Format::Github => report::render(format, &run),
+    }
+}
+
+fn scenario_json(o: &ScenarioOutcome) -> Value {
+    let counts = o.report.as_ref().map(|r| r.counts).unwrap_or_default();
+    json!({
+        "name": o.scenario.name(),
+        "result": o.result.as_str(),
+        "reason": o.reason,
+        "transcript": o.transcript.as_ref().map(|p| p.display().to_string()),
+        "errors": counts.errors,
+        "warnings": counts.warnings,
+        "infos": counts.infos,
+    })
+}
+
+/// The scenario table, the incidents and where the transcripts are.
+fn render_scenarios(outcomes: &[ScenarioOutcome]) -> String {
+    let mut out = String::new();
     let _ = writeln!(out, "scenarios:");
     for o in outcomes {
         let _ = writeln!(
@@ -72,20 +131,6 @@ pub fn render_agent_human(
             }
         }
     }
-    let count = |r: ScenarioResult| outcomes.iter().filter(|o| o.result == r).count();
-    let _ = writeln!(
-        out,
-        "verdict: {} ({} passed, {} failed, {} not exercised{})",
-        run_verdict(outcomes, allow_unexercised).as_str(),
-        count(ScenarioResult::Pass),
-        count(ScenarioResult::Fail),
-        count(ScenarioResult::NotExercised),
-        if allow_unexercised {
-            ", unexercised allowed"
-        } else {
-            ""
-        }
-    );
     out
 }
 
@@ -121,45 +166,22 @@ pub fn render_incidents(outcomes: &[ScenarioOutcome]) -> String {
     out
 }
 
-/// The JSON document of `acp-plan agent`.
-pub fn render_agent_json(
-    outcomes: &[ScenarioOutcome],
-    options: ReportOptions,
-    allow_unexercised: bool,
-) -> Value {
-    let mut document = report::json::render(&traces(outcomes), options);
-    document["mode"] = json!("agent");
-    document["verdict"] = json!(run_verdict(outcomes, allow_unexercised));
-    let scenarios: Vec<Value> = outcomes
-        .iter()
-        .map(|o| {
-            let counts = o.report.as_ref().map(|r| r.counts).unwrap_or_default();
-            json!({
-                "name": o.scenario.name(),
-                "result": o.result.as_str(),
-                "reason": o.reason,
-                "transcript": o.transcript.as_ref().map(|p| p.display().to_string()),
-                "errors": counts.errors,
-                "warnings": counts.warnings,
-                "infos": counts.infos,
-            })
-        })
-        .collect();
-    document["scenarios"] = Value::Array(scenarios);
-    document
-}
-
-/// The summary `acp-plan tap` writes at exit.
+/// The summary `acp-plan tap` writes at exit in human format (its
+/// diagnostics were written as they were found).
 pub fn render_tap_summary(report: &TraceReport, options: ReportOptions) -> String {
-    let traces = std::slice::from_ref(report);
-    let mut out = report::human::render_trace_summaries(traces, options);
-    out.push_str(&report::human::render_verdict(traces, options));
-    out
+    human::render_summary(&tap_run(report, options))
 }
 
-/// The JSON document of `acp-plan tap`.
-pub fn render_tap_json(report: &TraceReport, options: ReportOptions) -> Value {
-    let mut document = report::json::render(std::slice::from_ref(report), options);
-    document["mode"] = json!("tap");
-    document
+/// The report `acp-plan tap` writes at exit in the other formats.
+pub fn render_tap(format: Format, report: &TraceReport, options: ReportOptions) -> String {
+    report::render(format, &tap_run(report, options))
+}
+
+fn tap_run(report: &TraceReport, options: ReportOptions) -> Run<'_> {
+    Run {
+        mode: Mode::Tap,
+        traces: std::slice::from_ref(report),
+        baseline: None,
+        options,
+    }
 }

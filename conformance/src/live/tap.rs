@@ -20,7 +20,7 @@ use crate::diag::Diagnostic;
 use crate::jsonrpc::Direction;
 use crate::rules::trace::LIMIT;
 use crate::trace::RawLine;
-use crate::validate::{Config, Counts, TraceReport, Validator};
+use crate::validate::{Config, TraceReport, Validator};
 use std::io::{self, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
@@ -306,15 +306,11 @@ fn check_copies(
     let max_kept = config.limits.max_diagnostics;
     let mut validator = Validator::new(config);
     let mut assemblers = [LineAssembler::default(), LineAssembler::default()];
-    let mut kept = Vec::new();
-    let mut counts = Counts::default();
+    let mut report = super::new_report(&name, &validator);
     let mut report_found = |found: Vec<Diagnostic>| {
         for d in found {
             on_diagnostic(&name, &d);
-            counts.add(&d);
-            if kept.len() < max_kept {
-                kept.push(d);
-            }
+            report.add(d, max_kept);
         }
     };
     let handle = |direction: Direction,
@@ -403,18 +399,7 @@ fn check_copies(
             report_found(found);
         }
     }
-    let mut diagnostics = kept;
-    diagnostics.sort_by_key(|d| d.line);
-    let report = TraceReport {
-        name,
-        revision: validator.revision().clone(),
-        diagnostics,
-        dropped: Vec::new(),
-        counts,
-        lines: transcript.lines(),
-        messages: validator.messages(),
-        state: validator.state().clone(),
-    };
+    super::finish_report(&mut report, &validator, transcript.lines());
     (report, transcript.finish().err())
 }
 

@@ -142,8 +142,8 @@ pub fn envelope_line(direction: Direction, bytes: &[u8], max_depth: usize) -> Ve
 }
 
 fn now_rfc3339() -> String {
-    jiff::Timestamp::now()
-        .strftime("%Y-%m-%dT%H:%M:%S%.3fZ")
+    chrono::Utc::now()
+        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
         .to_string()
 }
 

@@ -1,38 +1,46 @@
 //! rustc-style output.
 
-use super::{plural, totals, verdict, ReportOptions};
+use super::{plural, totals, Outcome, Run};
+use crate::baseline::{EntryOutcome, EntryStatus, Judgement};
 use crate::diag::Diagnostic;
 use crate::rules::Severity;
-use crate::spec::messages::PlanContent;
+use crate::spec::messages::{PlanContent, PlanEntry};
 use crate::state::ClientState;
-use crate::validate::TraceReport;
 use std::fmt::Write;
 
-pub fn render(traces: &[TraceReport], options: ReportOptions) -> String {
-    let mut out = render_diagnostics(traces, options);
-    out.push_str(&render_trace_summaries(traces, options));
-    out.push_str(&render_verdict(traces, options));
+pub fn render(run: &Run<'_>) -> String {
+    let mut out = render_diagnostics(run);
+    out.push_str(&render_summary(run));
     out
 }
 
-/// Every kept diagnostic, trace by trace (infos left out under `quiet`).
-pub fn render_diagnostics(traces: &[TraceReport], options: ReportOptions) -> String {
+/// The diagnostics, and the baseline entries that fail the run.
+pub fn render_diagnostics(run: &Run<'_>) -> String {
+    let options = run.options;
     let mut out = String::new();
-    for trace in traces {
+    for (index, trace) in run.traces.iter().enumerate() {
         for d in &trace.diagnostics {
             if options.quiet && d.severity() == Severity::Info {
                 continue;
             }
-            render_diagnostic(&mut out, &trace.name, d);
+            let baselined = run.baselined(index, d).zip(run.baseline);
+            render_diagnostic(&mut out, &trace.name, d, baselined);
+        }
+    }
+    if let Some(baseline) = run.baseline {
+        for entry in baseline.problems() {
+            render_entry_problem(&mut out, &baseline.file, entry);
         }
     }
     out
 }
 
-/// Per trace: lines, messages, revision and counts (and the state under `show_state`).
-pub fn render_trace_summaries(traces: &[TraceReport], options: ReportOptions) -> String {
+/// Everything but the diagnostics: per trace counts, the verdict and the
+/// baseline's result (the tap streams diagnostics as it finds them).
+pub fn render_summary(run: &Run<'_>) -> String {
+    let options = run.options;
     let mut out = String::new();
-    for trace in traces {
+    for (index, trace) in run.traces.iter().enumerate() {
         let kept = trace.diagnostics.len() as u64;
         let found = trace.counts.errors + trace.counts.warnings + trace.counts.infos;
         let _ = writeln!(
@@ -44,12 +52,22 @@ pub fn render_trace_summaries(traces: &[TraceReport], options: ReportOptions) ->
             trace.revision.revision,
             trace.revision.reason
         );
+        let accepted = run
+            .baseline
+            .map(|b| b.baselined_in(index))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
             "  {}, {}, {}",
-            plural(trace.counts.errors, "error", "errors"),
-            plural(trace.counts.warnings, "warning", "warnings"),
-            plural(trace.counts.infos, "info", "infos")
+            with_baselined(
+                plural(trace.counts.errors, "error", "errors"),
+                accepted.errors
+            ),
+            with_baselined(
+                plural(trace.counts.warnings, "warning", "warnings"),
+                accepted.warnings
+            ),
+            with_baselined(plural(trace.counts.infos, "info", "infos"), accepted.infos)
         );
         if found > kept {
             let _ = writeln!(
@@ -62,17 +80,11 @@ pub fn render_trace_summaries(traces: &[TraceReport], options: ReportOptions) ->
             render_state(&mut out, &trace.state);
         }
     }
-    out
-}
-
-/// The closing `verdict:` line.
-pub fn render_verdict(traces: &[TraceReport], options: ReportOptions) -> String {
-    let mut out = String::new();
-    let total = totals(traces);
+    let total = totals(run.traces);
     let _ = writeln!(
         out,
         "verdict: {} ({}, {}{})",
-        verdict(traces, options).as_str(),
+        run.verdict().as_str(),
         plural(total.errors, "error", "errors"),
         plural(total.warnings, "warning", "warnings"),
         if options.deny_warnings {
@@ -81,12 +93,104 @@ pub fn render_verdict(traces: &[TraceReport], options: ReportOptions) -> String 
             ""
         }
     );
+    if let Some(baseline) = run.baseline {
+        let accepted = baseline.baselined_total();
+        let open = run.unbaselined();
+        let problems = baseline.problems().count() as u64;
+        let mut why = Vec::new();
+        if open.errors > 0 {
+            why.push(format!(
+                "{} not baselined",
+                plural(open.errors, "error", "errors")
+            ));
+        }
+        if options.deny_warnings && open.warnings > 0 {
+            why.push(format!(
+                "{} not baselined",
+                plural(open.warnings, "warning", "warnings")
+            ));
+        }
+        if problems > 0 {
+            why.push(format!(
+                "{} to remove or renew",
+                plural(problems, "baseline entry", "baseline entries")
+            ));
+        }
+        let used = baseline
+            .entries
+            .iter()
+            .filter(|e| e.status == EntryStatus::Used)
+            .count() as u64;
+        let _ = writeln!(
+            out,
+            "baseline {}: {} used of {}; {} and {} accepted (expiry judged on {})",
+            baseline.file,
+            used,
+            plural(baseline.entries.len() as u64, "entry", "entries"),
+            plural(accepted.errors, "error", "errors"),
+            plural(accepted.warnings, "warning", "warnings"),
+            baseline.today
+        );
+        let _ = match run.outcome() {
+            Outcome::Pass => writeln!(out, "result: pass"),
+            Outcome::Fail => writeln!(out, "result: fail ({})", why.join(", ")),
+        };
+    }
     out
 }
 
-/// One diagnostic, rustc-style, naming `file` (a trace, transcript or scenario).
-pub fn render_diagnostic(out: &mut String, file: &str, d: &Diagnostic) {
-    let _ = writeln!(out, "{}[{}]: {}", d.severity(), d.rule.id, d.message);
+fn with_baselined(counted: String, baselined: u64) -> String {
+    if baselined == 0 {
+        counted
+    } else {
+        format!("{counted} ({baselined} baselined)")
+    }
+}
+
+fn render_entry_problem(out: &mut String, file: &str, entry: &EntryOutcome) {
+    let headline = match entry.status {
+        EntryStatus::Used => return,
+        EntryStatus::Expired => format!(
+            "baseline entry expired on {}: {}",
+            entry
+                .entry
+                .expires
+                .map(|d| d.to_string())
+                .unwrap_or_default(),
+            entry.entry.describe()
+        ),
+        EntryStatus::Unused => {
+            format!(
+                "baseline entry matches no failure: {}",
+                entry.entry.describe()
+            )
+        }
+    };
+    let _ = writeln!(out, "error[baseline]: {headline}");
+    let _ = writeln!(out, "  --> {}:{}", file, entry.entry.line);
+    let _ = writeln!(out, "   = reason: {}", entry.entry.reason);
+    let help = match entry.status {
+        EntryStatus::Expired => {
+            "fix what it covered (no longer baselined, it fails the run again) or extend `expires`"
+        }
+        _ => "the problem is gone: remove the entry so it cannot come back unnoticed",
+    };
+    let _ = writeln!(out, "   = help: {help}");
+    out.push('\n');
+}
+
+pub(crate) fn render_diagnostic(
+    out: &mut String,
+    file: &str,
+    d: &Diagnostic,
+    baselined: Option<(&EntryOutcome, &Judgement)>,
+) {
+    let mark = if baselined.is_some() {
+        " (baselined)"
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "{}[{}]{mark}: {}", d.severity(), d.rule.id, d.message);
     let _ = writeln!(out, "  --> {}:{}", file, d.line);
     if let Some(snippet) = &d.snippet {
         let number = d.line.to_string();
@@ -95,18 +199,8 @@ pub fn render_diagnostic(out: &mut String, file: &str, d: &Diagnostic) {
         let _ = writeln!(out, "{number} | {snippet}");
         let _ = writeln!(out, "{pad} |");
     }
-    let mut context = Vec::new();
-    if !d.pointer.is_empty() {
-        context.push(format!("at {}", d.pointer));
-    }
-    if let Some(session) = &d.session {
-        context.push(format!("session {session}"));
-    }
-    if let Some(plan) = &d.plan {
-        context.push(format!("plan {plan}"));
-    }
-    if !context.is_empty() {
-        let _ = writeln!(out, "   = {}", context.join(", "));
+    if let Some(context) = d.context() {
+        let _ = writeln!(out, "   = {context}");
     }
     if let Some(hint) = &d.hint {
         let _ = writeln!(out, "   = help: {hint}");
@@ -117,7 +211,26 @@ pub fn render_diagnostic(out: &mut String, file: &str, d: &Diagnostic) {
         d.rule.level.as_str(),
         d.rule.citation
     );
+    if let Some((entry, baseline)) = baselined {
+        let _ = writeln!(
+            out,
+            "   = baselined by {}:{}: {}",
+            baseline.file, entry.entry.line, entry.entry.reason
+        );
+    }
     out.push('\n');
+}
+
+fn render_entries(out: &mut String, entries: &[PlanEntry]) {
+    for e in entries {
+        let _ = writeln!(
+            out,
+            "        [{}] ({}) {}",
+            e.status.as_str(),
+            e.priority.as_str(),
+            e.content
+        );
+    }
 }
 
 fn render_state(out: &mut String, state: &ClientState) {
@@ -137,15 +250,7 @@ fn render_state(out: &mut String, state: &ClientState) {
                     "      legacy plan: {}",
                     plural(entries.len() as u64, "entry", "entries")
                 );
-                for e in entries {
-                    let _ = writeln!(
-                        out,
-                        "        [{}] ({}) {}",
-                        e.status.as_str(),
-                        e.priority.as_str(),
-                        e.content
-                    );
-                }
+                render_entries(out, entries);
             }
         }
         for (plan_id, view) in &plans.plans {
@@ -156,15 +261,7 @@ fn render_state(out: &mut String, state: &ClientState) {
                         "      plan {plan_id} (items): {}",
                         plural(entries.len() as u64, "entry", "entries")
                     );
-                    for e in entries {
-                        let _ = writeln!(
-                            out,
-                            "        [{}] ({}) {}",
-                            e.status.as_str(),
-                            e.priority.as_str(),
-                            e.content
-                        );
-                    }
+                    render_entries(out, entries);
                 }
                 PlanContent::File { uri } => {
                     let _ = writeln!(out, "      plan {plan_id} (file): {uri}");

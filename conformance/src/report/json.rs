@@ -1,14 +1,27 @@
-//! The `--format json` document.
+//! The `--format json` document, described by `schemas/report.schema.json`.
 
-use super::{spec_label, totals, verdict, ReportOptions};
+use super::{spec_label, totals, Run};
+use crate::baseline::{EntryOutcome, Judgement};
 use crate::diag::Diagnostic;
-use crate::validate::TraceReport;
+use crate::validate::Counts;
 use serde_json::{json, Value};
 
-pub fn render(traces: &[TraceReport], options: ReportOptions) -> Value {
+/// Version of the document's shape (`schema_version`). Members are only ever
+/// added within a version; a removal or change of meaning bumps it.
+pub const SCHEMA_VERSION: u64 = 1;
+
+pub fn render(run: &Run<'_>) -> Value {
+    let traces = run.traces;
     let diagnostics: Vec<Value> = traces
         .iter()
-        .flat_map(|t| t.diagnostics.iter().map(move |d| diagnostic(&t.name, d)))
+        .enumerate()
+        .flat_map(|(index, t)| {
+            t.diagnostics.iter().map(move |d| {
+                let mut v = diagnostic(&t.name, d);
+                v["baselined"] = Value::Bool(run.baselined(index, d).is_some());
+                v
+            })
+        })
         .collect();
     let total = totals(traces);
     let shown = diagnostics.len() as u64;
@@ -20,7 +33,7 @@ pub fn render(traces: &[TraceReport], options: ReportOptions) -> Value {
         "traces": traces.len(),
         "lines": traces.iter().map(|t| t.lines).sum::<u64>(),
         "messages": traces.iter().map(|t| t.messages).sum::<u64>(),
-        "deny_warnings": options.deny_warnings,
+        "deny_warnings": run.options.deny_warnings,
     });
     let per_trace: Vec<Value> = traces
         .iter()
@@ -35,19 +48,26 @@ pub fn render(traces: &[TraceReport], options: ReportOptions) -> Value {
                 "warnings": t.counts.warnings,
                 "infos": t.counts.infos,
             });
-            if options.show_state {
+            if run.options.show_state {
                 v["state"] = t.state.to_json();
             }
             v
         })
         .collect();
-    json!({
-        "verdict": verdict(traces, options),
+    let mut document = json!({
+        "schema_version": SCHEMA_VERSION,
+        "mode": run.mode,
+        "verdict": run.verdict(),
+        "result": run.outcome(),
         "spec": spec_label(traces),
         "diagnostics": diagnostics,
         "summary": summary,
         "traces": per_trace,
-    })
+    });
+    if let Some(baseline) = run.baseline {
+        document["baseline"] = baseline_json(baseline);
+    }
+    document
 }
 
 pub fn diagnostic(file: &str, d: &Diagnostic) -> Value {
@@ -63,4 +83,31 @@ pub fn diagnostic(file: &str, d: &Diagnostic) -> Value {
         "message": d.message,
         "hint": d.hint,
     })
+}
+
+fn baseline_json(baseline: &Judgement) -> Value {
+    json!({
+        "file": baseline.file,
+        "today": baseline.today.to_string(),
+        "accepted": counts(baseline.baselined_total()),
+        "entries": baseline.entries.iter().map(entry).collect::<Vec<_>>(),
+    })
+}
+
+fn entry(outcome: &EntryOutcome) -> Value {
+    let e = &outcome.entry;
+    json!({
+        "line": e.line,
+        "rule": e.rule.id,
+        "scope": e.scope.as_ref().map(|s| s.text.as_str()),
+        "reason": e.reason,
+        "expires": e.expires.map(|d| d.to_string()),
+        "matched": outcome.matched,
+        "status": outcome.status,
+        "problem": outcome.problem(),
+    })
+}
+
+fn counts(c: Counts) -> Value {
+    json!({"errors": c.errors, "warnings": c.warnings, "infos": c.infos})
 }

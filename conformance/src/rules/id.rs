@@ -3,7 +3,7 @@
 //! Ids are scoped to a session: nothing here ever looks across sessions.
 
 use super::{docs, Citation, Level, Rule, ALL_REVISIONS};
-use crate::diag::Diagnostic;
+use crate::diag::{shorten, Diagnostic};
 use crate::state::SessionPlans;
 
 pub const REMOVE_UNKNOWN: Rule = Rule {
@@ -44,6 +44,11 @@ pub const TYPE_CHANGE: Rule = Rule {
 
 pub const RULES: &[&Rule] = &[&REMOVE_UNKNOWN, &RECREATE, &TYPE_CHANGE];
 
+/// Most of an id or a (v2 custom) type name repeated in a message: they come
+/// from the trace and can be huge.
+const SHOWN_ID_CHARS: usize = 80;
+const SHOWN_TYPE_CHARS: usize = 40;
+
 /// Before `plan_removed` for `id` is applied.
 pub fn check_removal(
     plans: &SessionPlans,
@@ -53,9 +58,10 @@ pub fn check_removal(
     if plans.plans.contains_key(id) {
         return None;
     }
+    let shown = shorten(id, SHOWN_ID_CHARS);
     let message = match removed_on_line {
-        Some(line) => format!("plan `{id}` was already removed (line {line})"),
-        None => format!("plan `{id}` was never created in this session"),
+        Some(line) => format!("plan `{shown}` was already removed (line {line})"),
+        None => format!("plan `{shown}` was never created in this session"),
     };
     Some(
         Diagnostic::new(&REMOVE_UNKNOWN, message)
@@ -75,7 +81,10 @@ pub fn check_update(
         return Some(
             Diagnostic::new(
                 &RECREATE,
-                format!("plan `{id}` was removed on line {line} and is created again"),
+                format!(
+                    "plan `{}` was removed on line {line} and is created again",
+                    shorten(id, SHOWN_ID_CHARS)
+                ),
             )
             .plan(id),
         );
@@ -85,8 +94,54 @@ pub fn check_update(
     (before != type_name).then(|| {
         Diagnostic::new(
             &TYPE_CHANGE,
-            format!("plan `{id}` changes type from `{before}` to `{type_name}`"),
+            format!(
+                "plan `{}` changes type from `{}` to `{}`",
+                shorten(id, SHOWN_ID_CHARS),
+                shorten(before, SHOWN_TYPE_CHARS),
+                shorten(type_name, SHOWN_TYPE_CHARS)
+            ),
         )
         .plan(id)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::messages::{Plan, PlanContent, PlanMessage, PlanUpdate};
+    use crate::state::ClientState;
+
+    #[test]
+    fn messages_stay_small_whatever_the_ids_and_types() {
+        let huge = "x".repeat(100_000);
+        let custom = format!("_{huge}");
+        let mut state = ClientState::new();
+        state.open_session("s");
+        let markdown = PlanContent::Markdown {
+            content: "# plan".into(),
+        };
+        let update = PlanMessage::Update(PlanUpdate {
+            plan: Plan {
+                id: huge.clone(),
+                content: markdown,
+                meta: None,
+            },
+            meta: None,
+        });
+        state.apply("s", &update);
+        let plans = state.session("s").expect("session is open");
+
+        let removal = check_removal(plans, &format!("{huge}y"), None).expect("never created");
+        let recreation = check_update(plans, &huge, "items", Some(3)).expect("removed earlier");
+        let type_change = check_update(plans, &huge, &custom, None).expect("type changes");
+        for d in [removal, recreation, type_change] {
+            assert!(
+                d.message.len() < 300,
+                "{}: {} bytes",
+                d.rule.id,
+                d.message.len()
+            );
+            assert!(d.plan.as_ref().is_some_and(|p| p.len() < 300));
+        }
+    }
 }

@@ -7,6 +7,7 @@
 //! decision that something breaks a rule is made here.
 
 pub mod cap;
+pub mod dag;
 pub mod env;
 pub mod full;
 pub mod id;
@@ -137,23 +138,47 @@ pub mod docs {
     pub const PROMPT_TURN: &str = "ACP Prompt Turn";
     pub const EXTENSIBILITY: &str = "ACP Extensibility";
     pub const SUITE: &str = "acp-plan-conformance trace format (README, \"Traces\")";
+    pub const EMERGENCE_PLAN: &str = "Acts of Emergence 010: Agent/Plan";
+    pub const SUITE_DAG: &str = "acp-plan-conformance plan files (README, \"acp-plan dag\")";
 }
+
+/// The families that judge ACP message traces (`check`, `agent`, `tap`).
+const TRACE_FAMILIES: [&[&Rule]; 8] = [
+    trace::RULES,
+    env::RULES,
+    ses::RULES,
+    cap::RULES,
+    shape::RULES,
+    id::RULES,
+    full::RULES,
+    load::RULES,
+];
 
 /// Every rule, family by family, in a stable order.
 pub fn catalog() -> impl Iterator<Item = &'static Rule> {
-    [
-        trace::RULES,
-        env::RULES,
-        ses::RULES,
-        cap::RULES,
-        shape::RULES,
-        id::RULES,
-        full::RULES,
-        load::RULES,
-    ]
-    .into_iter()
-    .flatten()
-    .copied()
+    TRACE_FAMILIES
+        .into_iter()
+        .chain([dag::RULES])
+        .flatten()
+        .copied()
+}
+
+/// The rules that judge ACP message traces: the catalog without `DAG-*`,
+/// which judge plans of tool calls (`acp-plan dag`).
+pub fn trace_rules() -> impl Iterator<Item = &'static Rule> {
+    TRACE_FAMILIES.into_iter().flatten().copied()
+}
+
+/// The trace rules one trace can trigger on its own: all but `LOAD-*`,
+/// which compare a live session with its replay on another connection (only
+/// `acp-plan agent` decides them).
+pub fn single_trace_rules() -> impl Iterator<Item = &'static Rule> {
+    trace_rules().filter(|r| decided_by_one_trace(r))
+}
+
+/// Whether one trace is enough to decide `rule` (see [`single_trace_rules`]).
+pub fn decided_by_one_trace(rule: &Rule) -> bool {
+    !load::RULES.contains(&rule)
 }
 
 /// Look a rule up by id.

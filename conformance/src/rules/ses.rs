@@ -62,7 +62,10 @@ pub const RULES: &[&Rule] = &[
 pub fn before_init(method: &str) -> Diagnostic {
     Diagnostic::new(
         &BEFORE_INIT,
-        format!("`{method}` before `initialize` was answered"),
+        format!(
+            "`{}` before `initialize` was answered",
+            crate::diag::shorten(method, 80)
+        ),
     )
     .at("/method")
     .hint("the client calls initialize first and waits for its response")
@@ -96,4 +99,15 @@ pub fn update_as_request() -> Diagnostic {
 
 pub fn update_from_client() -> Diagnostic {
     Diagnostic::new(&UPDATE_NOTIFICATION, "session/update sent by the client").at("/method")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_method_name_is_not_repeated() {
+        let method = format!("session/{}", "m".repeat(100_000));
+        assert!(before_init(&method).message.len() < 200);
+    }
 }

@@ -7,7 +7,7 @@
 //! bad entry is rejected whole (and the reference state is left as it was).
 
 use super::{docs, Citation, Level, Rule, ALL_REVISIONS, V2_ONLY};
-use crate::diag::{pointer_token, shorten, Diagnostic};
+use crate::diag::{member_pointer, shorten, Diagnostic};
 use crate::spec::messages::{
     LegacyPlan, Meta, Plan, PlanContent, PlanEntry, PlanMessage, PlanRemoved, PlanUpdate, Priority,
     Status,
@@ -560,7 +560,7 @@ impl Parser {
                     format!("`uri` \"{}\" is not an absolute URI", shorten(&uri, 80)),
                 )
                 .at(format!("{pointer}/uri"))
-                .hint("use an absolute URI with a scheme, e.g. file:///path/to/plan.md"),
+                .hint("use an absolute URI with a scheme, e.g. file:///path/to/plan.md, and percent-encode spaces and non-ASCII characters"),
             );
         }
         Some(uri)
@@ -681,7 +681,7 @@ impl Parser {
                 &UNKNOWN_FIELD,
                 format!("`{}` is not a member of {what}", shorten(key, 60)),
             )
-            .at(format!("{pointer}/{}", pointer_token(key)));
+            .at(member_pointer(pointer, key));
             diagnostic = if other_id_key {
                 let users = list_revisions(&Revision::using_plan_id_key(key));
                 diagnostic.hint(format!(
@@ -696,14 +696,12 @@ impl Parser {
     }
 }
 
-/// RFC 3986 absolute URI: a scheme, then `:`.
+/// An absolute URI: an RFC 3986 `URI` (a scheme, then a well-formed rest).
+/// A scheme alone is not enough: `C:\plans\x.md` is a Windows path, and
+/// spaces, backslashes and raw non-ASCII characters are not URI characters.
+/// The v2 schema's `format: uri` asks the same of `uri`.
 fn is_absolute_uri(uri: &str) -> bool {
-    let Some((scheme, _)) = uri.split_once(':') else {
-        return false;
-    };
-    let mut chars = scheme.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    fluent_uri::Uri::parse(uri).is_ok()
 }
 
 fn json_type(value: &Value) -> &'static str {
@@ -738,6 +736,28 @@ mod tests {
         assert!(!is_absolute_uri("plan.md"));
         assert!(!is_absolute_uri("/tmp/plan.md"));
         assert!(!is_absolute_uri("1abc:x"));
+        assert!(!is_absolute_uri("C:\\Users\\dev\\plan.md"));
+        assert!(
+            is_absolute_uri("c:/Users/dev/plan.md"),
+            "a valid URI with scheme c"
+        );
+        assert!(is_absolute_uri("urn:acp:plan"));
+        assert!(is_absolute_uri("file:///tmp/a%20b.md#steps"));
+        // A scheme-like prefix does not make a URI.
+        assert!(!is_absolute_uri("C:\\plans\\plan.md"));
+        assert!(!is_absolute_uri("file:///tmp/a b.md"));
+        assert!(!is_absolute_uri("https://example.com/plän.md"));
+        assert!(!is_absolute_uri("file:///tmp/%zz.md"));
+    }
+
+    #[test]
+    fn v2_rejects_a_windows_path_as_file_uri() {
+        let update = json!({"sessionUpdate": "plan_update", "plan": {"type": "file", "planId": "p", "uri": "C:\\plans\\plan.md"}});
+        let parsed = parse(update.clone(), Revision::V2);
+        assert_eq!(rules(&parsed), vec!["SHAPE-FILE-URI-ABSOLUTE"]);
+        assert!(parsed.message.is_none());
+        // v1 and the draft only ask for a string.
+        assert!(parse(update, Revision::V1).diagnostics.is_empty());
     }
 
     #[test]
@@ -806,6 +826,17 @@ mod tests {
         let update = json!({"sessionUpdate": "plan_update", "plan": {"type": "items", "planId": "p", "entries": [
             {"content": "a", "priority": "high", "status": "blocked"}]}});
         assert_eq!(rules(&parse(update, Revision::V2)), vec!["SHAPE-STATUS"]);
+    }
+
+    #[test]
+    fn a_huge_unknown_member_name_is_not_repeated() {
+        let key = "k".repeat(100_000);
+        let update = json!({"sessionUpdate": "plan", "entries": [], key: 1});
+        let parsed = parse(update, Revision::V1);
+        assert_eq!(rules(&parsed), vec!["SHAPE-UNKNOWN-FIELD"]);
+        let d = &parsed.diagnostics[0];
+        assert_eq!(d.pointer, "/params/update");
+        assert!(d.message.len() < 200, "{}", d.message.len());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! from the `initialize` exchange, and choosing the revision.
 
 use super::{Revision, RevisionChoice, SpecChoice};
+use crate::trace::is_object;
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 
@@ -61,7 +62,7 @@ impl CapabilityKeys {
 #[derive(Deserialize)]
 struct InitializeParams<'a> {
     #[serde(rename = "clientCapabilities", default, borrow)]
-    client_capabilities: Option<CapabilityProbe<'a>>,
+    client_capabilities: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize)]
@@ -82,19 +83,22 @@ fn present<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Option<&'a RawValu
 }
 
 /// Read the plan capability keys from `initialize` params. Params that do
-/// not have the expected shape advertise nothing.
+/// not have the expected shape (objects, not arrays) advertise nothing.
 pub fn read_capability_keys(params: Option<&RawValue>) -> CapabilityKeys {
-    let Some(params) = params else {
+    let Some(params) = params.filter(|p| is_object(p)) else {
         return CapabilityKeys::NONE;
     };
-    match serde_json::from_str::<InitializeParams<'_>>(params.get()) {
-        Ok(InitializeParams {
-            client_capabilities: Some(caps),
-        }) => CapabilityKeys {
+    let caps = serde_json::from_str::<InitializeParams<'_>>(params.get())
+        .ok()
+        .and_then(|p| p.client_capabilities)
+        .filter(|caps| is_object(caps))
+        .and_then(|caps| serde_json::from_str::<CapabilityProbe<'_>>(caps.get()).ok());
+    match caps {
+        Some(caps) => CapabilityKeys {
             plan: KeyValue::of(caps.plan),
             plan_capabilities: KeyValue::of(caps.plan_capabilities),
         },
-        _ => CapabilityKeys::NONE,
+        None => CapabilityKeys::NONE,
     }
 }
 
@@ -106,7 +110,7 @@ struct InitializeResult {
 
 /// The `protocolVersion` of an `initialize` result, if it is an integer.
 pub fn read_protocol_version(result: Option<&RawValue>) -> Option<u64> {
-    let result = result?;
+    let result = result.filter(|r| is_object(r))?;
     serde_json::from_str::<InitializeResult>(result.get())
         .ok()?
         .protocol_version?
@@ -198,6 +202,9 @@ mod tests {
             KeyValue::Object
         );
         assert_eq!(keys(r#"{"clientCapabilities":7}"#), CapabilityKeys::NONE);
+        // Arrays are not read by position.
+        assert_eq!(keys(r#"{"clientCapabilities":[{}]}"#), CapabilityKeys::NONE);
+        assert_eq!(keys(r#"[{"plan":{}}]"#), CapabilityKeys::NONE);
         assert_eq!(keys(r#"{}"#), CapabilityKeys::NONE);
     }
 
@@ -238,6 +245,8 @@ mod tests {
         let raw: Box<RawValue> = serde_json::from_str(r#"{"protocolVersion":2}"#).unwrap();
         assert_eq!(read_protocol_version(Some(&raw)), Some(2));
         let raw: Box<RawValue> = serde_json::from_str(r#"{"protocolVersion":"1"}"#).unwrap();
+        assert_eq!(read_protocol_version(Some(&raw)), None);
+        let raw: Box<RawValue> = serde_json::from_str(r#"[2]"#).unwrap();
         assert_eq!(read_protocol_version(Some(&raw)), None);
     }
 }

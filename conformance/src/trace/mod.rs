@@ -7,7 +7,7 @@ mod lines;
 mod record;
 
 pub use lines::{LineReader, RawLine};
-pub use record::{parse_message, parse_record, LineObject, Record, RecordFault};
+pub use record::{is_object, parse_message, parse_record, LineObject, Record, RecordFault};
 
 /// Bounds that keep memory flat on hostile input. The defaults are far above
 /// what real traces need; exceeding one is a `TRACE-LIMIT` diagnostic.

@@ -28,6 +28,12 @@ pub struct LineObject<'a> {
     pub time: Option<&'a RawValue>,
 }
 
+/// Whether a raw JSON value is an object. Check it before reading a struct
+/// from raw JSON: serde would also read a struct from an array, by position.
+pub fn is_object(raw: &RawValue) -> bool {
+    raw.get().trim_start().starts_with('{')
+}
+
 /// `Some` for a member that is there, even when its value is `null`.
 fn present<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Option<&'a RawValue>, D::Error> {
     <&'a RawValue>::deserialize(d).map(Some)

@@ -14,13 +14,15 @@ use crate::spec::capability::{self, CapabilityKeys};
 use crate::spec::messages::{PlanContent, PlanMessage};
 use crate::spec::{RevisionChoice, SpecChoice};
 use crate::state::ClientState;
-use crate::trace::{parse_message, parse_record, Limits, LineObject, LineReader, RawLine, Record};
+use crate::trace::{
+    is_object, parse_message, parse_record, Limits, LineObject, LineReader, RawLine, Record,
+};
 use head::PlanRead;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use session::SessionTrack;
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufRead};
 
 /// How to check.
@@ -53,6 +55,9 @@ pub struct Validator {
     /// The initialize request's line, for snippets of diagnostics about
     /// the capabilities it advertised (found only when it is answered).
     initialize_line: Vec<u8>,
+    /// Sessions opened by a session/load or session/resume still awaiting
+    /// its answer, by the request's line.
+    loading: HashMap<u64, String>,
 }
 
 /// Most of the initialize request kept for snippets.
@@ -72,6 +77,7 @@ impl Validator {
             line: 0,
             messages: 0,
             initialize_line: Vec::new(),
+            loading: HashMap::new(),
             config,
         }
     }
@@ -256,7 +262,18 @@ impl Validator {
             }
             "session/load" | "session/resume" => {
                 if let Some(session) = read_session_id(params) {
+                    // The agent replays a loaded session before it answers, so
+                    // the request establishes the session; a failed answer
+                    // takes it back (see `answered`).
+                    let new = !self.tracks.contains_key(&session);
                     self.open_session(&session);
+                    if new
+                        && is_request
+                        && self.tracks.contains_key(&session)
+                        && self.loading.len() < self.config.limits.max_outstanding_requests
+                    {
+                        self.loading.insert(self.line, session);
+                    }
                 }
             }
             _ => {}
@@ -294,6 +311,15 @@ impl Validator {
             "session/new" | "session/fork" if error.is_none() => {
                 if let Some(session) = read_session_id(result) {
                     self.open_session(&session);
+                }
+            }
+            "session/load" | "session/resume" => {
+                if let Some(session) = self.loading.remove(&request_line) {
+                    if error.is_some() {
+                        // Not loaded: never established on this connection.
+                        self.tracks.remove(&session);
+                        self.state.forget_session(&session);
+                    }
                 }
             }
             _ => {}
@@ -484,9 +510,12 @@ impl Validator {
             self.emit(ses::bad_params("/params", "has no params"));
             return None;
         };
-        let Ok(read) = serde_json::from_str::<UpdateParams<'a>>(params.get()) else {
-            self.emit(ses::bad_params("/params", "params are not an object"));
-            return None;
+        let read = match serde_json::from_str::<UpdateParams<'a>>(params.get()) {
+            Ok(read) if is_object(params) => read,
+            _ => {
+                self.emit(ses::bad_params("/params", "params are not an object"));
+                return None;
+            }
         };
         let session = match read
             .session_id
@@ -512,17 +541,17 @@ impl Validator {
         let kind = match serde_json::from_str::<UpdateKind<'_>>(update.get()) {
             Ok(UpdateKind {
                 session_update: Some(kind),
-            }) => kind,
+            }) if is_object(update) => kind,
             Ok(UpdateKind {
                 session_update: None,
-            }) => {
+            }) if is_object(update) => {
                 self.emit(
                     ses::bad_params("/params/update", "`update` has no string `sessionUpdate`")
                         .session(&session),
                 );
                 return None;
             }
-            Err(_) => {
+            _ => {
                 self.emit(
                     ses::bad_params(
                         "/params/update",
@@ -586,7 +615,7 @@ struct SessionIdProbe {
 
 /// `sessionId` of a params or result object.
 fn read_session_id(raw: Option<&RawValue>) -> Option<String> {
-    serde_json::from_str::<SessionIdProbe>(raw?.get())
+    serde_json::from_str::<SessionIdProbe>(raw.filter(|r| is_object(r))?.get())
         .ok()
         .map(|p| p.session_id)
 }
@@ -601,9 +630,23 @@ pub struct TraceReport {
     /// Diagnostics found beyond `max_diagnostics`, counted but not kept.
     pub dropped: Vec<Diagnostic>,
     pub counts: Counts,
+    /// Diagnostics per rule id (all of them, kept or not): what baselines and
+    /// per-rule reports (JUnit) count.
+    pub by_rule: BTreeMap<&'static str, u64>,
     pub lines: u64,
     pub messages: u64,
     pub state: ClientState,
+}
+
+impl TraceReport {
+    /// Count a diagnostic, and keep it while fewer than `max_kept` are kept.
+    pub fn add(&mut self, d: Diagnostic, max_kept: usize) {
+        self.counts.add(&d);
+        *self.by_rule.entry(d.rule.id).or_default() += 1;
+        if self.diagnostics.len() < max_kept {
+            self.diagnostics.push(d);
+        }
+    }
 }
 
 /// Diagnostics by severity (all of them, kept or not).
@@ -636,6 +679,7 @@ pub fn check_reader<R: BufRead>(name: &str, reader: R, config: Config) -> io::Re
         diagnostics: Vec::new(),
         dropped: Vec::new(),
         counts: Counts::default(),
+        by_rule: BTreeMap::new(),
         lines: 0,
         messages: 0,
         state: ClientState::new(),
@@ -644,10 +688,7 @@ pub fn check_reader<R: BufRead>(name: &str, reader: R, config: Config) -> io::Re
         report.lines = line_no;
         validator.push_line(line_no, line);
         for d in validator.take_diagnostics() {
-            report.counts.add(&d);
-            if report.diagnostics.len() < max_kept {
-                report.diagnostics.push(d);
-            }
+            report.add(d, max_kept);
         }
     }
     report.diagnostics.sort_by_key(|d| d.line);
@@ -663,6 +704,91 @@ mod tests {
     use super::*;
     use crate::spec::Revision;
     use proptest::prelude::*;
+
+    const HANDSHAKE: &str = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}"#,
+        "\n",
+    );
+
+    fn check(tail: &str) -> TraceReport {
+        let trace = format!("{HANDSHAKE}{tail}\n");
+        check_reader("t", trace.as_bytes(), Config::default()).unwrap()
+    }
+
+    fn rules(report: &TraceReport) -> Vec<(&'static str, u64, &str)> {
+        report
+            .diagnostics
+            .iter()
+            .map(|d| (d.rule.id, d.line, d.pointer.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn positional_update_params_are_not_read() {
+        // serde reads a struct from an array by position; ACP params are objects.
+        let report = check(
+            r#"{"jsonrpc":"2.0","method":"session/update","params":["s1",{"sessionUpdate":"plan","entries":[]}]}"#,
+        );
+        assert_eq!(rules(&report), vec![("SES-UPDATE-PARAMS", 5, "/params")]);
+        assert_eq!(report.state.session("s1").unwrap().legacy, None);
+    }
+
+    #[test]
+    fn update_that_is_an_array_is_reported() {
+        let report = check(
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":["plan_update"]}}"#,
+        );
+        assert_eq!(
+            rules(&report),
+            vec![("SES-UPDATE-PARAMS", 5, "/params/update")]
+        );
+    }
+
+    #[test]
+    fn a_failed_session_load_establishes_nothing() {
+        let report = check(concat!(
+            r#"{"jsonrpc":"2.0","id":3,"method":"session/load","params":{"sessionId":"s2","cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32002,"message":"Resource not found"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s2","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+            "\n",
+            // Loading a session that is already established and failing keeps it.
+            r#"{"jsonrpc":"2.0","id":4,"method":"session/load","params":{"sessionId":"s1","cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"Internal error"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+        ));
+        assert_eq!(
+            rules(&report),
+            vec![("SES-UNKNOWN-SESSION", 7, "/params/sessionId")]
+        );
+        assert!(report.state.session("s2").is_none());
+        assert_eq!(report.state.session("s1").unwrap().legacy, Some(vec![]));
+    }
+
+    #[test]
+    fn positional_session_new_result_opens_no_session() {
+        let trace = concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":2,"result":["s1"]}"#,
+            "\n",
+        );
+        let report = check_reader("t", trace.as_bytes(), Config::default()).unwrap();
+        assert_eq!(report.state.session_count(), 0);
+    }
 
     fn update() -> impl Strategy<Value = String> {
         let member = prop::sample::select(vec![

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Consume the test vectors from another language: a minimal client plan
+store, checked against `expect.state` and `expect.steps`.
+
+    python3 corpus/tools/replay_client_state.py [corpus/vectors]
+
+The store below is what a client library keeps per session: the legacy plan
+and the keyed plans. It trusts its input, so it is checked on the
+conformant cases (exit status 1 if any state differs); on not_conformant
+cases it only reports how many it happens to match, since a client must
+also reject what the reference client rejects (see corpus/README.md).
+Python 3.8+, standard library only.
+"""
+
+import glob
+import json
+import os
+import sys
+
+ID_KEY = {"draft-2026-05": "id", "v1": "planId", "v2": "planId"}
+
+
+class PlanStore:
+    """What a client shows: per session, the legacy plan and keyed plans."""
+
+    def __init__(self, id_key):
+        self.id_key = id_key
+        self.sessions = {}
+
+    def open(self, session_id):
+        self.sessions.setdefault(session_id, {"legacy": None, "plans": {}})
+
+    def apply(self, session_id, update):
+        session = self.sessions.get(session_id)
+        if session is None:
+            return  # not a session of this connection
+        kind = update.get("sessionUpdate")
+        if kind == "plan":
+            session["legacy"] = [shown_entry(e) for e in update["entries"]]
+        elif kind == "plan_update":
+            plan = update["plan"]
+            session["plans"][plan[self.id_key]] = shown_plan(plan, self.id_key)
+        elif kind == "plan_removed":
+            session["plans"].pop(update[self.id_key], None)
+
+    def to_json(self):
+        return {"sessions": self.sessions}
+
+
+def shown_entry(entry):
+    return {k: entry[k] for k in ("content", "priority", "status")}
+
+
+def shown_plan(plan, id_key):
+    kind = plan["type"]
+    if kind == "items":
+        return {"type": kind, "entries": [shown_entry(e) for e in plan["entries"]]}
+    if kind in ("file", "markdown"):
+        member = "uri" if kind == "file" else "content"
+        return {"type": kind, member: plan[member]}
+    return {k: v for k, v in plan.items() if k not in (id_key, "_meta")}  # v2 custom type
+
+
+def read_item(item):
+    """The JSON-RPC message of an item as the client's transport would read
+    it, or None (a line that is not a message, or a trace-format record)."""
+    if "message" in item:
+        return item["message"]
+    if "raw" in item or "raw_hex" in item:
+        data = item["raw"].encode("utf-8") if "raw" in item else bytes.fromhex(item["raw_hex"])
+        try:
+            message = json.loads(data.decode("utf-8"))
+        except ValueError:  # not UTF-8, not JSON
+            return None
+        return message if isinstance(message, dict) else None
+    return None  # "record": the acp-plan trace format; clients skip it
+
+
+def replay(group, case):
+    """Feed a case to the store as the client: returns the states after each message."""
+    store = PlanStore(ID_KEY[group["revision"]])
+    sent = {}  # the client's requests in flight: id -> method
+    states = []
+    for item in case["messages"]:
+        try:
+            receive(store, sent, item)
+        except (KeyError, TypeError, AttributeError):
+            pass  # a malformed message: ignore it rather than crash
+        states.append(json.loads(json.dumps(store.to_json())))
+    return states
+
+
+def receive(store, sent, item):
+    """One message through the client: its own requests are remembered (the
+    client knows what it sent), the agent's responses and updates applied."""
+    message = read_item(item)
+    if message is None:
+        return
+    if item["direction"] == "client_to_agent":
+        if "method" not in message:
+            return
+        params = message.get("params") or {}
+        if "id" in message:
+            sent[json.dumps(message["id"])] = message["method"]
+        if message["method"] in ("session/load", "session/resume"):
+            store.open(params["sessionId"])  # replayed updates arrive before the answer
+    elif "method" not in message and "id" in message:
+        method = sent.pop(json.dumps(message["id"]), None)
+        result = message.get("result")
+        if method in ("session/new", "session/fork") and isinstance(result, dict):
+            store.open(result["sessionId"])
+    elif message["method"] == "session/update":
+        params = message["params"]
+        store.apply(params["sessionId"], params["update"])
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "vectors")
+    tally = {"conformant": [0, 0], "not_conformant": [0, 0]}
+    skipped = 0
+    mismatches = []
+    for path in sorted(glob.glob(os.path.join(root, "*", "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            group = json.load(f)
+        for case in group["cases"]:
+            if "limits" in case:
+                skipped += 1  # about acp-plan's own input limits
+                continue
+            expect = case["expect"]
+            states = replay(group, case)
+            checks = [(len(states), expect["state"])] + [(s["after"], s["state"]) for s in expect.get("steps", [])]
+            ok = all(states[after - 1] == state for after, state in checks)
+            tally[expect["verdict"]][0] += ok
+            tally[expect["verdict"]][1] += 1
+            if not ok and expect["verdict"] == "conformant":
+                mismatches.append(f"{case['id']} ({os.path.relpath(path, root)})")
+    print(f"conformant cases: {tally['conformant'][0]}/{tally['conformant'][1]} states match")
+    print(f"not_conformant cases: {tally['not_conformant'][0]}/{tally['not_conformant'][1]} states match "
+          "(this store does not validate)")
+    print(f"skipped: {skipped} (checker limits)")
+    for m in mismatches:
+        print(f"MISMATCH {m}")
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

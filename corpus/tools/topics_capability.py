@@ -1,0 +1,165 @@
+"""capability.json: which plan messages may be sent given the client's
+capability (draft-2026-05: planCapabilities; v1: plan) and the revision
+(v2: plan_update is baseline, the legacy plan is gone)."""
+
+from vectorlib import (
+    Case, SESSION, MD_STEPS, PLAN_URI, INITIALIZATION, SCHEMA_V2, PLAN_DRAFT, RFD,
+    steps3, legacy, items, markdown, file_plan, removed,
+)
+
+CAP_POINTER = "/params/update/sessionUpdate"
+
+
+def capability(rev):
+    if rev.cap_key is None:
+        return v2_capability(rev)
+    cases = []
+    key, other = rev.cap_key, rev.other_cap_key
+    cap_pointer = f"/params/clientCapabilities/{key}"
+    other_pointer = f"/params/clientCapabilities/{other}"
+
+    def case(slug, description, **kw):
+        c = Case(rev, slug, description, **kw)
+        cases.append(c)
+        return c
+
+    def without_capability(slug, description, plan_keys, update, extra=(), **kw):
+        """A plan operation sent without the capability: CAP-PLAN-OPS, not shown."""
+        c = case(slug, description, **kw)
+        p = c.start(plan_keys)
+        for rule, pointer in extra:
+            c.expect(rule, 1, pointer)
+        c.expect("CAP-PLAN-OPS", c.update(SESSION, update, shown=False), CAP_POINTER)
+        c.end_turn(p)
+        return c
+
+    def legacy_only(slug, description, plan_keys, extra=(), **kw):
+        """The agent falls back to the legacy plan: always allowed."""
+        c = case(slug, description, **kw)
+        p = c.start(plan_keys)
+        for rule, pointer in extra:
+            c.expect(rule, 1, pointer)
+        c.update(SESSION, legacy(steps3("in_progress")))
+        c.end_turn(p)
+        return c
+
+    plan1 = items(rev, "plan-1", steps3("in_progress"))
+
+    # ---- absent
+    without_capability("cap-absent-plan-update",
+                       f"The client omits clientCapabilities.{key}; a plan_update (items) must not be sent.", {}, plan1)
+    without_capability("cap-absent-plan-update-markdown",
+                       "Without the capability, a markdown plan_update is not allowed either.", {}, markdown(rev, "plan-1", MD_STEPS))
+    without_capability("cap-absent-plan-update-file",
+                       "Without the capability, a file plan_update is not allowed either.", {}, file_plan(rev, "design-doc", PLAN_URI))
+    without_capability("cap-absent-plan-removed",
+                       "Without the capability, plan_removed must not be sent.", {}, removed(rev, "plan-1"))
+    without_capability("cap-client-capabilities-absent",
+                       "initialize without clientCapabilities at all: omitted capabilities are unsupported.", None, plan1,
+                       docs=[(INITIALIZATION, "Capabilities")])
+    cases[-1].items[0]["message"]["params"].pop("clientCapabilities")
+    without_capability("cap-key-outside-client-capabilities",
+                       f"`{key}` sent at the top of the initialize params instead of under clientCapabilities advertises nothing.",
+                       {}, plan1)
+    cases[-1].items[0]["message"]["params"][key] = {}
+    legacy_only("cap-absent-falls-back-to-legacy",
+                "Without the capability the agent falls back to the legacy plan update, as it must.", {},
+                near_miss=["CAP-PLAN-OPS"])
+
+    # ---- null
+    without_capability("cap-null-plan-update",
+                       f"clientCapabilities.{key} is null, which means not advertised.", {key: None}, plan1)
+    legacy_only("cap-null-legacy", f"clientCapabilities.{key} is null (allowed: not advertised) and the agent sends the legacy plan.",
+                {key: None}, near_miss=["CAP-VALUE", "CAP-PLAN-OPS"])
+
+    # ---- not an object
+    for slug, value, kind in [("true", True, "a boolean"), ("string", "enabled", "a string"),
+                              ("array", [], "an array"), ("number", 1, "a number")]:
+        legacy_only(f"cap-{slug}-value", f"clientCapabilities.{key} is {kind}: not a capability object, and not an advertisement.",
+                    {key: value}, extra=[("CAP-VALUE", cap_pointer)])
+    without_capability("cap-true-plan-update",
+                       f"clientCapabilities.{key} is true, which advertises nothing, and the agent sends plan_update anyway.",
+                       {key: True}, plan1, extra=[("CAP-VALUE", cap_pointer)])
+
+    # ---- the other revision's key
+    legacy_only("cap-other-revision-key",
+                f"The client spells the capability `{other}` (another revision's key), which advertises nothing under {rev.name}; the agent sends the legacy plan.",
+                {other: {}}, extra=[("CAP-RENAMED", other_pointer)])
+    without_capability("cap-other-revision-key-plan-update",
+                       f"The client spells the capability `{other}`; plan_update is not allowed under {rev.name}.",
+                       {other: {}}, plan1, extra=[("CAP-RENAMED", other_pointer)])
+    c = case("cap-both-keys", f"The client sends both `{key}` and `{other}`: `{key}` advertises plan operations; `{other}` is noted.")
+    p = c.start({key: {}, other: {}})
+    c.expect("CAP-RENAMED", 1, other_pointer)
+    c.update(SESSION, plan1)
+    c.end_turn(p)
+
+    c = case("cap-other-revision-key-null", f"`{other}: null` next to `{key}: {{}}` advertises nothing and misleads no one.",
+             near_miss=["CAP-RENAMED"])
+    p = c.start({key: {}, other: None})
+    c.update(SESSION, plan1)
+    c.end_turn(p)
+
+    # ---- advertised
+    c = case("cap-present-all-operations",
+             f"With clientCapabilities.{key}: {{}} every plan operation is allowed, and the legacy plan stays allowed.",
+             near_miss=["CAP-PLAN-OPS", "CAP-VALUE", "CAP-RENAMED"], docs=[(PLAN_DRAFT, "Plan Operations")])
+    p = c.start()
+    c.update(SESSION, legacy(steps3("in_progress")))
+    c.update(SESSION, items(rev, "plan-1", steps3("in_progress")))
+    c.update(SESSION, markdown(rev, "notes", MD_STEPS))
+    c.update(SESSION, file_plan(rev, "design-doc", PLAN_URI))
+    c.update(SESSION, removed(rev, "notes"))
+    c.end_turn(p)
+
+    c = case("cap-object-with-meta", f"clientCapabilities.{key} is an object with `_meta`: advertised.",
+             near_miss=["CAP-VALUE", "CAP-PLAN-OPS"])
+    p = c.start({key: {"_meta": {"acme.dev/planViews": ["items", "markdown"]}}})
+    c.update(SESSION, plan1)
+    c.end_turn(p)
+
+    return (f"Capability gating under {rev.name}: plan_update and plan_removed only with clientCapabilities.{key} as an object; the legacy plan always.", cases)
+
+
+def v2_capability(rev):
+    cases = []
+
+    def case(slug, description, **kw):
+        c = Case(rev, slug, description, **kw)
+        cases.append(c)
+        return c
+
+    gating = [
+        ("cap-absent", "No plan capability key: plan operations are baseline in v2.", {}),
+        ("cap-plan-null", "clientCapabilities.plan is null: irrelevant in v2.", {"plan": None}),
+        ("cap-plan-object", "clientCapabilities.plan: {} (the v1 key) gates nothing in v2.", {"plan": {}}),
+        ("cap-plan-non-object", "clientCapabilities.plan is true: v2's ClientCapabilities has no plan member, so no plan rule reads it (the rest of ClientCapabilities is outside these rules).", {"plan": True}),
+        ("cap-draft-key", "clientCapabilities.planCapabilities: {} (the draft key) gates nothing in v2.", {"planCapabilities": {}}),
+    ]
+    for slug, description, keys in gating:
+        c = case(slug, description, near_miss=["CAP-LEGACY-V2"], docs=[(SCHEMA_V2, "SessionUpdate")])
+        p = c.start(keys)
+        c.update(SESSION, items(rev, "plan-1", steps3("in_progress")))
+        c.update(SESSION, markdown(rev, "notes", MD_STEPS))
+        c.update(SESSION, removed(rev, "notes"))
+        c.end_turn(p)
+
+    c = case("cap-legacy-plan", "The legacy `plan` update does not exist in v2; it is not shown.")
+    p = c.start()
+    c.expect("CAP-LEGACY-V2", c.update(SESSION, legacy(steps3("in_progress")), shown=False), CAP_POINTER)
+    c.end_turn(p)
+
+    c = case("cap-legacy-plan-next-to-items",
+             "A v1-style agent sends the legacy plan next to the items plan; only the items plan is shown.")
+    p = c.start()
+    c.update(SESSION, items(rev, "plan-1", steps3("in_progress")))
+    c.expect("CAP-LEGACY-V2", c.update(SESSION, legacy(steps3("in_progress")), shown=False), CAP_POINTER)
+    c.end_turn(p)
+
+    c = case("cap-items-instead-of-legacy", "The same entries as an items plan_update, as v2 requires.",
+             near_miss=["CAP-LEGACY-V2"], docs=[(RFD, "What we propose to do about it")])
+    p = c.start()
+    c.update(SESSION, items(rev, "plan-1", steps3("in_progress")))
+    c.end_turn(p)
+
+    return ("Capability gating under v2: plan_update and plan_removed are baseline (no capability); the legacy plan update is gone.", cases)

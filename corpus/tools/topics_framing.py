@@ -1,0 +1,365 @@
+"""framing.json: TRACE-* (the suite's trace format and limits) and ENV-*
+(newline-delimited UTF-8 JSON-RPC 2.0), with the revision's handshake."""
+
+import json
+
+from vectorlib import (
+    Case, SESSION, JSONRPC,
+    steps3, entries_plan, entries_pointer, chunk, notification, session_update, line,
+)
+
+
+def framing(rev):
+    cases = []
+
+    def case(slug, description, **kw):
+        c = Case(rev, slug, description, **kw)
+        cases.append(c)
+        return c
+
+    def chunk_line(text="Looking at the parser first."):
+        return line(session_update(SESSION, chunk(text)))
+
+    # ---- TRACE-RECORD: envelopes of the trace format
+    c = case("trace-record-bad-direction",
+             "An envelope whose direction is neither client_to_agent nor agent_to_client is not a record the suite can read.")
+    p = c.start()
+    c.expect("TRACE-RECORD", c.record(line({"direction": "agent", "message": session_update(SESSION, chunk("Reading files."))})), "")
+    c.end_turn(p)
+
+    c = case("trace-record-missing-message", "An envelope without `message`.")
+    p = c.start()
+    c.expect("TRACE-RECORD", c.record(line({"direction": "agent_to_client", "time": "2026-07-01T09:30:00Z"})), "")
+    c.end_turn(p)
+
+    c = case("trace-record-mixed-members",
+             "A line that mixes envelope members with JSON-RPC members is neither an envelope nor a message.")
+    p = c.start()
+    mixed = {"direction": "agent_to_client"}
+    mixed.update(session_update(SESSION, chunk("Reading files.")))
+    c.expect("TRACE-RECORD", c.record(line(mixed)), "")
+    c.end_turn(p)
+
+    c = case("trace-record-message-not-object", "An envelope whose `message` is a string (a double-encoded message).")
+    p = c.start()
+    c.expect("TRACE-RECORD", c.record(line({"direction": "agent_to_client", "message": chunk_line()})), "/message")
+    c.end_turn(p)
+
+    c = case("trace-record-envelope-with-time",
+             "A well-formed envelope with the optional `time` string is read like any message.",
+             near_miss=["TRACE-RECORD"])
+    p = c.start()
+    c.record(line({"direction": "agent_to_client", "time": "2026-07-01T09:30:00.125Z",
+                         "message": session_update(SESSION, chunk("Reading files."))}))
+    c.end_turn(p)
+
+    c = case("trace-record-bare-message",
+             "A bare JSON-RPC message whose method tells its direction (session/update: agent to client) needs no envelope.",
+             near_miss=["TRACE-RECORD", "TRACE-DIRECTION"])
+    p = c.start()
+    c.record(chunk_line())
+    c.end_turn(p)
+
+    # ---- TRACE-LIMIT: the checker's limits (cases carry `limits`)
+    c = case("trace-limit-entries",
+             "A plan with more entries than the checker's limit (here 2) is reported and not applied.",
+             limits={"max_entries_per_plan": 2})
+    p = c.start()
+    c.expect("TRACE-LIMIT", c.update(SESSION, entries_plan(rev, steps3()), shown=False), entries_pointer(rev))
+    c.end_turn(p)
+
+    c = case("trace-limit-entries-at-limit",
+             "A plan with exactly as many entries as the limit is checked and applied.",
+             limits={"max_entries_per_plan": 3}, near_miss=["TRACE-LIMIT"])
+    p = c.start()
+    c.update(SESSION, entries_plan(rev, steps3()))
+    c.end_turn(p)
+
+    c = case("trace-limit-line-too-long",
+             "A trace line longer than the checker's limit (here 256 bytes) is skipped unchecked.",
+             limits={"max_line_bytes": 256})
+    p = c.start()
+    c.expect("TRACE-LIMIT", c.record(chunk_line("I will now go through every module of the parser. " * 6)), "")
+    c.end_turn(p)
+
+    c = case("trace-limit-depth",
+             "A message nested deeper than the checker's limit (here 16 levels) is skipped unchecked.",
+             limits={"max_depth": 16})
+    p = c.start()
+    deep = {"level": 20}
+    for level in range(19, 0, -1):
+        deep = {"level": level, "next": deep}
+    update = chunk("Reading files.")
+    update["_meta"] = {"acme.dev/tree": deep}
+    c.expect("TRACE-LIMIT", c.update(SESSION, update, shown=False), "")
+    c.end_turn(p)
+
+    # ---- TRACE-DIRECTION: bare messages that cannot be placed
+    c = case("trace-direction-unplaced-request",
+             "A bare request with an extension method does not say who sent it; the suite warns instead of guessing.")
+    p = c.start()
+    ext = {"jsonrpc": "2.0", "id": "ext-1", "method": "_acme/index_status", "params": {"sessionId": SESSION}}
+    c.expect("TRACE-DIRECTION", c.record(line(ext)), "/method")
+    c.client_result("ext-1", {"ready": True})
+    c.end_turn(p)
+
+    c = case("trace-direction-enveloped-request",
+             "The same extension request in an envelope: its direction is known.",
+             near_miss=["TRACE-DIRECTION"])
+    p = c.start()
+    c.record(line({"direction": "agent_to_client", "message": ext}))
+    c.client_result("ext-1", {"ready": True})
+    c.end_turn(p)
+
+    def permission_then_cancel(c, bare):
+        """Prompt id 3 from the client and a permission request with id 3
+        from the agent are in flight together; the user cancels."""
+        p = c.start()
+        assert p == 3
+        c.agent_request("session/request_permission", {
+            "sessionId": SESSION,
+            "toolCall": {"toolCallId": "call_001", "title": "Edit src/parser.rs", "kind": "edit", "status": "pending"},
+            "options": [{"optionId": "allow-once", "name": "Allow once", "kind": "allow_once"},
+                        {"optionId": "reject-once", "name": "Reject", "kind": "reject_once"}],
+        }, id=3)
+        c.c2a(notification("session/cancel", {"sessionId": SESSION}))
+        answer = {"jsonrpc": "2.0", "id": 3, "result": {"outcome": {"outcome": "cancelled"}}}
+        end = {"jsonrpc": "2.0", "id": 3, "result": {"stopReason": "cancelled"}}
+        if bare:
+            return c.record(line(answer)), c.record(line(end))
+        return c.c2a(answer), c.a2c(end)
+
+    c = case("trace-direction-ambiguous-response",
+             "Request id 3 is in flight in both directions; a bare response with id 3 cannot be placed (the suite assumes it answers the older request).")
+    first, _ = permission_then_cancel(c, bare=True)
+    c.expect("TRACE-DIRECTION", first, "/id")
+
+    c = case("ids-in-flight-in-both-directions",
+             "Each side numbers its own requests: the client's prompt and the agent's permission request both use id 3, and each is answered once.",
+             near_miss=["TRACE-DIRECTION", "ENV-DUPLICATE-RESPONSE", "ENV-UNKNOWN-RESPONSE", "ENV-ID-REUSE"],
+             docs=[(JSONRPC, "5. Response object")])
+    permission_then_cancel(c, bare=False)
+
+    # ---- ENV-UTF8
+    def chunk_bytes(text_bytes):
+        return (b'{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"' + SESSION.encode()
+                + b'","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"'
+                + text_bytes + b'"}}}}')
+
+    c = case("env-utf8-latin1-byte", "A message encoded in Latin-1 (the byte 0xE9 for \"é\") is not UTF-8.")
+    p = c.start()
+    c.expect("ENV-UTF8", c.raw_hex("agent_to_client", chunk_bytes(b"Updated the caf\xe9 module.")), "")
+    c.end_turn(p)
+
+    c = case("env-utf8-multibyte", "The same message in UTF-8 (0xC3 0xA9 for \"é\", and a four-byte emoji).",
+             near_miss=["ENV-UTF8"])
+    p = c.start()
+    c.raw_hex("agent_to_client", chunk_bytes("Updated the café module ✅ 🚀.".encode("utf-8")))
+    c.end_turn(p)
+
+    # ---- ENV-JSON
+    plan_line = line(session_update(SESSION, entries_plan(rev, steps3())))
+
+    c = case("env-json-truncated", "A plan update cut off in the middle is not JSON; it is not applied.")
+    p = c.start()
+    c.expect("ENV-JSON", c.raw("agent_to_client", plan_line[: len(plan_line) // 2]), "")
+    c.end_turn(p)
+
+    c = case("env-json-embedded-newline",
+             "A message pretty-printed over two lines: neither line is a JSON value (messages MUST NOT contain embedded newlines).")
+    p = c.start()
+    cut = plan_line.index('"update"')
+    c.expect("ENV-JSON", c.raw("agent_to_client", plan_line[:cut]), "")
+    c.expect("ENV-JSON", c.raw("agent_to_client", plan_line[cut:]), "")
+    c.end_turn(p)
+
+    c = case("env-json-byte-order-mark", "A line that starts with a UTF-8 byte order mark is not a JSON text (RFC 8259 forbids adding one).")
+    p = c.start()
+    c.expect("ENV-JSON", c.raw_hex("agent_to_client", b"\xef\xbb\xbf" + chunk_line().encode()), "")
+    c.end_turn(p)
+
+    c = case("env-json-complete-line", "The complete plan update on one line, sent as raw bytes, is read and applied.",
+             near_miss=["ENV-JSON", "ENV-OBJECT", "ENV-UTF8"])
+    p = c.start()
+    c.raw("agent_to_client", plan_line)
+    c.apply(SESSION, entries_plan(rev, steps3()))
+    c.end_turn(p)
+
+    # ---- ENV-OBJECT
+    c = case("env-object-double-encoded", "A message written as a JSON string (encoded twice) is JSON but not a JSON-RPC object.")
+    p = c.start()
+    c.expect("ENV-OBJECT", c.raw("agent_to_client", json.dumps(plan_line)), "")
+    c.end_turn(p)
+
+    c = case("env-object-number", "A line holding a bare number.")
+    p = c.start()
+    c.expect("ENV-OBJECT", c.raw("agent_to_client", "42"), "")
+    c.end_turn(p)
+
+    # ---- ENV-BATCH
+    c = case("env-batch", "A JSON-RPC batch (an array of messages) on one line: ACP sends one message per line.")
+    p = c.start()
+    c.expect("ENV-BATCH", c.raw("agent_to_client", "[" + chunk_line("Step one.") + "," + chunk_line("Step two.") + "]"), "")
+    c.end_turn(p)
+
+    c = case("env-batch-split", "The same two messages on two lines.", near_miss=["ENV-BATCH"])
+    p = c.start()
+    c.raw("agent_to_client", chunk_line("Step one."))
+    c.raw("agent_to_client", chunk_line("Step two."))
+    c.end_turn(p)
+
+    # ---- ENV-DUPLICATE-KEY
+    c = case("env-duplicate-key", "A message with the member `jsonrpc` twice (readers disagree on which one counts).")
+    p = c.start()
+    c.expect("ENV-DUPLICATE-KEY", c.raw("agent_to_client", '{"jsonrpc":"2.0","jsonrpc":"2.0",' + chunk_line()[len('{"jsonrpc":"2.0",'):]), "")
+    c.end_turn(p)
+
+    c = case("env-duplicate-key-other-levels",
+             "The same member name at different levels of nesting is not a duplicate.", near_miss=["ENV-DUPLICATE-KEY"])
+    p = c.start()
+    update = chunk("Reading files.")
+    update["_meta"] = {"jsonrpc": "2.0", "method": "traced"}
+    c.raw("agent_to_client", line(session_update(SESSION, update)))
+    c.end_turn(p)
+
+    # ---- ENV-VERSION
+    def versioned(version):
+        m = session_update(SESSION, chunk("Reading files."))
+        if version is None:
+            del m["jsonrpc"]
+        else:
+            m["jsonrpc"] = version
+        return m
+
+    c = case("env-version-1-0", "`jsonrpc` is \"1.0\".")
+    p = c.start()
+    c.expect("ENV-VERSION", c.a2c(versioned("1.0")), "/jsonrpc")
+    c.end_turn(p)
+
+    c = case("env-version-missing", "A notification without the `jsonrpc` member.")
+    p = c.start()
+    c.expect("ENV-VERSION", c.a2c(versioned(None)), "/jsonrpc")
+    c.end_turn(p)
+
+    c = case("env-version-number", "`jsonrpc` is the number 2.0, not the string \"2.0\".")
+    p = c.start()
+    c.expect("ENV-VERSION", c.a2c(versioned(2.0)), "/jsonrpc")
+    c.end_turn(p)
+
+    c = case("env-version-2-0", "`jsonrpc` is exactly \"2.0\".", near_miss=["ENV-VERSION"])
+    p = c.start()
+    c.a2c(versioned("2.0"))
+    c.end_turn(p)
+
+    # ---- ENV-METHOD
+    read_params = {"sessionId": SESSION, "path": "/home/dev/project/src/parser.rs"}
+
+    c = case("env-method-missing", "A request with an id and params but no `method` (nor result or error).")
+    p = c.start()
+    c.expect("ENV-METHOD", c.a2c({"jsonrpc": "2.0", "id": 0, "params": read_params}), "")
+    c.end_turn(p)
+
+    c = case("env-method-not-string", "`method` is an array.")
+    p = c.start()
+    c.expect("ENV-METHOD", c.a2c({"jsonrpc": "2.0", "id": 0, "method": ["fs/read_text_file"], "params": read_params}), "/method")
+    c.end_turn(p)
+
+    c = case("env-method-present", "The agent's fs/read_text_file request, answered by the client.", near_miss=["ENV-METHOD"])
+    p = c.start()
+    r = c.agent_request("fs/read_text_file", read_params)
+    c.client_result(r, {"content": "fn parse() {}\n"})
+    c.end_turn(p)
+
+    # ---- ENV-ID
+    mode_params = {"sessionId": SESSION, "modeId": "architect"}
+    invalid_request = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request"}}
+
+    c = case("env-id-object", "A request id that is an object; the agent answers with id null (Invalid Request).")
+    p = c.start()
+    c.expect("ENV-ID", c.c2a({"jsonrpc": "2.0", "id": {"seq": 4}, "method": "session/set_mode", "params": mode_params}), "/id")
+    c.a2c(invalid_request)
+    c.end_turn(p)
+
+    c = case("env-id-boolean", "A request id that is a boolean.")
+    p = c.start()
+    c.expect("ENV-ID", c.c2a({"jsonrpc": "2.0", "id": True, "method": "session/set_mode", "params": mode_params}), "/id")
+    c.a2c(invalid_request)
+    c.end_turn(p)
+
+    c = case("env-id-string", "A string request id, answered with the same string.", near_miss=["ENV-ID", "ENV-UNKNOWN-RESPONSE"])
+    p = c.start()
+    c.client_request("session/set_mode", mode_params, id="set-mode-1")
+    c.agent_result("set-mode-1", {})
+    c.end_turn(p)
+
+    # ---- ENV-PARAMS
+    c = case("env-params-string", "session/cancel with the session id as a bare string instead of a params object.")
+    p = c.start()
+    c.expect("ENV-PARAMS", c.c2a({"jsonrpc": "2.0", "method": "session/cancel", "params": SESSION}), "/params")
+    c.end_turn(p, "cancelled")
+
+    c = case("env-params-object", "session/cancel with its params object.", near_miss=["ENV-PARAMS"])
+    p = c.start()
+    c.c2a(notification("session/cancel", {"sessionId": SESSION}))
+    c.end_turn(p, "cancelled")
+
+    # ---- ENV-RESULT-ERROR
+    c = case("env-result-and-error", "A response with both `result` and `error`.")
+    p = c.start()
+    c.expect("ENV-RESULT-ERROR", c.a2c({"jsonrpc": "2.0", "id": p, "result": {"stopReason": "end_turn"},
+                                         "error": {"code": -32603, "message": "Internal error"}}), "")
+
+    c = case("env-response-without-id", "A response without an `id` member.")
+    p = c.start()
+    c.expect("ENV-RESULT-ERROR", c.a2c({"jsonrpc": "2.0", "result": {"stopReason": "end_turn"}}), "/id")
+
+    c = case("env-error-response", "A prompt that fails: the response carries only `error`.", near_miss=["ENV-RESULT-ERROR"])
+    p = c.start()
+    c.a2c({"jsonrpc": "2.0", "id": p, "error": {"code": -32603, "message": "Internal error", "data": {"reason": "model unavailable"}}})
+
+    # ---- ENV-UNKNOWN-RESPONSE
+    c = case("env-unknown-response", "The agent answers request id 42, which the client never sent.")
+    p = c.start()
+    c.expect("ENV-UNKNOWN-RESPONSE", c.agent_result(42, {}), "/id")
+    c.end_turn(p)
+
+    c = case("env-unknown-response-own-id",
+             "The client sends a response with the id of its own prompt: only the agent may answer it, and the agent has no request 3 in flight.")
+    p = c.start()
+    c.expect("ENV-UNKNOWN-RESPONSE", c.client_result(p, {"outcome": {"outcome": "cancelled"}}), "/id")
+    c.end_turn(p)
+
+    c = case("env-null-id-response",
+             "An error response with id null answers a request whose id could not be read; it answers no request and is not an unknown response.",
+             near_miss=["ENV-UNKNOWN-RESPONSE"])
+    p = c.start()
+    c.a2c({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
+    c.end_turn(p)
+
+    c = case("env-response-id-written-as-float",
+             "The agent answers request id 3 with id 3.0: the same JSON number, so it answers the prompt.",
+             near_miss=["ENV-UNKNOWN-RESPONSE"], docs=[(JSONRPC, "5. Response object")])
+    p = c.start()
+    c.a2c({"jsonrpc": "2.0", "id": float(p), "result": {"stopReason": "end_turn"}})
+
+    # ---- ENV-DUPLICATE-RESPONSE
+    c = case("env-duplicate-response", "The agent answers the prompt twice.")
+    p = c.start()
+    c.end_turn(p)
+    c.expect("ENV-DUPLICATE-RESPONSE", c.end_turn(p), "/id")
+
+    # ---- ENV-ID-REUSE
+    c = case("env-id-reuse", "The client reuses id 3 for session/set_mode while its prompt with id 3 still awaits its response.")
+    p = c.start()
+    c.client_request("session/set_mode", mode_params, id=p)
+    c.expect("ENV-ID-REUSE", c.last, "/id")
+    c.agent_result(p, {})
+
+    c = case("env-id-reused-after-answer", "Id 3 is used again after its prompt was answered.",
+             near_miss=["ENV-ID-REUSE", "ENV-DUPLICATE-RESPONSE"])
+    p = c.start()
+    c.end_turn(p)
+    c.client_request("session/set_mode", mode_params, id=p)
+    c.agent_result(p, {})
+
+    return ("Framing: the suite's trace records and limits (TRACE-*), and newline-delimited UTF-8 JSON-RPC 2.0 (ENV-*).", cases)
