@@ -46,9 +46,10 @@ results="$dir/results.txt"
 : > "$results"
 
 echo "== build ($profile)"
-# One build without dev-dependencies: the binary as users get it, and the
-# floor with serde_json as they get it.
-cargo build --quiet --profile "$profile" -p acp-plan-conformance -p acp-plan-bench --bins
+# Two builds, so that features do not mix: the binary as users get it, and
+# the helpers (the floor among them) with serde_json as it comes.
+cargo build --quiet --profile "$profile" -p acp-plan-conformance --bin acp-plan
+cargo build --quiet --profile "$profile" -p acp-plan-bench --bins
 acp="$out/acp-plan"
 run() { "$out/bench_run" --out "$results" --label "$@"; }
 

@@ -5,12 +5,21 @@
 //!
 //! Usage: `json_floor FILE`; prints lines, bytes and the number of lines that
 //! were not JSON (so the compiler cannot skip the parse).
+//!
+//! It compiles the validator's own line reader from its source file instead
+//! of linking the crate: the crate turns on serde_json's `preserve_order`,
+//! which would make every `Value` here an index map, a slower floor than
+//! serde_json as it comes (README, "Performance").
 
-use acp_plan_conformance::trace::{LineReader, RawLine};
-use acp_plan_conformance::Limits;
+#[path = "../../../conformance/src/trace/lines.rs"]
+mod lines;
+
+use lines::{LineReader, RawLine};
 use std::fs::File;
 use std::io::BufReader;
 use std::process::ExitCode;
+
+const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 fn main() -> ExitCode {
     let Some(path) = std::env::args_os().nth(1) else {
@@ -24,10 +33,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // The same reader as `acp-plan check` (commands/check.rs).
+    // The same reader as `acp-plan check` (commands/check.rs), with the
+    // default --max-line-bytes (trace::Limits).
     let mut lines = LineReader::new(
         BufReader::with_capacity(256 * 1024, file),
-        Limits::default().max_line_bytes,
+        MAX_LINE_BYTES,
     );
     let (mut count, mut bytes, mut not_json) = (0u64, 0u64, 0u64);
     loop {
