@@ -35,10 +35,7 @@ fn main() -> ExitCode {
     };
     // The same reader as `acp-plan check` (commands/check.rs), with the
     // default --max-line-bytes (trace::Limits).
-    let mut lines = LineReader::new(
-        BufReader::with_capacity(256 * 1024, file),
-        MAX_LINE_BYTES,
-    );
+    let mut lines = LineReader::new(BufReader::with_capacity(256 * 1024, file), MAX_LINE_BYTES);
     let (mut count, mut bytes, mut not_json) = (0u64, 0u64, 0u64);
     loop {
         match lines.next_line() {

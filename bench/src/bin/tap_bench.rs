@@ -4,7 +4,7 @@
 //! Usage:
 //! `tap_bench --tap PATH/acp-plan --agent PATH/echo_agent [--round-trips N]
 //!  [--blocks B] [--flood-updates M] [--flood-rounds R] [--work-dir DIR]
-//!  [--strict]`
+//!  [--tap-option OPT]... [--strict]`
 //!
 //! - Latency: `session/prompt` requests sent one at a time (the next only
 //!   after the answer), timed in this driver from before the write to after
@@ -16,6 +16,8 @@
 //! - The tapped runs write the tap's JSON report to DIR; the driver reads it
 //!   back to show that the checker checked every message (and kept up: a
 //!   checker that falls behind reports `TRACE-LIMIT` errors).
+//! - `--tap-option OPT` passes OPT to `acp-plan tap` (repeatable), e.g.
+//!   `--tap-option --max-backlog-bytes=1073741824`.
 //!
 //! It prints the target (median added latency under 100 us per message);
 //! `--strict` exits 1 when it is missed (README, "Performance").
@@ -36,6 +38,7 @@ struct Options {
     flood_updates: u64,
     flood_rounds: usize,
     work_dir: PathBuf,
+    tap_options: Vec<String>,
     strict: bool,
 }
 
@@ -66,6 +69,7 @@ fn parse_args() -> Result<Options, String> {
         flood_updates: 200_000,
         flood_rounds: 3,
         work_dir: std::env::temp_dir(),
+        tap_options: Vec::new(),
         strict: false,
     };
     let mut args = std::env::args().skip(1);
@@ -88,13 +92,14 @@ fn parse_args() -> Result<Options, String> {
             "--flood-updates" => options.flood_updates = number()? as u64,
             "--flood-rounds" => options.flood_rounds = number()?.max(1),
             "--work-dir" => options.work_dir = value.clone().into(),
+            "--tap-option" => options.tap_options.push(value.clone()),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
     if options.tap.as_os_str().is_empty() || options.agent.as_os_str().is_empty() {
         return Err(
             "usage: tap_bench --tap PATH --agent PATH [--round-trips N] [--blocks B] \
-                    [--flood-updates M] [--flood-rounds R] [--work-dir DIR] [--strict]"
+                    [--flood-updates M] [--flood-rounds R] [--work-dir DIR] [--tap-option OPT]... [--strict]"
                 .into(),
         );
     }
@@ -146,6 +151,7 @@ impl Connection {
                 command
                     .args(["tap", "--format", "json", "--report"])
                     .arg(&report)
+                    .args(&options.tap_options)
                     .arg("--")
                     .args(&agent);
                 (command, Some(report))
