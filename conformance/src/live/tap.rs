@@ -25,7 +25,9 @@ use std::io::{self, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
 use std::thread;
 
 /// Bytes read (and copied) at a time.
@@ -83,6 +85,89 @@ pub enum CopyEvent {
     },
 }
 
+/// The copies waiting for the checker, bounded in bytes. (A bound in
+/// chunks would not do: one read may bring 80 bytes or 64 KiB, so a queue
+/// of N chunks holds anywhere from N small messages to N × 64 KiB.)
+#[derive(Clone)]
+pub struct CopyQueue {
+    events: Sender<CopyEvent>,
+    queued_bytes: Arc<AtomicUsize>,
+    limit_bytes: usize,
+}
+
+/// The checker's end of a [`CopyQueue`].
+pub struct CopyReceiver {
+    events: Receiver<CopyEvent>,
+    queued_bytes: Arc<AtomicUsize>,
+}
+
+/// A queue that holds at most `limit_bytes` of copied data (and always at
+/// least one chunk, so a tiny limit still lets the checker see something).
+pub fn copy_queue(limit_bytes: usize) -> (CopyQueue, CopyReceiver) {
+    let (events, receiver) = mpsc::channel();
+    let queued_bytes = Arc::new(AtomicUsize::new(0));
+    (
+        CopyQueue {
+            events,
+            queued_bytes: Arc::clone(&queued_bytes),
+            limit_bytes,
+        },
+        CopyReceiver {
+            events: receiver,
+            queued_bytes,
+        },
+    )
+}
+
+impl CopyQueue {
+    /// Queue a copy of `bytes` unless that would exceed the limit; never waits.
+    fn offer(&self, direction: Direction, bytes: &[u8], lost_before: u64) -> bool {
+        let size = bytes.len();
+        let before = self.queued_bytes.fetch_add(size, Ordering::SeqCst);
+        let over = before > 0 && before.saturating_add(size) > self.limit_bytes;
+        let event = CopyEvent::Data {
+            direction,
+            bytes: bytes.to_vec(),
+            lost_before,
+        };
+        if over || self.events.send(event).is_err() {
+            self.queued_bytes.fetch_sub(size, Ordering::SeqCst);
+            return false;
+        }
+        true
+    }
+
+    /// Say that a direction is closed (not counted against the limit).
+    pub fn close(&self, direction: Direction, lost_before: u64) {
+        let _ = self.events.send(CopyEvent::Closed {
+            direction,
+            lost_before,
+        });
+    }
+}
+
+impl CopyReceiver {
+    /// The next copy, waiting for it; `None` once every sender is gone.
+    pub fn recv(&self) -> Option<CopyEvent> {
+        let event = self.events.recv().ok()?;
+        self.release(&event);
+        Some(event)
+    }
+
+    /// The copies queued now, without waiting.
+    pub fn drain(&self) -> Vec<CopyEvent> {
+        let events: Vec<CopyEvent> = self.events.try_iter().collect();
+        events.iter().for_each(|e| self.release(e));
+        events
+    }
+
+    fn release(&self, event: &CopyEvent) {
+        if let CopyEvent::Data { bytes, .. } = event {
+            self.queued_bytes.fetch_sub(bytes.len(), Ordering::SeqCst);
+        }
+    }
+}
+
 /// How forwarding in one direction ended.
 #[derive(Debug, PartialEq, Eq)]
 pub enum ForwardEnd {
@@ -100,7 +185,7 @@ pub fn forward(
     from: &mut impl Read,
     to: &mut impl Write,
     direction: Direction,
-    copies: &SyncSender<CopyEvent>,
+    copies: &CopyQueue,
 ) -> (ForwardEnd, u64) {
     let mut buf = vec![0u8; CHUNK_BYTES];
     let mut lost: u64 = 0;
@@ -112,14 +197,10 @@ pub fn forward(
             Err(e) => return (ForwardEnd::ReadFailed(e.kind()), lost),
         };
         let chunk = buf.get(..n).unwrap_or_default();
-        let copy = CopyEvent::Data {
-            direction,
-            bytes: chunk.to_vec(),
-            lost_before: lost,
-        };
-        match copies.try_send(copy) {
-            Ok(()) => lost = 0,
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => lost += n as u64,
+        if copies.offer(direction, chunk, lost) {
+            lost = 0;
+        } else {
+            lost += n as u64;
         }
         if let Err(e) = to.write_all(chunk).and_then(|()| to.flush()) {
             return (ForwardEnd::WriteFailed(e.kind()), lost);
@@ -165,8 +246,7 @@ pub fn run(options: TapOptions, name: &str, on_diagnostic: DiagnosticSink) -> io
         }
     });
 
-    let capacity = (options.backlog_bytes / CHUNK_BYTES).max(1);
-    let (copy_tx, copy_rx) = mpsc::sync_channel(capacity);
+    let (copy_tx, copy_rx) = copy_queue(options.backlog_bytes);
     let checker_name = name.to_owned();
     let config = options.config.clone();
     let checker = thread::spawn(move || {
@@ -184,10 +264,7 @@ pub fn run(options: TapOptions, name: &str, on_diagnostic: DiagnosticSink) -> io
                 &copies,
             );
             drop(agent_stdin); // the agent reads end of file
-            let _ = copies.send(CopyEvent::Closed {
-                direction: Direction::ClientToAgent,
-                lost_before: lost,
-            });
+            copies.close(Direction::ClientToAgent, lost);
         });
     }
     let mut lost = 0;
@@ -207,10 +284,7 @@ pub fn run(options: TapOptions, name: &str, on_diagnostic: DiagnosticSink) -> io
     }
     let status = child.wait()?;
     signal_handle.close();
-    let _ = copy_tx.send(CopyEvent::Closed {
-        direction: Direction::AgentToClient,
-        lost_before: lost,
-    });
+    copy_tx.close(Direction::AgentToClient, lost);
     drop(copy_tx);
     let (report, trace_error) = checker
         .join()
@@ -296,7 +370,7 @@ impl LineAssembler {
 /// The checker: assemble lines per direction, validate them in arrival
 /// order, write the trace. Ends when the agent's side is closed.
 fn check_copies(
-    copies: Receiver<CopyEvent>,
+    copies: CopyReceiver,
     config: Config,
     mut transcript: Transcript,
     name: String,
@@ -335,7 +409,7 @@ fn check_copies(
         validator.take_diagnostics()
     };
     let mut closed = [false, false];
-    for event in copies {
+    while let Some(event) = copies.recv() {
         let (direction, bytes, lost_before, last) = match event {
             CopyEvent::Data {
                 direction,
@@ -506,8 +580,8 @@ mod tests {
     #[test]
     fn forwarding_never_waits_for_a_stalled_checker() {
         let data: Vec<u8> = (0..4_000_000u32).map(|i| (i % 251) as u8).collect();
-        // Room for one copy, and nobody reading copies.
-        let (tx, rx) = mpsc::sync_channel(1);
+        // Room for one 10 000-byte copy, and nobody reading copies.
+        let (tx, rx) = copy_queue(10_000);
         let mut out = Vec::new();
         let (end, lost) = forward(
             &mut Trickle(&data, 10_000),
@@ -517,7 +591,9 @@ mod tests {
         );
         assert_eq!(end, ForwardEnd::Eof);
         assert_eq!(out, data, "every byte forwarded, in order");
-        let first = rx.try_recv().unwrap();
+        let mut queued = rx.drain().into_iter();
+        let first = queued.next().unwrap();
+        assert!(queued.next().is_none(), "only one copy fits");
         let CopyEvent::Data {
             bytes, lost_before, ..
         } = first
@@ -533,13 +609,13 @@ mod tests {
     struct CatchUp<'a> {
         chunks: Vec<&'a [u8]>,
         reads: usize,
-        copies: &'a Receiver<CopyEvent>,
+        copies: &'a CopyReceiver,
         drained: Vec<CopyEvent>,
     }
     impl Read for CatchUp<'_> {
         fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
             if self.reads == 1 {
-                self.drained.extend(self.copies.try_iter());
+                self.drained.extend(self.copies.drain());
             }
             let Some(chunk) = self.chunks.get(self.reads) else {
                 return Ok(0);
@@ -552,13 +628,9 @@ mod tests {
 
     #[test]
     fn dropped_copies_are_reported_on_the_next_delivered_one() {
-        let (tx, rx) = mpsc::sync_channel(1);
+        let (tx, rx) = copy_queue(4);
         // The queue is full when forwarding starts.
-        tx.send(CopyEvent::Closed {
-            direction: Direction::AgentToClient,
-            lost_before: 0,
-        })
-        .unwrap();
+        assert!(tx.offer(Direction::ClientToAgent, b"full", 0));
         let mut reader = CatchUp {
             chunks: vec![b"abc\nd", b"ef\n"],
             reads: 0,
@@ -574,12 +646,34 @@ mod tests {
             1,
             "only the copy that filled the queue"
         );
-        match rx.try_recv().unwrap() {
+        match rx.drain().into_iter().next().unwrap() {
             CopyEvent::Data {
                 bytes, lost_before, ..
             } => assert_eq!((bytes.as_slice(), lost_before), (&b"ef\n"[..], 5)),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn the_backlog_is_counted_in_bytes_not_chunks() {
+        let (tx, rx) = copy_queue(1000);
+        // Many small messages fit where a chunk count would have cut them off.
+        for _ in 0..100 {
+            assert!(tx.offer(Direction::ClientToAgent, b"0123456789", 0));
+        }
+        assert!(
+            !tx.offer(Direction::ClientToAgent, b"x", 0),
+            "1000 bytes queued: full"
+        );
+        assert_eq!(rx.drain().len(), 100);
+        assert!(
+            tx.offer(Direction::ClientToAgent, &[b'y'; 1000], 0),
+            "room again once read"
+        );
+        // An empty queue takes one oversized chunk rather than starve the checker.
+        let (big, _rx) = copy_queue(10);
+        assert!(big.offer(Direction::AgentToClient, &[0; 64], 0));
+        assert!(!big.offer(Direction::AgentToClient, &[0; 1], 0));
     }
 
     #[test]
