@@ -115,6 +115,19 @@ pub fn snippet(line: &[u8], pointer: &str) -> String {
     out
 }
 
+/// The JSON type of a value, as messages name it ("an object", "a number").
+pub fn json_type(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// Cut `text` to at most `max` characters, marking the cut.
 pub fn shorten(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {

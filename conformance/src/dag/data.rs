@@ -4,6 +4,7 @@
 //! properties are the paths the plan may fill).
 
 use super::reference::Reference;
+use crate::diag::json_type;
 use serde_json::{Map, Value};
 
 /// Values known before the plan runs, by data kind, and the State blueprint.
@@ -106,17 +107,6 @@ pub fn value_at<'v>(root: &'v Value, path: &[String]) -> Option<&'v Value> {
         Value::Array(items) => items.get(segment.parse::<usize>().ok()?),
         _ => None,
     })
-}
-
-pub fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Where a State path stands against the blueprint.

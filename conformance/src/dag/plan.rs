@@ -2,13 +2,14 @@
 //! references and output path. Problems are described as [`PlanFault`]s;
 //! `rules::dag` decides what they break.
 
-use super::data::{json_type, KnownData};
+use super::data::KnownData;
 use super::reference::{
     is_reference, parse_output_path, parse_reference, OutputPath, OutputPathError, Reference,
     ReferenceError,
 };
 use super::span::{self, LineCounter, Step};
 use super::DagLimits;
+use crate::diag::json_type;
 use crate::diag::pointer_token;
 use serde::Serialize;
 use serde_json::{Map, Value};

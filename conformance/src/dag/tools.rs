@@ -13,7 +13,7 @@
 //! only known at run time, so a schema error that may depend on a
 //! reference's value is not reported (see [`ToolCatalog::check_arguments`]).
 
-use super::data::json_type;
+use crate::diag::json_type;
 use indexmap::IndexMap;
 use jsonschema::error::ValidationErrorKind;
 use serde_json::{Map, Value};

@@ -7,7 +7,7 @@
 //! bad entry is rejected whole (and the reference state is left as it was).
 
 use super::{docs, Citation, Level, Rule, ALL_REVISIONS, V2_ONLY};
-use crate::diag::{member_pointer, shorten, Diagnostic};
+use crate::diag::{json_type, member_pointer, shorten, Diagnostic};
 use crate::spec::messages::{
     LegacyPlan, Meta, Plan, PlanContent, PlanEntry, PlanMessage, PlanRemoved, PlanUpdate, Priority,
     Status,
@@ -702,17 +702,6 @@ impl Parser {
 /// The v2 schema's `format: uri` asks the same of `uri`.
 fn is_absolute_uri(uri: &str) -> bool {
     fluent_uri::Uri::parse(uri).is_ok()
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]
