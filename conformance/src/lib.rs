@@ -30,4 +30,4 @@ pub use rules::{Level, Rule, Severity};
 pub use spec::{Revision, RevisionChoice, SpecChoice};
 pub use state::{ClientState, SessionPlans};
 pub use trace::Limits;
-pub use validate::{check_reader, Config, Counts, TraceReport, Validator};
+pub use validate::{check_reader, Config, Counts, Occupancy, TraceReport, Validator};

@@ -205,6 +205,20 @@ pub fn record_fault(fault: &RecordFault) -> Option<Diagnostic> {
     })
 }
 
+/// A member name repeated inside a payload the rules read (`pointer` points
+/// at the member); `consequence` says what was not read because of it.
+pub fn duplicate_member(pointer: &str, key: &str, consequence: &str) -> Diagnostic {
+    Diagnostic::new(
+        &DUPLICATE_KEY,
+        format!(
+            "member `{}` appears twice in one object; {consequence}",
+            crate::diag::shorten(key, 60)
+        ),
+    )
+    .at(pointer)
+    .hint("send each member once (JSON parsers disagree on which one wins)")
+}
+
 pub fn frame_fault(fault: &FrameFault) -> Diagnostic {
     match fault {
         FrameFault::Version { found: Some(found) } => {

@@ -7,6 +7,7 @@
 use super::{docs, Citation, Level, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
 use crate::spec::messages::PlanEntry;
+use std::collections::{HashMap, VecDeque};
 
 pub const DELTA: Rule = Rule {
     id: "FULL-DELTA",
@@ -32,12 +33,17 @@ pub fn check_replacement(previous: &[PlanEntry], next: &[PlanEntry]) -> Option<D
     if next.is_empty() || next.len() >= previous.len() {
         return None;
     }
+    // Previous entries by content, in order, so matching is linear.
+    let mut by_content: HashMap<&str, VecDeque<usize>> = HashMap::new();
+    for (index, entry) in previous.iter().enumerate() {
+        by_content
+            .entry(entry.content.as_str())
+            .or_default()
+            .push_back(index);
+    }
     let mut carried = vec![false; previous.len()];
     for entry in next {
-        let index = previous
-            .iter()
-            .enumerate()
-            .position(|(i, p)| !carried[i] && p.content == entry.content)?;
+        let index = by_content.get_mut(entry.content.as_str())?.pop_front()?;
         if previous[index].status == entry.status {
             return None;
         }

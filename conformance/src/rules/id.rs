@@ -3,7 +3,7 @@
 //! Ids are scoped to a session: nothing here ever looks across sessions.
 
 use super::{docs, Citation, Level, Rule, ALL_REVISIONS};
-use crate::diag::Diagnostic;
+use crate::diag::{shorten, Diagnostic};
 use crate::state::SessionPlans;
 
 pub const REMOVE_UNKNOWN: Rule = Rule {
@@ -53,9 +53,10 @@ pub fn check_removal(
     if plans.plans.contains_key(id) {
         return None;
     }
+    let shown = shorten(id, 80);
     let message = match removed_on_line {
-        Some(line) => format!("plan `{id}` was already removed (line {line})"),
-        None => format!("plan `{id}` was never created in this session"),
+        Some(line) => format!("plan `{shown}` was already removed (line {line})"),
+        None => format!("plan `{shown}` was never created in this session"),
     };
     Some(
         Diagnostic::new(&REMOVE_UNKNOWN, message)
@@ -75,7 +76,10 @@ pub fn check_update(
         return Some(
             Diagnostic::new(
                 &RECREATE,
-                format!("plan `{id}` was removed on line {line} and is created again"),
+                format!(
+                    "plan `{}` was removed on line {line} and is created again",
+                    shorten(id, 80)
+                ),
             )
             .plan(id),
         );
@@ -85,7 +89,12 @@ pub fn check_update(
     (before != type_name).then(|| {
         Diagnostic::new(
             &TYPE_CHANGE,
-            format!("plan `{id}` changes type from `{before}` to `{type_name}`"),
+            format!(
+                "plan `{}` changes type from `{}` to `{}`",
+                shorten(id, 80),
+                shorten(before, 40),
+                shorten(type_name, 40)
+            ),
         )
         .plan(id)
     })

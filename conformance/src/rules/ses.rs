@@ -62,7 +62,10 @@ pub const RULES: &[&Rule] = &[
 pub fn before_init(method: &str) -> Diagnostic {
     Diagnostic::new(
         &BEFORE_INIT,
-        format!("`{method}` before `initialize` was answered"),
+        format!(
+            "`{}` before `initialize` was answered",
+            crate::diag::shorten(method, 80)
+        ),
     )
     .at("/method")
     .hint("the client calls initialize first and waits for its response")

@@ -78,6 +78,11 @@ pub enum RecordFault {
     EnvelopeMember,
 }
 
+/// The deepest nesting a line may have, whatever `--max-depth` says: the
+/// payloads the rules read are parsed by serde_json, whose recursion limit
+/// is 128 levels, and a payload sits at least one level inside its line.
+pub const MAX_SUPPORTED_DEPTH: usize = 128;
+
 /// Parse one non-blank line of a trace.
 pub fn parse_record(line: &[u8], max_depth: usize) -> Result<Record<'_>, RecordFault> {
     let object = parse_message(line, max_depth)?;
@@ -120,6 +125,7 @@ pub fn parse_message(line: &[u8], max_depth: usize) -> Result<LineObject<'_>, Re
     let text = std::str::from_utf8(line).map_err(|e| RecordFault::NotUtf8 {
         column: e.valid_up_to() + 1,
     })?;
+    let max_depth = max_depth.min(MAX_SUPPORTED_DEPTH);
     if nesting_exceeds(text.as_bytes(), max_depth) {
         return Err(RecordFault::TooDeep { limit: max_depth });
     }
@@ -140,12 +146,16 @@ fn parse_object(text: &str, in_envelope: bool) -> Result<LineObject<'_>, RecordF
     }
     serde_json::from_str::<LineObject<'_>>(text).map_err(|e| {
         if e.is_syntax() || e.is_eof() {
-            not_json(&e)
-        } else {
-            RecordFault::DuplicateKey {
-                reason: strip_position(&e.to_string()),
-                in_envelope,
-            }
+            return not_json(&e);
+        }
+        // serde stops at the first repeated member; the rest of the line
+        // may not even be JSON, which is the graver fault.
+        if let Err(syntax) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            return not_json(&syntax);
+        }
+        RecordFault::DuplicateKey {
+            reason: strip_position(&e.to_string()),
+            in_envelope,
         }
     })
 }
