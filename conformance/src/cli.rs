@@ -22,6 +22,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Print the rule catalog.
     Rules(RulesArgs),
+    /// Write a deterministic synthetic trace (conformant unless --inject).
+    Gen(GenArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -78,6 +80,51 @@ pub struct LimitArgs {
 pub struct RulesArgs {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "The same options and seed always write the same bytes. \
+Each --inject adds one violation (spread evenly over the messages) and prints \
+`injected RULE at line N` to standard error. Injecting CAP-PLAN-OPS makes the \
+client omit the capability; CAP-LEGACY-V2 and SHAPE-FILE-URI-ABSOLUTE need --spec v2.")]
+pub struct GenArgs {
+    /// Seed of the generator.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Revision to write: draft-2026-05, v1 or v2.
+    #[arg(long, default_value = "v1", value_parser = parse_revision)]
+    pub spec: crate::spec::Revision,
+    /// Write bare JSON-RPC lines instead of envelopes.
+    #[arg(long)]
+    pub bare: bool,
+    /// Sessions opened at the start.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub sessions: u16,
+    /// `session/update` notifications after the sessions are open.
+    #[arg(long, value_name = "N", default_value_t = 40)]
+    pub messages: u64,
+    /// Keyed plan ids per session.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub plans: u8,
+    /// Entries per plan.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub entries: usize,
+    /// Share of updates that are not about plans, 0 to 1.
+    #[arg(long, value_name = "F", default_value_t = 0.5)]
+    pub non_plan_share: f64,
+    /// Bytes of text in each entry, message chunk and markdown plan.
+    #[arg(long, value_name = "N", default_value_t = 40)]
+    pub payload_bytes: usize,
+    /// Inject a violation of RULE (repeatable); `--inject list` lists them.
+    #[arg(long, value_name = "RULE")]
+    pub inject: Vec<String>,
+    /// Write to FILE instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+fn parse_revision(text: &str) -> Result<crate::spec::Revision, String> {
+    text.parse()
 }
 
 fn parse_spec(text: &str) -> Result<SpecChoice, String> {

@@ -17,6 +17,7 @@ pub mod cli;
 pub mod commands;
 pub mod diag;
 pub mod fuzzing;
+pub mod gen;
 pub mod jsonrpc;
 pub mod report;
 pub mod rules;

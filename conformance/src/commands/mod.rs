@@ -1,6 +1,7 @@
 //! What each subcommand does.
 
 mod check;
+mod gen;
 mod rules;
 
 use crate::cli::{Cli, Command};
@@ -15,6 +16,7 @@ pub fn run(cli: Cli) -> ExitCode {
     let code = match cli.command {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules::run(args),
+        Command::Gen(args) => gen::run(args),
     };
     ExitCode::from(code)
 }

@@ -12,6 +12,7 @@ use std::str::FromStr;
 
 /// A revision of the plan rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Revision {
     /// The Plan Operations RFD as merged 2026-05-27: `planCapabilities`, plan `id`.
     #[serde(rename = "draft-2026-05")]
