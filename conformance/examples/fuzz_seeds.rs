@@ -6,14 +6,21 @@
 //! ```
 //!
 //! Every `*.jsonl` under the input directories (sorted, recursively) is cut
-//! into seeds by `acp_plan_conformance::fuzzing::seeds`; each target's seed
-//! directory is emptied and rewritten.
+//! into seeds by `acp_plan_conformance::fuzzing::seeds` (the default inputs
+//! are `corpus/` and `fuzz/traces/`); `structured` gets fixed pseudo-random
+//! bytes. Each target's seed directory is emptied and rewritten.
 
-use acp_plan_conformance::fuzzing::seeds::{dedup, from_trace};
+use acp_plan_conformance::fuzzing::seeds::{dedup, from_trace, structured};
 use std::path::{Path, PathBuf};
 use std::{env, fs, io};
 
-const TARGETS: [&str; 4] = ["frame", "plan_messages", "stream", "differential"];
+const TARGETS: [&str; 5] = [
+    "frame",
+    "plan_messages",
+    "stream",
+    "differential",
+    "structured",
+];
 
 fn main() -> io::Result<()> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -32,6 +39,7 @@ fn main() -> io::Result<()> {
         let stem = path.file_stem().unwrap_or_default().to_string_lossy();
         seeds.extend(from_trace(&stem, &fs::read(path)?));
     }
+    seeds.extend(structured(32));
     let seeds = dedup(seeds);
     for target in TARGETS {
         let dir = out.join(target);

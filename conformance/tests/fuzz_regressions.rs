@@ -2,6 +2,7 @@
 //! fuzz seed (`fuzz/seeds/<target>/`) through the same checks the fuzz
 //! targets make (`acp_plan_conformance::fuzzing`), so that `cargo test`
 //! keeps each bug the fuzzers found fixed without needing cargo-fuzz.
+//! (`structured` needs `--features arbitrary`.)
 
 #[path = "support/official.rs"]
 mod official;
@@ -66,4 +67,12 @@ fn differential() {
     replay("differential", |data| {
         fuzzing::differential::check(data, &official::OfficialCrate).map(|_| ())
     });
+}
+
+/// Needs the generator's `arbitrary` derives: `cargo test --features
+/// arbitrary --test fuzz_regressions` (as `.ci/run` does).
+#[cfg(feature = "arbitrary")]
+#[test]
+fn structured() {
+    replay("structured", fuzzing::structured::check);
 }

@@ -12,6 +12,7 @@
 //! | [`plan_messages`] | one `update` object | the strict parser of every revision: rejections are explained, accepted messages re-serialize and parse back equal |
 //! | [`stream`] | a whole trace | the validator: diagnostic lines within the input, verdict agrees with the error count, state only for established sessions, live state within the limits, streaming and chunking give the same report |
 //! | [`differential`] | one `update` or `initialize` params object | the strict parser against the official `agent-client-protocol-schema` crate |
+//! | `structured` (feature `arbitrary`) | an `arbitrary` sequence of protocol operations | the validator reports exactly the violations the generator injected |
 //!
 //! Nothing here panics on input: a broken invariant is returned, so the
 //! caller decides how to fail.
@@ -21,6 +22,8 @@ pub mod frame;
 pub mod plan_messages;
 pub mod seeds;
 pub mod stream;
+#[cfg(feature = "arbitrary")]
+pub mod structured;
 
 use crate::diag::Diagnostic;
 use serde_json::Value;

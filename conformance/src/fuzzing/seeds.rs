@@ -155,6 +155,24 @@ fn update_seeds(at: &str, params: &RawValue) -> Vec<Seed> {
     seeds
 }
 
+/// Seeds for `structured`, whose input is not JSON but the bytes an
+/// `arbitrary` operation sequence is read from: `count` pseudo-random byte
+/// strings of 64 to 511 bytes from a fixed seed (each reads as a handful of
+/// operations, some of them violations).
+pub fn structured(count: usize) -> Vec<Seed> {
+    let mut rng = fastrand::Rng::with_seed(4);
+    (0..count)
+        .map(|n| {
+            let len = rng.usize(64..512);
+            Seed {
+                target: "structured",
+                name: format!("random-{n:02}.bin"),
+                bytes: (0..len).map(|_| rng.u8(..)).collect(),
+            }
+        })
+        .collect()
+}
+
 /// Drop seeds whose bytes an earlier seed of the same target already has.
 pub fn dedup(seeds: Vec<Seed>) -> Vec<Seed> {
     let mut seen = std::collections::HashSet::new();
