@@ -24,6 +24,8 @@ pub enum Command {
     Rules(RulesArgs),
     /// Write a deterministic synthetic trace (conformant unless --inject).
     Gen(GenArgs),
+    /// Check a plan of tool calls as a DAG ("Acts of Emergence 010: Agent/Plan").
+    Dag(DagArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -125,6 +127,78 @@ pub struct GenArgs {
 
 fn parse_revision(text: &str) -> Result<crate::spec::Revision, String> {
     text.parse()
+}
+
+/// What a second write to a State path means (`acp-plan dag --writes`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Writes {
+    /// State is immutable once written (the seed's text as of late 2025): an error.
+    Immutable,
+    /// The last write wins (later revisions of the text): an info.
+    LastWins,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum GraphFormat {
+    /// Mermaid flowchart.
+    Mermaid,
+    /// Graphviz DOT.
+    Dot,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "FILE is an array of calls, a solution {\"calls\": [...], \"output\": ...}, a plan message {\"type\": \"plan\", \"plan\": [...]}, or a context array holding one plan message (its input and state messages count as known data).\n\nExit status: 0 conformant, 1 not conformant, 2 usage or I/O error."
+)]
+pub struct DagArgs {
+    /// Plan file; `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Input message (or an object of values) that `†input.*` references read.
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// State message (or an object of values) the plan starts from; its `schema` is the blueprint of paths the plan may fill. Without it the State starts empty.
+    #[arg(long, value_name = "FILE")]
+    pub state: Option<PathBuf>,
+    /// Tools the plan may call, with their argument schemas (see README).
+    #[arg(long, value_name = "FILE")]
+    pub tools: Option<PathBuf>,
+    /// What two writes to one State path mean.
+    #[arg(long, value_enum, default_value_t = Writes::Immutable)]
+    pub writes: Writes,
+    /// Also print the execution order: waves of calls that can run in parallel.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the data-flow graph on standard output (the report goes to standard error).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub graph: Option<GraphFormat>,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Fail (exit 1) on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Leave info-level diagnostics out of human output.
+    #[arg(long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub limits: DagLimitArgs,
+}
+
+/// Input limits of `acp-plan dag` (see README, "acp-plan dag").
+#[derive(Debug, Args)]
+pub struct DagLimitArgs {
+    #[arg(long, value_name = "BYTES", default_value_t = crate::dag::DagLimits::default().max_bytes)]
+    pub max_bytes: usize,
+    #[arg(long, value_name = "N", default_value_t = crate::dag::DagLimits::default().max_calls)]
+    pub max_calls: usize,
+    #[arg(long, value_name = "N", default_value_t = crate::dag::DagLimits::default().max_references)]
+    pub max_references: usize,
+    #[arg(long, value_name = "N", default_value_t = crate::dag::DagLimits::default().max_path_segments)]
+    pub max_path_segments: usize,
+    #[arg(long, value_name = "N", default_value_t = crate::dag::DagLimits::default().max_edges)]
+    pub max_edges: usize,
+    #[arg(long, value_name = "N", default_value_t = crate::dag::DagLimits::default().max_diagnostics)]
+    pub max_diagnostics: usize,
 }
 
 fn parse_spec(text: &str) -> Result<SpecChoice, String> {

@@ -15,6 +15,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod dag;
 pub mod diag;
 pub mod fuzzing;
 pub mod gen;

@@ -1,6 +1,7 @@
 //! What each subcommand does.
 
 mod check;
+mod dag;
 mod gen;
 mod rules;
 
@@ -17,6 +18,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules::run(args),
         Command::Gen(args) => gen::run(args),
+        Command::Dag(args) => dag::run(args),
     };
     ExitCode::from(code)
 }

@@ -64,7 +64,7 @@ pub fn render(traces: &[TraceReport], options: ReportOptions) -> String {
     out
 }
 
-fn render_diagnostic(out: &mut String, file: &str, d: &Diagnostic) {
+pub(crate) fn render_diagnostic(out: &mut String, file: &str, d: &Diagnostic) {
     let _ = writeln!(out, "{}[{}]: {}", d.severity(), d.rule.id, d.message);
     let _ = writeln!(out, "  --> {}:{}", file, d.line);
     if let Some(snippet) = &d.snippet {

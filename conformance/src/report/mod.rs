@@ -1,6 +1,8 @@
 //! Report writers. They read finished [`TraceReport`]s and never reach back
 //! into validation.
 
+pub mod dag;
+pub mod dataflow;
 pub mod human;
 pub mod json;
 

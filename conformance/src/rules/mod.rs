@@ -7,6 +7,7 @@
 //! decision that something breaks a rule is made here.
 
 pub mod cap;
+pub mod dag;
 pub mod env;
 pub mod full;
 pub mod id;
@@ -136,6 +137,8 @@ pub mod docs {
     pub const PROMPT_TURN: &str = "ACP Prompt Turn";
     pub const EXTENSIBILITY: &str = "ACP Extensibility";
     pub const SUITE: &str = "acp-plan-conformance trace format (README, \"Traces\")";
+    pub const EMERGENCE_PLAN: &str = "Acts of Emergence 010: Agent/Plan";
+    pub const SUITE_DAG: &str = "acp-plan-conformance plan files (README, \"acp-plan dag\")";
 }
 
 /// Every rule, family by family, in a stable order.
@@ -148,6 +151,7 @@ pub fn catalog() -> impl Iterator<Item = &'static Rule> {
         shape::RULES,
         id::RULES,
         full::RULES,
+        dag::RULES,
     ]
     .into_iter()
     .flatten()
