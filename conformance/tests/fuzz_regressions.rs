@@ -63,6 +63,11 @@ fn stream() {
 }
 
 #[test]
+fn dag() {
+    replay("dag", fuzzing::dag::check);
+}
+
+#[test]
 fn differential() {
     replay("differential", |data| {
         fuzzing::differential::check(data, &official::OfficialCrate).map(|_| ())

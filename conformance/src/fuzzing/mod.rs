@@ -12,11 +12,13 @@
 //! | [`plan_messages`] | one `update` object | the strict parser of every revision: rejections are explained, accepted messages re-serialize and parse back equal |
 //! | [`stream`] | a whole trace | the validator: diagnostic lines within the input, verdict agrees with the error count, state only for established sessions, live state within the limits, streaming and chunking give the same report |
 //! | [`differential`] | one `update` or `initialize` params object | the strict parser against the official `agent-client-protocol-schema` crate |
+//! | [`dag`] | a plan of tool calls | the DAG checker: bounded diagnostics within the input, a schedule that respects every edge, cycles that close, every view renders |
 //! | `structured` (feature `arbitrary`) | an `arbitrary` sequence of protocol operations | the validator reports exactly the violations the generator injected |
 //!
 //! Nothing here panics on input: a broken invariant is returned, so the
 //! caller decides how to fail.
 
+pub mod dag;
 pub mod differential;
 pub mod frame;
 pub mod plan_messages;
