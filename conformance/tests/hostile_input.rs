@@ -397,3 +397,18 @@ fn a_line_repeating_a_member_and_then_not_json_is_not_json() {
     let (found, _) = check(&[r#"{"jsonrpc":"2.0","method":"a","method":"b","#]);
     assert_eq!(found, ["ENV-JSON"]);
 }
+
+#[test]
+fn a_number_beyond_f64_in_a_plan_is_a_limit_not_a_crash() {
+    // Found through the frame fuzzer: JSON numbers have no range, serde_json
+    // values do. The update cannot be held, so it is reported and not applied.
+    let (found, state) = check(&[
+        INIT,
+        INIT_OK,
+        NEW,
+        NEW_OK,
+        r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"p","content":"a","_meta":{"n":1e400}}}}}"#,
+    ]);
+    assert_eq!(found, ["TRACE-LIMIT"]);
+    assert_eq!(state["sessions"]["s"]["plans"], serde_json::json!({}));
+}

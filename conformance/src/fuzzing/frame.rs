@@ -134,12 +134,25 @@ fn check_record(line: &[u8], max_depth: usize) -> Checked {
     let valid_json = serde_json::from_str::<IgnoredAny>(text).is_ok();
     let value = match serde_json::from_str::<Value>(text) {
         Ok(value) => value,
-        Err(_) if valid_json => {
-            // Valid JSON that serde_json cannot build: deeper than its
-            // recursion limit, so deeper than every limit tried here.
+        Err(e) if valid_json && e.to_string().starts_with("recursion limit exceeded") => {
+            // Deeper than serde_json's recursion limit, so deeper than
+            // every limit tried here.
             ensure!(
                 matches!(result, Err(RecordFault::TooDeep { .. })),
                 "JSON nested deeper than 127 levels (limit {max_depth}) read as {result:?}"
+            );
+            return Ok(());
+        }
+        Err(_) if valid_json => {
+            // Valid JSON that a `Value` cannot hold (a number beyond f64):
+            // whatever the checker makes of it, the line is JSON.
+            ensure!(
+                !matches!(
+                    result,
+                    Err(RecordFault::NotJson { .. } | RecordFault::NotUtf8 { .. })
+                ),
+                "valid JSON {:?} read as {result:?}",
+                crate::diag::shorten(text, 200)
             );
             return Ok(());
         }

@@ -226,8 +226,8 @@ pub fn parse_plan_update_json(
     }
     match serde_json::from_str::<Map<String, Value>>(update) {
         Ok(update) => parse_plan_update(&update, kind, revision, max_entries),
-        // Not reachable for an update the validator read as an object within
-        // the depth limit; said rather than assumed.
+        // JSON that serde_json reads but cannot hold: a number beyond f64
+        // (1e400), or nesting past its recursion limit.
         Err(e) => Parsed {
             message: None,
             diagnostics: vec![Diagnostic::new(
