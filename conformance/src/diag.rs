@@ -65,7 +65,23 @@ impl Diagnostic {
     pub fn severity(&self) -> Severity {
         self.rule.severity()
     }
+
+    /// Cut the message and hint to [`MAX_TEXT_CHARS`]: a safety net for
+    /// checkers whose messages quote input (paths, names) in many places.
+    pub fn bound_texts(&mut self) {
+        if self.message.chars().nth(MAX_TEXT_CHARS).is_some() {
+            self.message = shorten(&self.message, MAX_TEXT_CHARS);
+        }
+        if let Some(hint) = &mut self.hint {
+            if hint.chars().nth(MAX_TEXT_CHARS).is_some() {
+                *hint = shorten(hint, MAX_TEXT_CHARS);
+            }
+        }
+    }
 }
+
+/// Longest message or hint [`Diagnostic::bound_texts`] leaves.
+pub const MAX_TEXT_CHARS: usize = 600;
 
 /// Widest snippet of a line shown in a report.
 const SNIPPET_CHARS: usize = 140;
