@@ -57,8 +57,7 @@ pub const DUPLICATE_KEY: Rule = Rule {
     id: "ENV-DUPLICATE-KEY",
     level: Level::Should,
     revisions: ALL_REVISIONS,
-    summary:
-        "Member names of the JSON-RPC object are unique (a message with duplicates is not checked)",
+    summary: "Member names are unique in every object of a message (a repeat in the JSON-RPC object or in a plan update leaves that message unchecked)",
     citation: Citation {
         document: docs::RFC8259,
         section: "4. Objects",

@@ -401,7 +401,7 @@ impl Validator {
             self.emit(env::duplicate_member(
                 &format!("{base}{}", repeat.pointer),
                 &repeat.key,
-                "the suite reads the last one (the official ACP crate rejects the object)",
+                "the suite reads the last one (parsers disagree; the official ACP crate may reject the object)",
             ));
         }
     }
