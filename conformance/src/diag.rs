@@ -80,7 +80,23 @@ impl Diagnostic {
         }
         (!parts.is_empty()).then(|| parts.join(", "))
     }
+
+    /// Cut the message and hint to [`MAX_TEXT_CHARS`]: a safety net for
+    /// checkers whose messages quote input (paths, names) in many places.
+    pub fn bound_texts(&mut self) {
+        if self.message.chars().nth(MAX_TEXT_CHARS).is_some() {
+            self.message = shorten(&self.message, MAX_TEXT_CHARS);
+        }
+        if let Some(hint) = &mut self.hint {
+            if hint.chars().nth(MAX_TEXT_CHARS).is_some() {
+                *hint = shorten(hint, MAX_TEXT_CHARS);
+            }
+        }
+    }
 }
+
+/// Longest message or hint [`Diagnostic::bound_texts`] leaves.
+pub const MAX_TEXT_CHARS: usize = 600;
 
 /// Widest snippet of a line shown in a report.
 const SNIPPET_CHARS: usize = 140;
@@ -90,7 +106,9 @@ const SNIPPET_CHARS: usize = 140;
 pub fn snippet(line: &[u8], pointer: &str) -> String {
     let text = String::from_utf8_lossy(line);
     let text = text.trim_end();
-    if text.chars().count() <= SNIPPET_CHARS {
+    // One pass to find the focus, the rest within the window: lines can be
+    // megabytes long and carry many diagnostics.
+    if text.chars().nth(SNIPPET_CHARS).is_none() {
         return text.to_owned();
     }
     // Centre on the last pointer token that appears as a quoted key.
@@ -102,14 +120,22 @@ pub fn snippet(line: &[u8], pointer: &str) -> String {
             text.rfind(&key)
         })
         .unwrap_or(0);
-    let focus_char = text[..focus].chars().count();
-    let start = focus_char.saturating_sub(SNIPPET_CHARS / 3);
+    // A third of the window before the focus.
+    let start = text
+        .get(..focus)
+        .and_then(|before| before.char_indices().rev().nth(SNIPPET_CHARS / 3 - 1))
+        .map_or(0, |(i, _)| i);
+    let window = text.get(start..).unwrap_or_default();
+    let end = window
+        .char_indices()
+        .nth(SNIPPET_CHARS)
+        .map_or(window.len(), |(i, _)| i);
     let mut out = String::new();
     if start > 0 {
         out.push('…');
     }
-    out.extend(text.chars().skip(start).take(SNIPPET_CHARS));
-    if text.chars().count() > start + SNIPPET_CHARS {
+    out.push_str(window.get(..end).unwrap_or_default());
+    if end < window.len() {
         out.push('…');
     }
     out
@@ -176,6 +202,52 @@ mod tests {
         let s = snippet(long.as_bytes(), "/target");
         assert!(s.contains(r#""target":"here""#), "{s}");
         assert!(s.starts_with('…') && s.ends_with('…'));
+    }
+
+    /// The plain statement of what a snippet is, counting characters from
+    /// the start (quadratic, so not what the checker runs).
+    fn reference_snippet(line: &[u8], pointer: &str) -> String {
+        let text = String::from_utf8_lossy(line);
+        let text = text.trim_end();
+        let chars: Vec<char> = text.chars().collect();
+        if chars.len() <= SNIPPET_CHARS {
+            return text.to_owned();
+        }
+        let focus = pointer
+            .rsplit('/')
+            .filter(|t| !t.is_empty() && !t.bytes().all(|b| b.is_ascii_digit()))
+            .find_map(|t| text.rfind(&format!("\"{}\"", t.replace("~1", "/").replace("~0", "~"))))
+            .unwrap_or(0);
+        let start = text[..focus]
+            .chars()
+            .count()
+            .saturating_sub(SNIPPET_CHARS / 3);
+        let end = (start + SNIPPET_CHARS).min(chars.len());
+        let mut out: String = if start > 0 {
+            "…".into()
+        } else {
+            String::new()
+        };
+        out.extend(&chars[start..end]);
+        if end < chars.len() {
+            out.push('…');
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn snippets_match_the_reference(
+            pad in "[a-zé\"{}:, ]{0,200}",
+            tail in "[a-zé\"{}:, ]{0,200}",
+            key in "[a-z]{1,3}",
+            bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..300),
+        ) {
+            let line = format!("{pad}\"{key}\":1{tail}");
+            let pointer = format!("/x/{key}");
+            proptest::prop_assert_eq!(snippet(line.as_bytes(), &pointer), reference_snippet(line.as_bytes(), &pointer));
+            proptest::prop_assert_eq!(snippet(&bytes, &pointer), reference_snippet(&bytes, &pointer));
+        }
     }
 
     #[test]

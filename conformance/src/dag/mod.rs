@@ -169,6 +169,12 @@ pub fn check_named(name: &str, bytes: &[u8], options: &DagOptions) -> DagReport 
     if let Some(catalog) = &options.tools {
         found.extend(crate::rules::dag::tool_findings(&plan, catalog));
     }
+    // Paths, tool names and kinds come from the plan and can be megabytes
+    // long; no report should grow with them (the dag fuzz target found a
+    // read kind quoted whole).
+    for d in &mut found {
+        d.bound_texts();
+    }
     // Reading order: by line; the order found within a line.
     found.sort_by_key(|d| d.line);
     let mut counts = Counts::default();

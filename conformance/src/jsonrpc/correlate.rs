@@ -181,6 +181,17 @@ impl Correlator {
         self.outstanding[direction.index()].iter()
     }
 
+    /// How many requests sent in `direction` are in flight.
+    pub fn outstanding_count(&self, direction: Direction) -> usize {
+        self.outstanding[direction.index()].len()
+    }
+
+    /// Ids remembered beyond the requests in flight (answered and unplaced
+    /// requests), for memory checks. Never more than a small constant.
+    pub fn remembered_count(&self) -> usize {
+        self.answered.iter().map(VecDeque::len).sum::<usize>() + self.unplaced.len()
+    }
+
     fn answer(&mut self, request_direction: Direction, id: &Id) -> ResponseOutcome {
         match self.take(request_direction, id) {
             Some(request) => ResponseOutcome::Answers {

@@ -57,8 +57,7 @@ pub const DUPLICATE_KEY: Rule = Rule {
     id: "ENV-DUPLICATE-KEY",
     level: Level::Should,
     revisions: ALL_REVISIONS,
-    summary:
-        "Member names of the JSON-RPC object are unique (a message with duplicates is not checked)",
+    summary: "Member names are unique in every object of a message (a repeat in the JSON-RPC object or in a plan update leaves that message unchecked)",
     citation: Citation {
         document: docs::RFC8259,
         section: "4. Objects",
@@ -203,6 +202,20 @@ pub fn record_fault(fault: &RecordFault) -> Option<Diagnostic> {
             .hint("send each member once"),
         _ => return None,
     })
+}
+
+/// A member name repeated inside a payload the rules read (`pointer` points
+/// at the member); `consequence` says what was not read because of it.
+pub fn duplicate_member(pointer: &str, key: &str, consequence: &str) -> Diagnostic {
+    Diagnostic::new(
+        &DUPLICATE_KEY,
+        format!(
+            "member `{}` appears twice in one object; {consequence}",
+            crate::diag::shorten(key, 60)
+        ),
+    )
+    .at(pointer)
+    .hint("send each member once (JSON parsers disagree on which one wins)")
 }
 
 pub fn frame_fault(fault: &FrameFault) -> Diagnostic {

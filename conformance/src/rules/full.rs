@@ -6,7 +6,8 @@
 
 use super::{docs, Citation, Level, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
-use crate::spec::messages::PlanEntry;
+use crate::spec::messages::{PlanEntry, Status};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 pub const DELTA: Rule = Rule {
     id: "FULL-DELTA",
@@ -35,19 +36,28 @@ pub fn check_replacement(previous: &[PlanEntry], next: &[PlanEntry]) -> Option<D
     // An entry repeated unchanged means this is not a list of changes.
     // (Checked against every previous entry first: with repeated contents,
     // matching by content alone could pair it with a different twin.)
-    if next.iter().any(|entry| {
-        previous
-            .iter()
-            .any(|p| p.content == entry.content && p.status == entry.status)
-    }) {
+    let unchanged: HashSet<(&str, &Status)> = previous
+        .iter()
+        .map(|p| (p.content.as_str(), &p.status))
+        .collect();
+    if next
+        .iter()
+        .any(|entry| unchanged.contains(&(entry.content.as_str(), &entry.status)))
+    {
         return None;
+    }
+    // Previous entries by content, in order: matching stays linear however
+    // long the plans are.
+    let mut by_content: HashMap<&str, VecDeque<usize>> = HashMap::new();
+    for (index, entry) in previous.iter().enumerate() {
+        by_content
+            .entry(entry.content.as_str())
+            .or_default()
+            .push_back(index);
     }
     let mut carried = vec![false; previous.len()];
     for entry in next {
-        let index = previous
-            .iter()
-            .enumerate()
-            .position(|(i, p)| !carried[i] && p.content == entry.content)?;
+        let index = by_content.get_mut(entry.content.as_str())?.pop_front()?;
         carried[index] = true;
     }
     let vanished_unfinished = previous

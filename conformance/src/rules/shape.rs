@@ -194,6 +194,8 @@ pub const RULES: &[&Rule] = &[
 pub const PLAN_KINDS: &[&str] = &["plan", "plan_update", "plan_removed"];
 
 const UPDATE_POINTER: &str = "/params/update";
+/// Unknown members named one by one per object; the rest are summed up.
+const UNKNOWN_MEMBERS_NAMED: usize = 8;
 
 /// The outcome of parsing one plan update.
 #[derive(Debug, Default)]
@@ -202,6 +204,42 @@ pub struct Parsed {
     /// client to apply it.
     pub message: Option<PlanMessage>,
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parse the `update` object of a plan-related `session/update` from its
+/// JSON text, as the validator does: an update that repeats a member name
+/// anywhere is not read (`ENV-DUPLICATE-KEY`; the official crate rejects
+/// it, other parsers keep either value); otherwise [`parse_plan_update`].
+pub fn parse_plan_update_json(
+    update: &str,
+    kind: &str,
+    revision: Revision,
+    max_entries: usize,
+) -> Parsed {
+    if let Some(duplicate) = crate::trace::first_duplicate_member(update) {
+        let pointer = format!("{UPDATE_POINTER}{}", duplicate.pointer);
+        return Parsed {
+            message: None,
+            diagnostics: vec![super::env::duplicate_member(
+                &pointer,
+                &duplicate.key,
+                "the update was not checked or applied",
+            )],
+        };
+    }
+    match serde_json::from_str::<Map<String, Value>>(update) {
+        Ok(update) => parse_plan_update(&update, kind, revision, max_entries),
+        // JSON that serde_json reads but cannot hold: a number beyond f64
+        // (1e400), or nesting past its recursion limit.
+        Err(e) => Parsed {
+            message: None,
+            diagnostics: vec![Diagnostic::new(
+                &super::trace::LIMIT,
+                format!("the update could not be read: {e}"),
+            )
+            .at(UPDATE_POINTER)],
+        },
+    }
 }
 
 /// Parse the `update` object of a plan-related `session/update` (`kind` is
@@ -669,6 +707,8 @@ impl Parser {
     ) {
         let id_key = self.spelling.plan_id_key;
         let has_own_id = object.contains_key(id_key);
+        let mut reported = 0;
+        let mut unreported = 0;
         for key in object.keys() {
             if known.contains(&key.as_str()) {
                 continue;
@@ -677,6 +717,12 @@ impl Parser {
             if other_id_key && known.contains(&id_key) && !has_own_id {
                 continue;
             }
+            // Hostile objects can carry millions of members: name a few.
+            if reported == UNKNOWN_MEMBERS_NAMED {
+                unreported += 1;
+                continue;
+            }
+            reported += 1;
             let mut diagnostic = Diagnostic::new(
                 &UNKNOWN_FIELD,
                 format!("`{}` is not a member of {what}", shorten(key, 60)),
@@ -692,6 +738,16 @@ impl Parser {
                 diagnostic.hint("put custom data under `_meta`")
             };
             self.diagnostics.push(diagnostic);
+        }
+        if unreported > 0 {
+            self.diagnostics.push(
+                Diagnostic::new(
+                    &UNKNOWN_FIELD,
+                    format!("{unreported} more members that are not members of {what}"),
+                )
+                .at(pointer)
+                .hint("put custom data under `_meta`"),
+            );
         }
     }
 }

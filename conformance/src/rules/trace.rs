@@ -66,8 +66,9 @@ pub fn record_fault(fault: &RecordFault) -> Option<Diagnostic> {
             "line mixes envelope members (direction, message) with JSON-RPC members",
         )
         .hint("an envelope holds only direction, message and time; the JSON-RPC members go inside `message`"),
+        // Pointers point into the message, so "" is the message itself.
         RecordFault::NotObject { in_envelope: true } => {
-            Diagnostic::new(&RECORD, "envelope `message` is not a JSON object").at("/message")
+            Diagnostic::new(&RECORD, "envelope `message` is not a JSON object")
         }
         RecordFault::DuplicateKey {
             in_envelope: true,

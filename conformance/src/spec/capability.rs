@@ -2,8 +2,7 @@
 //! from the `initialize` exchange, and choosing the revision.
 
 use super::{Revision, RevisionChoice, SpecChoice};
-use crate::trace::is_object;
-use serde::{Deserialize, Deserializer};
+use crate::trace::last_member;
 use serde_json::value::RawValue;
 
 /// What a capability key held.
@@ -59,61 +58,28 @@ impl CapabilityKeys {
     }
 }
 
-#[derive(Deserialize)]
-struct InitializeParams<'a> {
-    #[serde(rename = "clientCapabilities", default, borrow)]
-    client_capabilities: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct CapabilityProbe<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    plan: Option<&'a RawValue>,
-    #[serde(
-        rename = "planCapabilities",
-        default,
-        borrow,
-        deserialize_with = "present"
-    )]
-    plan_capabilities: Option<&'a RawValue>,
-}
-
-fn present<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Option<&'a RawValue>, D::Error> {
-    <&'a RawValue>::deserialize(d).map(Some)
-}
-
 /// Read the plan capability keys from `initialize` params. Params that do
-/// not have the expected shape (objects, not arrays) advertise nothing.
+/// not have the expected shape advertise nothing; a repeated member name
+/// counts with its last value (the validator warns about the repeat).
 pub fn read_capability_keys(params: Option<&RawValue>) -> CapabilityKeys {
-    let Some(params) = params.filter(|p| is_object(p)) else {
+    let Some(capabilities) = params.and_then(|p| last_member(p.get(), "clientCapabilities")) else {
         return CapabilityKeys::NONE;
     };
-    let caps = serde_json::from_str::<InitializeParams<'_>>(params.get())
-        .ok()
-        .and_then(|p| p.client_capabilities)
-        .filter(|caps| is_object(caps))
-        .and_then(|caps| serde_json::from_str::<CapabilityProbe<'_>>(caps.get()).ok());
-    match caps {
-        Some(caps) => CapabilityKeys {
-            plan: KeyValue::of(caps.plan),
-            plan_capabilities: KeyValue::of(caps.plan_capabilities),
-        },
-        None => CapabilityKeys::NONE,
+    let key = |name: &str| match capabilities.get().as_bytes().first() {
+        Some(b'{') => KeyValue::of(last_member(capabilities.get(), name)),
+        _ => KeyValue::Absent,
+    };
+    CapabilityKeys {
+        plan: key("plan"),
+        plan_capabilities: key("planCapabilities"),
     }
-}
-
-#[derive(Deserialize)]
-struct InitializeResult {
-    #[serde(rename = "protocolVersion", default)]
-    protocol_version: Option<serde_json::Value>,
 }
 
 /// The `protocolVersion` of an `initialize` result, if it is an integer.
 pub fn read_protocol_version(result: Option<&RawValue>) -> Option<u64> {
-    let result = result.filter(|r| is_object(r))?;
-    serde_json::from_str::<InitializeResult>(result.get())
+    let version = last_member(result?.get(), "protocolVersion")?;
+    serde_json::from_str::<serde_json::Value>(version.get())
         .ok()?
-        .protocol_version?
         .as_u64()
 }
 

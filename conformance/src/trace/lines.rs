@@ -29,6 +29,12 @@ impl<R: BufRead> LineReader<R> {
         }
     }
 
+    /// Bytes the reader has allocated for lines: never much more than the
+    /// limit, however long a line is (for memory checks).
+    pub fn buffer_capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+
     /// The next line and its 1-based number, or `None` at end of input.
     pub fn next_line(&mut self) -> io::Result<Option<(u64, RawLine<'_>)>> {
         self.buf.clear();

@@ -5,9 +5,13 @@
 
 mod lines;
 mod record;
+mod unique;
 
 pub use lines::{LineReader, RawLine};
-pub use record::{is_object, parse_message, parse_record, LineObject, Record, RecordFault};
+pub use record::{
+    is_object, parse_message, parse_record, LineObject, Record, RecordFault, MAX_SUPPORTED_DEPTH,
+};
+pub use unique::{duplicate_keys, first_duplicate_member, last_member, DuplicateMember};
 
 /// Bounds that keep memory flat on hostile input. The defaults are far above
 /// what real traces need; exceeding one is a `TRACE-LIMIT` diagnostic.
@@ -15,7 +19,8 @@ pub use record::{is_object, parse_message, parse_record, LineObject, Record, Rec
 pub struct Limits {
     /// Longest line read; a longer one is skipped (without buffering it).
     pub max_line_bytes: usize,
-    /// Deepest nesting of arrays and objects in one line.
+    /// Deepest nesting of arrays and objects in one line (at most
+    /// [`MAX_SUPPORTED_DEPTH`]; a larger value acts as that).
     pub max_depth: usize,
     /// Sessions tracked at once on one connection.
     pub max_sessions: usize,

@@ -128,6 +128,11 @@ fn message_object<'de: 'a, 'a, D: Deserializer<'de>>(
     d.deserialize_map(ObjectOnly).map(Some)
 }
 
+/// The deepest nesting a line may have, whatever `--max-depth` says: the
+/// payloads the rules read are parsed by serde_json, whose recursion limit
+/// is 128 levels, and a payload sits at least one level inside its line.
+pub const MAX_SUPPORTED_DEPTH: usize = 128;
+
 /// Parse one non-blank line of a trace.
 pub fn parse_record(line: &[u8], max_depth: usize) -> Result<Record<'_>, RecordFault> {
     if let Some(record) = parse_record_one_pass(line, max_depth) {
@@ -140,6 +145,7 @@ pub fn parse_record(line: &[u8], max_depth: usize) -> Result<Record<'_>, RecordF
 /// anything but a well-formed bare message or envelope.
 fn parse_record_one_pass(line: &[u8], max_depth: usize) -> Option<Record<'_>> {
     let text = std::str::from_utf8(line).ok()?;
+    let max_depth = max_depth.min(MAX_SUPPORTED_DEPTH);
     if text.trim_start().as_bytes().first() != Some(&b'{') || nesting_exceeds(line, max_depth) {
         return None;
     }
@@ -214,6 +220,7 @@ pub fn parse_message(line: &[u8], max_depth: usize) -> Result<LineObject<'_>, Re
     let text = std::str::from_utf8(line).map_err(|e| RecordFault::NotUtf8 {
         column: e.valid_up_to() + 1,
     })?;
+    let max_depth = max_depth.min(MAX_SUPPORTED_DEPTH);
     if nesting_exceeds(text.as_bytes(), max_depth) {
         return Err(RecordFault::TooDeep { limit: max_depth });
     }
@@ -234,12 +241,16 @@ fn parse_object(text: &str, in_envelope: bool) -> Result<LineObject<'_>, RecordF
     }
     serde_json::from_str::<LineObject<'_>>(text).map_err(|e| {
         if e.is_syntax() || e.is_eof() {
-            not_json(&e)
-        } else {
-            RecordFault::DuplicateKey {
-                reason: strip_position(&e.to_string()),
-                in_envelope,
-            }
+            return not_json(&e);
+        }
+        // serde stops at the first repeated member; the rest of the line
+        // may not even be JSON, which is the graver fault.
+        if let Err(syntax) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            return not_json(&syntax);
+        }
+        RecordFault::DuplicateKey {
+            reason: strip_position(&e.to_string()),
+            in_envelope,
         }
     })
 }

@@ -15,7 +15,8 @@ use crate::spec::messages::{PlanContent, PlanMessage};
 use crate::spec::{RevisionChoice, SpecChoice};
 use crate::state::ClientState;
 use crate::trace::{
-    is_object, parse_message, parse_record, Limits, LineObject, LineReader, RawLine, Record,
+    duplicate_keys, first_duplicate_member, is_object, last_member, parse_message, parse_record,
+    DuplicateMember, Limits, LineObject, LineReader, RawLine, Record,
 };
 use head::PlanRead;
 use serde::Deserialize;
@@ -50,6 +51,8 @@ pub struct Validator {
     sessions_overflowed: bool,
     state: ClientState,
     diagnostics: Vec<Diagnostic>,
+    /// Diagnostics found beyond `max_diagnostics` pending, counted only.
+    not_kept: Counts,
     line: u64,
     messages: u64,
     /// The initialize request's line, for snippets of diagnostics about
@@ -62,6 +65,10 @@ pub struct Validator {
 
 /// Most of the initialize request kept for snippets.
 const INITIALIZE_LINE_KEPT: usize = 64 * 1024;
+/// Diagnostics per line whose snippet is centred on their pointer.
+const CENTRED_SNIPPETS_PER_LINE: usize = 16;
+/// Bytes of a line enough for a snippet of its start.
+const SNIPPET_HEAD_BYTES: usize = 1024;
 
 impl Validator {
     pub fn new(config: Config) -> Self {
@@ -74,6 +81,7 @@ impl Validator {
             sessions_overflowed: false,
             state: ClientState::new(),
             diagnostics: Vec::new(),
+            not_kept: Counts::default(),
             line: 0,
             messages: 0,
             initialize_line: Vec::new(),
@@ -97,9 +105,57 @@ impl Validator {
         self.messages
     }
 
-    /// Diagnostics found since the last call.
+    /// Whether `session` was established on this connection (and is tracked).
+    pub fn is_established(&self, session: &str) -> bool {
+        self.tracks.contains_key(session)
+    }
+
+    /// How much live state the validator holds, item by item: what the
+    /// limits in [`Limits`] bound. For memory checks and fuzzing.
+    pub fn occupancy(&self) -> Occupancy {
+        let mut occupancy = Occupancy {
+            sessions: self.tracks.len(),
+            shown_sessions: self.state.session_count(),
+            outstanding_requests: [Direction::ClientToAgent, Direction::AgentToClient]
+                .map(|d| self.correlator.outstanding_count(d)),
+            remembered_ids: self.correlator.remembered_count(),
+            pending_diagnostics: self.diagnostics.len(),
+            ..Occupancy::default()
+        };
+        for (_, plans) in self.state.sessions() {
+            occupancy.plans += plans.plans.len();
+            occupancy.most_plans_in_a_session =
+                occupancy.most_plans_in_a_session.max(plans.plans.len());
+            let entries = plans
+                .plans
+                .values()
+                .filter_map(|view| match &view.content {
+                    PlanContent::Items { entries } => Some(entries.len()),
+                    _ => None,
+                })
+                .chain(plans.legacy.as_ref().map(Vec::len));
+            for n in entries {
+                occupancy.most_entries_in_a_plan = occupancy.most_entries_in_a_plan.max(n);
+            }
+        }
+        for track in self.tracks.values() {
+            occupancy.remembered_removals += track.remembered_removals();
+        }
+        occupancy
+    }
+
+    /// Diagnostics found since the last call: at most `max_diagnostics`;
+    /// the rest are only counted (see [`Validator::take_not_kept`]).
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
         std::mem::take(&mut self.diagnostics)
+    }
+
+    /// Diagnostics found since the last call that were over the
+    /// `max_diagnostics` bound on pending diagnostics, by severity. One line
+    /// can break rules many times over (a plan of 10 000 bad entries); this
+    /// keeps memory bounded while the verdict still counts every one.
+    pub fn take_not_kept(&mut self) -> Counts {
+        std::mem::take(&mut self.not_kept)
     }
 
     /// Feed one line of a trace (as read by [`LineReader`]).
@@ -144,9 +200,25 @@ impl Validator {
         if matches!(self.handshake, Handshake::Requested { line: l, .. } if l == line) {
             self.initialize_line = bytes[..bytes.len().min(INITIALIZE_LINE_KEPT)].to_vec();
         }
+        // Centring a snippet scans the line, so only the first few
+        // diagnostics of a line get one; the rest show the line's start
+        // (a huge line with thousands of faults stays linear).
+        let head = &bytes[..bytes.len().min(SNIPPET_HEAD_BYTES)];
+        let mut head_snippet = None;
+        let mut centred = 0;
         for d in self.diagnostics.iter_mut().skip(before) {
-            if d.snippet.is_none() && d.line == line {
+            if d.snippet.is_some() || d.line != line {
+                continue;
+            }
+            if centred < CENTRED_SNIPPETS_PER_LINE {
+                centred += 1;
                 d.snippet = Some(crate::diag::snippet(bytes, &d.pointer));
+            } else {
+                d.snippet = Some(
+                    head_snippet
+                        .get_or_insert_with(|| crate::diag::snippet(head, ""))
+                        .clone(),
+                );
             }
         }
     }
@@ -172,6 +244,10 @@ impl Validator {
     }
 
     fn emit(&mut self, mut d: Diagnostic) {
+        if self.diagnostics.len() >= self.config.limits.max_diagnostics {
+            self.not_kept.add(&d);
+            return;
+        }
         if d.line == 0 {
             d.line = self.line;
         }
@@ -255,12 +331,20 @@ impl Validator {
         }
         match method {
             "initialize" => {
+                self.warn_repeat(
+                    params.and_then(|p| first_duplicate_member(p.get())),
+                    "/params",
+                );
                 self.handshake = Handshake::Requested {
                     keys: capability::read_capability_keys(params),
                     line: self.line,
                 };
             }
             "session/load" | "session/resume" => {
+                self.warn_repeat(
+                    params.and_then(|p| repeated_member(p, &["sessionId"])),
+                    "/params",
+                );
                 if let Some(session) = read_session_id(params) {
                     // The agent replays a loaded session before it answers, so
                     // the request establishes the session; a failed answer
@@ -293,6 +377,10 @@ impl Validator {
                     Handshake::Requested { keys, .. } => keys,
                     _ => CapabilityKeys::NONE,
                 };
+                self.warn_repeat(
+                    result.and_then(|r| first_duplicate_member(r.get())),
+                    "/result",
+                );
                 let negotiated = capability::read_protocol_version(result);
                 self.revision = capability::choose_revision(self.config.spec, keys, negotiated);
                 let (advertised, diagnostics) =
@@ -309,6 +397,10 @@ impl Validator {
                 self.handshake = Handshake::Answered;
             }
             "session/new" | "session/fork" if error.is_none() => {
+                self.warn_repeat(
+                    result.and_then(|r| repeated_member(r, &["sessionId"])),
+                    "/result",
+                );
                 if let Some(session) = read_session_id(result) {
                     self.open_session(&session);
                 }
@@ -323,6 +415,17 @@ impl Validator {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A repeated member in a payload read with last-wins semantics.
+    fn warn_repeat(&mut self, repeat: Option<DuplicateMember>, base: &str) {
+        if let Some(repeat) = repeat {
+            self.emit(env::duplicate_member(
+                &format!("{base}{}", repeat.pointer),
+                &repeat.key,
+                "the suite reads the last one (parsers disagree; the official ACP crate may reject the object)",
+            ));
         }
     }
 
@@ -416,10 +519,7 @@ impl Validator {
         let Some(update) = update.or_else(|| reread_update(params)) else {
             return;
         };
-        let Ok(update) = serde_json::from_str::<JsonObject>(update.get()) else {
-            return;
-        };
-        let parsed = shape::parse_plan_update(&update, kind, revision, max_entries);
+        let parsed = shape::parse_plan_update_json(update.get(), kind, revision, max_entries);
         for d in parsed.diagnostics {
             let d = ses_session(d, session);
             self.emit(d);
@@ -510,6 +610,14 @@ impl Validator {
             self.emit(ses::bad_params("/params", "has no params"));
             return None;
         };
+        if let Some(repeated) = repeated_member(params, &["sessionId", "update"]) {
+            self.emit(env::duplicate_member(
+                &format!("/params{}", repeated.pointer),
+                &repeated.key,
+                "the update was not read",
+            ));
+            return None;
+        }
         let read = match serde_json::from_str::<UpdateParams<'a>>(params.get()) {
             Ok(read) if is_object(params) => read,
             _ => {
@@ -538,6 +646,17 @@ impl Validator {
             self.emit(ses::bad_params("/params", "has no `update`").session(&session));
             return None;
         };
+        if let Some(repeated) = repeated_member(update, &["sessionUpdate"]) {
+            self.emit(
+                env::duplicate_member(
+                    &format!("/params/update{}", repeated.pointer),
+                    &repeated.key,
+                    "the update was not read",
+                )
+                .session(&session),
+            );
+            return None;
+        }
         let kind = match serde_json::from_str::<UpdateKind<'_>>(update.get()) {
             Ok(UpdateKind {
                 session_update: Some(kind),
@@ -570,6 +689,14 @@ impl Validator {
     }
 }
 
+/// The first of `keys` that the object `raw` repeats (serde rejects the
+/// object, so the member cannot be read).
+fn repeated_member(raw: &RawValue, keys: &[&str]) -> Option<DuplicateMember> {
+    duplicate_keys(raw.get())
+        .into_iter()
+        .find(|d| keys.contains(&d.key.as_str()))
+}
+
 fn ses_session(mut d: Diagnostic, session: &str) -> Diagnostic {
     if d.session.is_none() {
         d.set_session(session);
@@ -598,8 +725,6 @@ struct UpdateKind<'a> {
     session_update: Option<Cow<'a, str>>,
 }
 
-type JsonObject = serde_json::Map<String, serde_json::Value>;
-
 /// The `update` of params that [`head::read_head`] accepted.
 fn reread_update(params: Option<&RawValue>) -> Option<&RawValue> {
     serde_json::from_str::<UpdateParams<'_>>(params?.get())
@@ -607,17 +732,36 @@ fn reread_update(params: Option<&RawValue>) -> Option<&RawValue> {
         .update
 }
 
-#[derive(Deserialize)]
-struct SessionIdProbe {
-    #[serde(rename = "sessionId")]
-    session_id: String,
+/// `sessionId` of a params or result object (the last, if it repeats).
+fn read_session_id(raw: Option<&RawValue>) -> Option<String> {
+    let session = last_member(raw?.get(), "sessionId")?;
+    serde_json::from_str::<String>(session.get()).ok()
 }
 
-/// `sessionId` of a params or result object.
-fn read_session_id(raw: Option<&RawValue>) -> Option<String> {
-    serde_json::from_str::<SessionIdProbe>(raw.filter(|r| is_object(r))?.get())
-        .ok()
-        .map(|p| p.session_id)
+/// Live state held by a [`Validator`], counted per item (see
+/// [`Validator::occupancy`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Occupancy {
+    /// Sessions established and tracked (at most `max_sessions`).
+    pub sessions: usize,
+    /// Sessions in the reference client state (the same sessions).
+    pub shown_sessions: usize,
+    /// Keyed plans live over all sessions.
+    pub plans: usize,
+    /// Keyed plans live in the fullest session (at most `max_plans_per_session`).
+    pub most_plans_in_a_session: usize,
+    /// Entries of the longest plan shown (at most `max_entries_per_plan`).
+    pub most_entries_in_a_plan: usize,
+    /// Requests in flight, sent by the client and by the agent (each at most
+    /// `max_outstanding_requests`).
+    pub outstanding_requests: [usize; 2],
+    /// Answered and unplaced request ids remembered to name duplicates (a
+    /// small constant).
+    pub remembered_ids: usize,
+    /// Removed plan ids remembered, over all sessions (a small constant per session).
+    pub remembered_removals: usize,
+    /// Diagnostics found and not yet taken with [`Validator::take_diagnostics`].
+    pub pending_diagnostics: usize,
 }
 
 /// The outcome of checking one trace.
@@ -658,6 +802,12 @@ pub struct Counts {
 }
 
 impl Counts {
+    pub fn merge(&mut self, other: Counts) {
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+        self.infos += other.infos;
+    }
+
     pub fn add(&mut self, d: &Diagnostic) {
         match d.severity() {
             crate::rules::Severity::Error => self.errors += 1,
@@ -690,6 +840,7 @@ pub fn check_reader<R: BufRead>(name: &str, reader: R, config: Config) -> io::Re
         for d in validator.take_diagnostics() {
             report.add(d, max_kept);
         }
+        report.counts.merge(validator.take_not_kept());
     }
     report.diagnostics.sort_by_key(|d| d.line);
     report.revision = validator.revision().clone();

@@ -29,6 +29,11 @@ impl SessionTrack {
         }
     }
 
+    /// Removed ids remembered (at most `REMOVED_MEMORY`).
+    pub fn remembered_removals(&self) -> usize {
+        self.removed.len().max(self.removal_order.len())
+    }
+
     pub fn forget_removal(&mut self, id: &str) {
         if self.removed.remove(id).is_some() {
             self.removal_order.retain(|known| known != id);

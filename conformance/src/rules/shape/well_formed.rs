@@ -325,9 +325,15 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 }
 
 /// `_meta` as the strict parser keeps it: an object or `null`; anything else
-/// is a SHAPE-META diagnostic, so it fails the read.
+/// is a SHAPE-META diagnostic, and a repeated member name inside it an
+/// ENV-DUPLICATE-KEY warning, so either fails the read (the exact path
+/// reports them).
 fn meta<'de, D: Deserializer<'de>>(d: D) -> Result<Meta, D::Error> {
-    match Value::deserialize(d)? {
+    let raw = <&'de serde_json::value::RawValue>::deserialize(d)?;
+    if crate::trace::first_duplicate_member(raw.get()).is_some() {
+        return Err(de::Error::custom("`_meta` repeats a member name"));
+    }
+    match serde_json::from_str::<Value>(raw.get()).map_err(de::Error::custom)? {
         meta @ (Value::Object(_) | Value::Null) => Ok(Some(meta)),
         _ => Err(de::Error::custom("`_meta` is not an object or null")),
     }

@@ -1,0 +1,26 @@
+//! The official `agent-client-protocol-schema` crate's reading of plan
+//! messages, for the differential checks in `acp_plan_conformance::fuzzing`.
+//!
+//! Shared word for word by `tests/fuzz_regressions.rs` and the `differential`
+//! fuzz target (which includes this file by path), so both compare against
+//! the same reading.
+
+use acp_plan_conformance::fuzzing::differential::Official;
+use agent_client_protocol_schema::v1::{InitializeRequest, SessionUpdate};
+use serde_json::Value;
+
+/// Reads with `agent-client-protocol-schema` 1.15.1 (`v1` module, feature
+/// `unstable_plan_operations`), the way an SDK-based client or agent would.
+pub struct OfficialCrate;
+
+impl Official for OfficialCrate {
+    fn session_update(&self, update: &str) -> Result<Value, String> {
+        let read: SessionUpdate = serde_json::from_str(update).map_err(|e| e.to_string())?;
+        serde_json::to_value(&read).map_err(|e| e.to_string())
+    }
+
+    fn client_capabilities(&self, params: &str) -> Result<Value, String> {
+        let read: InitializeRequest = serde_json::from_str(params).map_err(|e| e.to_string())?;
+        serde_json::to_value(&read.client_capabilities).map_err(|e| e.to_string())
+    }
+}
