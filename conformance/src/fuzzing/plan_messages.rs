@@ -108,7 +108,7 @@ fn check_revision(
 /// accepted without error.
 fn neighbours_accepting(message: &PlanMessage, revision: Revision) -> Vec<Revision> {
     let relative_file = matches!(message, PlanMessage::Update(u)
-        if matches!(&u.plan.content, PlanContent::File { uri } if !is_absolute(uri)));
+        if matches!(&u.plan.content, PlanContent::File { uri } if !crate::rules::shape::is_absolute_uri(uri)));
     match revision {
         Revision::Draft202605 if relative_file => vec![Revision::V1],
         Revision::Draft202605 => vec![Revision::V1, Revision::V2],
@@ -117,15 +117,6 @@ fn neighbours_accepting(message: &PlanMessage, revision: Revision) -> Vec<Revisi
         // v2's open enums and `cancelled` have no v1 spelling.
         Revision::V2 => Vec::new(),
     }
-}
-
-fn is_absolute(uri: &str) -> bool {
-    // The same test the parser makes, restated: a scheme, then `:`.
-    uri.split_once(':').is_some_and(|(scheme, _)| {
-        let mut chars = scheme.chars();
-        chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-            && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
-    })
 }
 
 /// Write `message` in `revision`'s spelling, as text, and parse it again.

@@ -756,7 +756,7 @@ impl Parser {
 /// A scheme alone is not enough: `C:\plans\x.md` is a Windows path, and
 /// spaces, backslashes and raw non-ASCII characters are not URI characters.
 /// The v2 schema's `format: uri` asks the same of `uri`.
-fn is_absolute_uri(uri: &str) -> bool {
+pub(crate) fn is_absolute_uri(uri: &str) -> bool {
     fluent_uri::Uri::parse(uri).is_ok()
 }
 
