@@ -35,25 +35,7 @@ install() {
   fi
 }
 
-SERVER_PID=
-start_server() {  # start_server SCRIPT.py PORT SCRIPT.json
-  python3 "$HERE/$1" "$2" "$HERE/$3" &
-  SERVER_PID=$!
-  python3 - "$2" <<'EOF'
-import socket, sys, time
-for _ in range(100):
-    try:
-        socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.2).close(); sys.exit(0)
-    except OSError:
-        time.sleep(0.1)
-sys.exit("fake server did not start")
-EOF
-}
-stop_server() {
-  if [ -n "$SERVER_PID" ]; then kill "$SERVER_PID" 2>/dev/null || true; wait "$SERVER_PID" 2>/dev/null || true; fi
-  SERVER_PID=
-}
-trap stop_server EXIT
+. "$HERE/servers.sh"
 
 convert() {  # convert NAME TRACE [--scrub FROM=TO ...]
   local name=$1 trace=$2; shift 2
