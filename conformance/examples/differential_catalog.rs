@@ -30,6 +30,9 @@ fn main() -> std::io::Result<()> {
                 Ok(Agreement::StricterHere { rules }) => {
                     format!("suite stricter: {}", distinct(&rules))
                 }
+                Ok(Agreement::Ambiguous { rules }) => {
+                    format!("readers disagree; suite reports {}", distinct(&rules))
+                }
                 Err(violation) => format!("VIOLATION: {violation}"),
             };
             let slot = kinds.entry(kind).or_insert((0, data.clone()));

@@ -21,6 +21,16 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// Whether two diagnostics report the same thing at the same place (a
+    /// message checked under several readings finds most things in each).
+    pub fn same_finding(&self, other: &Diagnostic) -> bool {
+        self.rule.id == other.rule.id
+            && self.pointer == other.pointer
+            && self.message == other.message
+            && self.session == other.session
+            && self.plan == other.plan
+    }
+
     pub fn new(rule: &'static Rule, message: impl Into<String>) -> Self {
         Diagnostic {
             rule,
@@ -151,6 +161,18 @@ pub fn json_type(value: &serde_json::Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
+    }
+}
+
+/// The JSON type of a raw (valid) JSON value, named as [`json_type`] does.
+pub fn json_type_of_raw(raw: &str) -> &'static str {
+    match raw.trim_start().as_bytes().first() {
+        Some(b'n') => "null",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'"') => "a string",
+        Some(b'[') => "an array",
+        Some(b'{') => "an object",
+        _ => "a number",
     }
 }
 

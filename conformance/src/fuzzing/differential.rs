@@ -18,7 +18,7 @@
 //! library: callers pass its reading in through [`Official`].
 
 use super::{ensure, Violation};
-use crate::rules::cap::PLAN_OPERATIONS;
+use crate::rules::cap::{PLAN_OPERATIONS, VALUE};
 use crate::rules::env::DUPLICATE_KEY;
 use crate::rules::shape::{parse_plan_update_json, PLAN_KINDS};
 use crate::rules::trace::LIMIT;
@@ -51,6 +51,10 @@ pub enum Agreement {
     /// The suite rejects (with these rules) what the official crate reads
     /// without loss.
     StricterHere { rules: Vec<&'static str> },
+    /// Readers disagree on the input (the official crate is one reading):
+    /// the suite reports these rules against the sender and judges no one
+    /// on the disputed reading.
+    Ambiguous { rules: Vec<&'static str> },
 }
 
 /// The revision whose types the official crate's `v1` module implements.
@@ -92,6 +96,16 @@ fn check_update(
         .iter()
         .any(|d| d.severity() == Severity::Error);
     let accepted_clean = ours.message.is_some() && !has_error;
+    if first_duplicate_member(text).is_some() {
+        // Readers disagree on repeated members (the official crate rejects
+        // a repeated field it knows and keeps the last of others); the suite
+        // checks every reading and must say so.
+        ensure!(
+            rules.contains(&DUPLICATE_KEY.id),
+            "`{kind}` repeats a member and the suite does not say so"
+        );
+        return Ok(Agreement::Ambiguous { rules });
+    }
     let theirs = match official.session_update(text) {
         Ok(theirs) => without_null_meta(theirs),
         Err(reason) => {
@@ -143,9 +157,16 @@ fn check_capabilities(
         Err(_) => return Ok(Agreement::NotCompared),
     };
     let their_plan = theirs.get("plan").is_some_and(|p| !p.is_null());
+    // The official crate is one reading. The suite never blames the agent
+    // where it reads the capability as advertised.
+    ensure!(
+        ours.advertised || !their_plan,
+        "the official crate reads the plan capability as advertised, but the suite blames the agent's plan operations: {}",
+        crate::diag::shorten(text, 300)
+    );
     if let Some(repeat) = first_duplicate_member(text) {
         // The official crate drops what holds a repeated known member; the
-        // suite reads the last value and must say why it may differ.
+        // suite reads every value and must say why it may differ.
         ensure!(
             ours.rules.contains(&DUPLICATE_KEY.id),
             "initialize params repeat `{}` at {} and the suite does not say so",
@@ -155,20 +176,19 @@ fn check_capabilities(
         return Ok(if ours.advertised == their_plan {
             Agreement::Same
         } else {
-            Agreement::OfficialLossy { rules: ours.rules }
+            Agreement::Ambiguous { rules: ours.rules }
         });
     }
-    ensure!(
-        ours.advertised == their_plan,
-        "the suite reads the plan capability as {}, the official crate as {}: {}",
-        if ours.advertised {
-            "advertised"
-        } else {
-            "absent"
-        },
-        if their_plan { "advertised" } else { "absent" },
-        crate::diag::shorten(text, 300)
-    );
+    if ours.advertised && !their_plan {
+        // Readers disagree (an array, which serde can read as an object but
+        // not from every element): the client is told, the agent is not judged.
+        ensure!(
+            ours.rules.contains(&VALUE.id),
+            "the suite lets the agent send plan operations the official crate would not, without saying why: {}",
+            crate::diag::shorten(text, 300)
+        );
+        return Ok(Agreement::Ambiguous { rules: ours.rules });
+    }
     let sent = params.get("clientCapabilities").and_then(Value::as_object);
     let lost: Vec<&str> = PLAN_CAPABILITY_KEYS
         .into_iter()

@@ -265,10 +265,31 @@ fn check_record(line: &[u8], max_depth: usize) -> Checked {
         Ok(Record::Envelope {
             direction: got,
             message: frame,
+            remarks,
         }) => {
             ensure!(
                 *got == direction,
                 "envelope direction {direction} read as {got}"
+            );
+            let time_remark = remarks
+                .iter()
+                .any(|r| matches!(r, crate::trace::EnvelopeRemark::TimeNotString { .. }));
+            let time_wrong = object.get("time").is_some_and(|t| !t.is_string());
+            ensure!(
+                time_remark == time_wrong,
+                "envelope time {:?} remarked as {remarks:?}",
+                object.get("time")
+            );
+            let unknown = object
+                .keys()
+                .any(|k| !matches!(k.as_str(), "direction" | "message" | "time"));
+            let unknown_remark = remarks
+                .iter()
+                .any(|r| matches!(r, crate::trace::EnvelopeRemark::UnknownMember { .. }));
+            ensure!(
+                unknown == unknown_remark,
+                "envelope members {:?} remarked as {remarks:?}",
+                object.keys().collect::<Vec<_>>()
             );
             check_message(frame, message)
         }

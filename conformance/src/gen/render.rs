@@ -694,9 +694,10 @@ impl Renderer {
                     EnvelopeFault::MissingMessage => {
                         Object::new().str("direction", Direction::AgentToClient.as_str())
                     }
+                    // A message encoded twice (an array would be a batch).
                     EnvelopeFault::MessageNotObject => Object::new()
                         .str("direction", Direction::AgentToClient.as_str())
-                        .raw("message", &json::array([message])),
+                        .str("message", &message),
                     EnvelopeFault::MixedMembers => Object::new()
                         .str("direction", Direction::AgentToClient.as_str())
                         .str("jsonrpc", "2.0")

@@ -206,7 +206,7 @@ pub enum EnvelopeFault {
     BadDirection,
     /// No `message`.
     MissingMessage,
-    /// `"message": [..]`
+    /// `"message": "{...}"` (the message encoded twice)
     MessageNotObject,
     /// JSON-RPC members next to `direction` and `message`.
     MixedMembers,

@@ -40,10 +40,14 @@ pub enum ResponseOutcome {
         request: Pending,
     },
     /// A bare response whose id is in flight in both directions: the older
-    /// request was taken.
+    /// request was taken, but it may answer `alternative` instead; or the
+    /// later response of such a pair (`repeat`), which takes the remaining
+    /// request and may equally answer the one taken first.
     Ambiguous {
         direction: Direction,
         request: Pending,
+        alternative: Pending,
+        repeat: bool,
     },
     /// Answers a request whose direction was never placed.
     AnswersUnplaced { method: String },
@@ -64,6 +68,9 @@ pub struct Correlator {
     outstanding: [HashMap<Id, Pending>; 2],
     answered: [VecDeque<Id>; 2],
     unplaced: VecDeque<(Id, String)>,
+    /// Ids whose first bare response was ambiguous, with the request it was
+    /// paired with (the second response of the pair is as ambiguous).
+    ambiguous: VecDeque<(Id, Pending)>,
     overflowed: bool,
     max_outstanding: usize,
     seq: u64,
@@ -75,6 +82,7 @@ impl Correlator {
             outstanding: [HashMap::new(), HashMap::new()],
             answered: [VecDeque::new(), VecDeque::new()],
             unplaced: VecDeque::new(),
+            ambiguous: VecDeque::new(),
             overflowed: false,
             max_outstanding,
             seq: 0,
@@ -120,13 +128,15 @@ impl Correlator {
     /// Pair a response with its request. `direction` is the response's
     /// direction when the trace says it (envelopes), `None` for bare lines.
     pub fn response(&mut self, direction: Option<Direction>, id: &Id) -> ResponseOutcome {
-        if id.is_null() {
-            return ResponseOutcome::NullId;
-        }
         match direction {
             Some(direction) => {
+                // A request may carry `"id": null` (allowed, discouraged):
+                // a null-id response answers it when one is in flight.
                 if let Some(request) = self.take(direction.opposite(), id) {
                     return ResponseOutcome::Answers { direction, request };
+                }
+                if id.is_null() {
+                    return ResponseOutcome::NullId;
                 }
                 if let Some(method) = self.take_unplaced(id) {
                     return ResponseOutcome::AnswersUnplaced { method };
@@ -141,22 +151,33 @@ impl Correlator {
                 let from_agent = self.outstanding[Direction::AgentToClient.index()].get(id);
                 match (from_client, from_agent) {
                     (Some(c), Some(a)) => {
-                        let request_direction = if c.seq <= a.seq {
-                            Direction::ClientToAgent
+                        let (request_direction, alternative) = if c.seq <= a.seq {
+                            (Direction::ClientToAgent, a.clone())
                         } else {
-                            Direction::AgentToClient
+                            (Direction::AgentToClient, c.clone())
                         };
                         match self.take(request_direction, id) {
-                            Some(request) => ResponseOutcome::Ambiguous {
-                                direction: request_direction.opposite(),
-                                request,
-                            },
+                            Some(request) => {
+                                if self.ambiguous.len() >= ANSWERED_MEMORY {
+                                    self.ambiguous.pop_front();
+                                }
+                                self.ambiguous.push_back((id.clone(), request.clone()));
+                                ResponseOutcome::Ambiguous {
+                                    direction: request_direction.opposite(),
+                                    request,
+                                    alternative,
+                                    repeat: false,
+                                }
+                            }
                             None => self.unmatched(None),
                         }
                     }
                     (Some(_), None) => self.answer(Direction::ClientToAgent, id),
                     (None, Some(_)) => self.answer(Direction::AgentToClient, id),
                     (None, None) => {
+                        if id.is_null() {
+                            return ResponseOutcome::NullId;
+                        }
                         if let Some(method) = self.take_unplaced(id) {
                             return ResponseOutcome::AnswersUnplaced { method };
                         }
@@ -189,15 +210,29 @@ impl Correlator {
     /// Ids remembered beyond the requests in flight (answered and unplaced
     /// requests), for memory checks. Never more than a small constant.
     pub fn remembered_count(&self) -> usize {
-        self.answered.iter().map(VecDeque::len).sum::<usize>() + self.unplaced.len()
+        self.answered.iter().map(VecDeque::len).sum::<usize>()
+            + self.unplaced.len()
+            + self.ambiguous.len()
     }
 
     fn answer(&mut self, request_direction: Direction, id: &Id) -> ResponseOutcome {
         match self.take(request_direction, id) {
-            Some(request) => ResponseOutcome::Answers {
-                direction: request_direction.opposite(),
-                request,
-            },
+            Some(request) => {
+                if let Some(index) = self.ambiguous.iter().position(|(known, _)| known == id) {
+                    if let Some((_, alternative)) = self.ambiguous.remove(index) {
+                        return ResponseOutcome::Ambiguous {
+                            direction: request_direction.opposite(),
+                            request,
+                            alternative,
+                            repeat: true,
+                        };
+                    }
+                }
+                ResponseOutcome::Answers {
+                    direction: request_direction.opposite(),
+                    request,
+                }
+            }
             None => self.unmatched(None),
         }
     }

@@ -187,6 +187,10 @@ pub fn classify<'a>(object: &LineObject<'a>) -> (Option<Frame<'a>>, Vec<FrameFau
     let mut faults = Vec::new();
     match object.jsonrpc.map(RawValue::get) {
         Some("\"2.0\"") => {}
+        // Compared by value: "2\u002e0" is "2.0".
+        Some(escaped)
+            if escaped.contains('\\')
+                && serde_json::from_str::<String>(escaped).is_ok_and(|v| v == "2.0") => {}
         found => faults.push(FrameFault::Version {
             found: found.map(|s| crate::diag::shorten(s, 40)),
         }),

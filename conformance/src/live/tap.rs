@@ -78,10 +78,13 @@ pub enum CopyEvent {
         /// Bytes of this direction dropped just before these.
         lost_before: u64,
     },
-    /// No more traffic in `direction`.
+    /// No more traffic in `direction`. `cut_by_peer`: it ended because
+    /// the receiving side stopped taking bytes, so a line being written
+    /// then was cut by the receiver, not by its sender.
     Closed {
         direction: Direction,
         lost_before: u64,
+        cut_by_peer: bool,
     },
 }
 
@@ -138,10 +141,11 @@ impl CopyQueue {
     }
 
     /// Say that a direction is closed (not counted against the limit).
-    pub fn close(&self, direction: Direction, lost_before: u64) {
+    pub fn close(&self, direction: Direction, lost_before: u64, cut_by_peer: bool) {
         let _ = self.events.send(CopyEvent::Closed {
             direction,
             lost_before,
+            cut_by_peer,
         });
     }
 }
@@ -257,17 +261,19 @@ pub fn run(options: TapOptions, name: &str, on_diagnostic: DiagnosticSink) -> io
         let copies = copy_tx.clone();
         // Not joined: it may wait on our stdin forever after the agent exits.
         thread::spawn(move || {
-            let (_, lost) = forward(
+            let (end, lost) = forward(
                 &mut io::stdin().lock(),
                 &mut agent_stdin,
                 Direction::ClientToAgent,
                 &copies,
             );
             drop(agent_stdin); // the agent reads end of file
-            copies.close(Direction::ClientToAgent, lost);
+            let cut_by_peer = matches!(end, ForwardEnd::WriteFailed(_));
+            copies.close(Direction::ClientToAgent, lost, cut_by_peer);
         });
     }
     let mut lost = 0;
+    let mut cut_by_client = false;
     if let Some(mut agent_stdout) = child.stdout.take() {
         let (end, dropped) = forward(
             &mut agent_stdout,
@@ -277,6 +283,7 @@ pub fn run(options: TapOptions, name: &str, on_diagnostic: DiagnosticSink) -> io
         );
         lost = dropped;
         if let ForwardEnd::WriteFailed(_) = end {
+            cut_by_client = true;
             // The client is gone: close the agent's stdout too, so it sees
             // the same broken pipe it would have seen without the tap.
             drop(agent_stdout);
@@ -284,7 +291,7 @@ pub fn run(options: TapOptions, name: &str, on_diagnostic: DiagnosticSink) -> io
     }
     let status = child.wait()?;
     signal_handle.close();
-    copy_tx.close(Direction::AgentToClient, lost);
+    copy_tx.close(Direction::AgentToClient, lost, cut_by_client);
     drop(copy_tx);
     let (report, trace_error) = checker
         .join()
@@ -410,16 +417,17 @@ fn check_copies(
     };
     let mut closed = [false, false];
     while let Some(event) = copies.recv() {
-        let (direction, bytes, lost_before, last) = match event {
+        let (direction, bytes, lost_before, last, cut_by_peer) = match event {
             CopyEvent::Data {
                 direction,
                 bytes,
                 lost_before,
-            } => (direction, bytes, lost_before, false),
+            } => (direction, bytes, lost_before, false, false),
             CopyEvent::Closed {
                 direction,
                 lost_before,
-            } => (direction, Vec::new(), lost_before, true),
+                cut_by_peer,
+            } => (direction, Vec::new(), lost_before, true, cut_by_peer),
         };
         let side = usize::from(direction == Direction::AgentToClient);
         let Some(assembler) = assemblers.get_mut(side) else {
@@ -447,6 +455,10 @@ fn check_copies(
             assembler.push(&bytes, max_line, &mut collect);
         }
         for piece in pieces {
+            if cut_by_peer && is_cut(&piece.as_piece()) {
+                report_found(vec![cut_line(direction, &mut transcript)]);
+                continue;
+            }
             let found = handle(direction, piece.as_piece(), &mut validator, &mut transcript);
             report_found(found);
         }
@@ -475,6 +487,39 @@ fn check_copies(
     }
     super::finish_report(&mut report, &validator, transcript.lines());
     (report, transcript.finish().err())
+}
+
+/// A last line without its newline that stops short of a complete JSON
+/// value: the connection closed while it was being written.
+fn is_cut(piece: &Piece<'_>) -> bool {
+    match piece {
+        Piece::Line(bytes) => match std::str::from_utf8(bytes) {
+            Ok(text) => {
+                serde_json::from_str::<serde::de::IgnoredAny>(text).is_err_and(|e| e.is_eof())
+            }
+            // Cut inside a character.
+            Err(e) => e.error_len().is_none(),
+        },
+        _ => false,
+    }
+}
+
+/// A line cut by the other side closing the connection is not its sender's
+/// fault: the suite says it could not check it.
+fn cut_line(direction: Direction, transcript: &mut Transcript) -> Diagnostic {
+    let line = transcript.record_gap();
+    Diagnostic {
+        line,
+        ..Diagnostic::new(
+            &LIMIT,
+            format!(
+                "the {} stopped reading while the {} was writing a line; the cut line was not checked",
+                direction.opposite().sender(),
+                direction.sender()
+            ),
+        )
+        .hint("a message cut because its receiver closed the connection is not its sender's error")
+    }
 }
 
 /// An owned [`Piece`], so assembling and validating can borrow separately.
@@ -652,6 +697,32 @@ mod tests {
             } => assert_eq!((bytes.as_slice(), lost_before), (&b"ef\n"[..], 5)),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The agent's last, unfinished line: its own fault when it stopped
+    /// writing, not when the client stopped reading.
+    fn cut_line_rules(cut_by_peer: bool) -> Vec<&'static str> {
+        let (tx, rx) = copy_queue(1 << 20);
+        let partial =
+            br#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","upd"#;
+        assert!(tx.offer(Direction::AgentToClient, partial, 0));
+        tx.close(Direction::ClientToAgent, 0, false);
+        tx.close(Direction::AgentToClient, 0, cut_by_peer);
+        drop(tx);
+        let (report, _) = check_copies(
+            rx,
+            Config::default(),
+            Transcript::in_memory(128),
+            "t".into(),
+            Box::new(|_, _| {}),
+        );
+        report.diagnostics.iter().map(|d| d.rule.id).collect()
+    }
+
+    #[test]
+    fn a_line_cut_by_the_reader_is_not_the_writers_fault() {
+        assert_eq!(cut_line_rules(true), ["TRACE-LIMIT"]);
+        assert_eq!(cut_line_rules(false), ["ENV-JSON"]);
     }
 
     #[test]

@@ -157,7 +157,9 @@ mod tests {
         let message = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
         let line = envelope_line(Direction::AgentToClient, message, 128);
         match parse_record(line.trim_ascii_end(), 128).unwrap() {
-            Record::Envelope { direction, message } => {
+            Record::Envelope {
+                direction, message, ..
+            } => {
                 assert_eq!(direction, "agent_to_client");
                 assert_eq!(message.id.unwrap().get(), "1");
             }

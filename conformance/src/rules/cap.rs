@@ -55,29 +55,43 @@ pub const LEGACY_IN_V2: Rule = Rule {
 
 pub const RULES: &[&Rule] = &[&PLAN_OPERATIONS, &VALUE, &RENAMED, &LEGACY_IN_V2];
 
-/// Whether the client advertised plan operations under `revision`, and the
-/// diagnostics its capability keys deserve (pointing into the initialize request).
-pub fn read_advertisement(keys: &CapabilityKeys, revision: Revision) -> (bool, Vec<Diagnostic>) {
+/// Whether the client advertised plan operations under `revision`, in
+/// every reading of its `initialize`, and the diagnostics its capability
+/// keys deserve (pointing into the initialize request).
+pub fn read_advertisement(
+    keys: &CapabilityKeys,
+    revision: Revision,
+) -> (Advertised, Vec<Diagnostic>) {
     let mut out = Vec::new();
     let Some(key) = revision.spelling().capability_key else {
         // v2: plan operations are baseline; the keys mean nothing.
-        return (true, out);
+        return (Advertised::Yes, out);
     };
-    let advertised = match keys.get(key) {
-        KeyValue::Object => true,
-        KeyValue::Absent | KeyValue::Null => false,
-        KeyValue::Other(kind) => {
-            out.push(
-                Diagnostic::new(
-                    &VALUE,
-                    format!("clientCapabilities.{key} is {kind}; it must be an object ({{}}) or null, and does not advertise plan operations"),
-                )
-                .at(format!("/params/clientCapabilities/{key}"))
-                .hint(format!("send \"{key}\": {{}} to advertise plan operations, or omit it")),
-            );
-            false
-        }
+    let readings = keys.get(key);
+    let advertised = match (readings.some_advertise, readings.some_do_not) {
+        (true, false) => Advertised::Yes,
+        (false, _) => Advertised::No,
+        (true, true) => Advertised::Ambiguous,
     };
+    match readings.odd {
+        Some(KeyValue::Array) => out.push(
+            Diagnostic::new(
+                &VALUE,
+                format!("clientCapabilities.{key} is an array; it must be an object ({{}}) or null. Readers disagree on what it advertises (serde-based agents, the official Rust crate among them, read an array as an empty object), so the agent's plan operations are not judged against it"),
+            )
+            .at(format!("/params/clientCapabilities/{key}"))
+            .hint(format!("send \"{key}\": {{}} to advertise plan operations, or omit it")),
+        ),
+        Some(KeyValue::Other(kind)) => out.push(
+            Diagnostic::new(
+                &VALUE,
+                format!("clientCapabilities.{key} is {kind}; it must be an object ({{}}) or null, and does not advertise plan operations"),
+            )
+            .at(format!("/params/clientCapabilities/{key}"))
+            .hint(format!("send \"{key}\": {{}} to advertise plan operations, or omit it")),
+        ),
+        _ => {}
+    }
     for other in ALL_CAPABILITY_KEYS.iter().filter(|k| **k != key) {
         if keys.get(other).is_present() {
             let users = list_revisions(&Revision::using_capability_key(other));
@@ -94,6 +108,17 @@ pub fn read_advertisement(keys: &CapabilityKeys, revision: Revision) -> (bool, V
         }
     }
     (advertised, out)
+}
+
+/// Whether the client advertised the plan capability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Advertised {
+    Yes,
+    No,
+    /// Some reading of the client's `initialize` advertises it and another
+    /// does not (a repeated member, an array): the client's fault, reported
+    /// at the initialize request; the agent is not judged on it.
+    Ambiguous,
 }
 
 pub fn operations_without_capability(kind: &str, revision: Revision) -> Diagnostic {

@@ -1,6 +1,6 @@
 //! ENV-*: framing and JSON-RPC 2.0.
 
-use super::{docs, Citation, Level, Rule, ALL_REVISIONS};
+use super::{docs, Citation, Level, Rule, ALL_REVISIONS, V2_ONLY, WITH_CAPABILITY};
 use crate::diag::Diagnostic;
 use crate::jsonrpc::{Direction, FrameFault, Id, RequestOutcome, ResponseOutcome};
 use crate::trace::RecordFault;
@@ -41,15 +41,31 @@ pub const OBJECT: Rule = Rule {
     },
 };
 
+/// v1 and the draft say nothing of batches; JSON-RPC 2.0 allows them. A
+/// batch is noted (peers written for v1 may not read one) and each of its
+/// messages is checked as if it came on its own line.
 pub const BATCH: Rule = Rule {
     id: "ENV-BATCH",
-    level: Level::Should,
-    revisions: ALL_REVISIONS,
-    summary: "ACP sends one message per line; batches are not used (and are not checked)",
+    level: Level::Info,
+    revisions: WITH_CAPABILITY,
+    summary: "A JSON-RPC batch (an array of messages) on one line, which the transport of this revision does not mention; each message in it is still checked",
+    citation: Citation {
+        document: docs::JSONRPC,
+        section: "6. Batch",
+        text: "To send several Request objects at the same time, the Client MAY send an Array filled with Request objects.",
+    },
+};
+
+/// v2 allows batches and asks that one hold at least one value.
+pub const BATCH_EMPTY: Rule = Rule {
+    id: "ENV-BATCH-EMPTY",
+    level: Level::Must,
+    revisions: V2_ONLY,
+    summary: "A batch holds at least one message (v2: batches are allowed; each message in one is checked)",
     citation: Citation {
         document: docs::TRANSPORTS,
-        section: "stdio",
-        text: "The agent reads JSON-RPC messages from its stdin and sends messages to its stdout; one message per line.",
+        section: "Batches (protocol v2)",
+        text: "The batch MUST be an array with at least one value",
     },
 };
 
@@ -166,6 +182,7 @@ pub const RULES: &[&Rule] = &[
     &JSON,
     &OBJECT,
     &BATCH,
+    &BATCH_EMPTY,
     &DUPLICATE_KEY,
     &VERSION,
     &METHOD,
@@ -190,8 +207,7 @@ pub fn record_fault(fault: &RecordFault) -> Option<Diagnostic> {
             Diagnostic::new(&JSON, format!("line is not valid JSON at column {column}: {reason}"))
                 .hint("each line must be one complete JSON-RPC message; check for truncation or embedded newlines")
         }
-        RecordFault::Batch => Diagnostic::new(&BATCH, "line is a JSON array (a JSON-RPC batch); it was not checked")
-            .hint("send each message on its own line"),
+        RecordFault::Batch => batch(0, false),
         RecordFault::NotObject { in_envelope: false } => {
             Diagnostic::new(&OBJECT, "line is JSON but not an object, so not a JSON-RPC message")
         }
@@ -202,6 +218,22 @@ pub fn record_fault(fault: &RecordFault) -> Option<Diagnostic> {
             .hint("send each member once"),
         _ => return None,
     })
+}
+
+/// A batch of `len` messages; `allowed` under a revision whose transport
+/// allows batches (then only an empty one is reported).
+pub fn batch(len: usize, allowed: bool) -> Diagnostic {
+    match (len, allowed) {
+        (0, true) => Diagnostic::new(&BATCH_EMPTY, "the line is an empty JSON array: a batch with no message")
+            .hint("send at least one message in a batch, or none at all"),
+        (0, false) => Diagnostic::new(&BATCH, "the line is an empty JSON array (an empty JSON-RPC batch, which JSON-RPC 2.0 calls invalid)")
+            .hint("send each message on its own line"),
+        (n, _) => Diagnostic::new(
+            &BATCH,
+            format!("the line is a JSON-RPC batch of {n} message{}; each is checked as a message, but this revision's transport sends one message per line", if n == 1 { "" } else { "s" }),
+        )
+        .hint("send each message on its own line (protocol v2 allows batches)"),
+    }
 }
 
 /// A member name repeated inside a payload the rules read (`pointer` points
@@ -305,9 +337,16 @@ pub fn response_outcome(outcome: &ResponseOutcome, id: &Id) -> Option<Diagnostic
             .at("/id")
             .hint("send exactly one response per request"),
         ),
-        ResponseOutcome::Ambiguous { request, .. } => {
-            Some(super::trace::ambiguous_response(&id.to_string(), &request.method))
-        }
+        ResponseOutcome::Ambiguous {
+            request,
+            alternative,
+            repeat: false,
+            ..
+        } => Some(super::trace::ambiguous_response(
+            &id.to_string(),
+            &request.method,
+            &alternative.method,
+        )),
         _ => None,
     }
 }

@@ -207,26 +207,71 @@ pub struct Parsed {
 }
 
 /// Parse the `update` object of a plan-related `session/update` from its
-/// JSON text, as the validator does: an update that repeats a member name
-/// anywhere is not read (`ENV-DUPLICATE-KEY`; the official crate rejects
-/// it, other parsers keep either value); otherwise [`parse_plan_update`].
+/// JSON text, as the validator does. An update that repeats member names
+/// draws `ENV-DUPLICATE-KEY` (the official crate rejects it, other parsers
+/// keep either value) and is checked under each of its readings
+/// ([`crate::trace::reading`]): every value of a repeated member is
+/// checked, and the message is applied (as its last reading) only when
+/// every reading is well-formed.
 pub fn parse_plan_update_json(
     update: &str,
     kind: &str,
     revision: Revision,
     max_entries: usize,
 ) -> Parsed {
-    if let Some(duplicate) = crate::trace::first_duplicate_member(update) {
-        let pointer = format!("{UPDATE_POINTER}{}", duplicate.pointer);
-        return Parsed {
-            message: None,
-            diagnostics: vec![super::env::duplicate_member(
-                &pointer,
-                &duplicate.key,
-                "the update was not checked or applied",
-            )],
-        };
+    let repeats = crate::trace::duplicate_members(update, MAX_REPEATS_NAMED);
+    if repeats.is_empty() {
+        return parse_unique_update_json(update, kind, revision, max_entries);
     }
+    let mut diagnostics: Vec<Diagnostic> = repeats
+        .iter()
+        .map(|repeat| {
+            super::env::duplicate_member(
+                &format!("{UPDATE_POINTER}{}", repeat.pointer),
+                &repeat.key,
+                "the update is checked under each of its values",
+            )
+        })
+        .collect();
+    let count = crate::trace::reading_count(update).min(crate::trace::MAX_READINGS);
+    let mut message = None;
+    let mut every_reading_applies = true;
+    let mut seen: Vec<String> = Vec::new();
+    for k in 0..count {
+        let Some(text) = crate::trace::reading(update, k) else {
+            every_reading_applies = false;
+            continue;
+        };
+        if seen.contains(&text) {
+            continue;
+        }
+        let parsed = parse_unique_update_json(&text, kind, revision, max_entries);
+        for d in parsed.diagnostics {
+            if !diagnostics.iter().any(|known| known.same_finding(&d)) {
+                diagnostics.push(d);
+            }
+        }
+        match parsed.message {
+            Some(m) => message = Some(m),
+            None => every_reading_applies = false,
+        }
+        seen.push(text);
+    }
+    Parsed {
+        message: message.filter(|_| every_reading_applies),
+        diagnostics,
+    }
+}
+
+/// Repeated member names named one by one per update.
+const MAX_REPEATS_NAMED: usize = 8;
+
+fn parse_unique_update_json(
+    update: &str,
+    kind: &str,
+    revision: Revision,
+    max_entries: usize,
+) -> Parsed {
     match serde_json::from_str::<Map<String, Value>>(update) {
         Ok(update) => parse_plan_update(&update, kind, revision, max_entries),
         // JSON that serde_json reads but cannot hold: a number beyond f64

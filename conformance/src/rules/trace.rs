@@ -5,7 +5,7 @@
 
 use super::{docs, Citation, Level, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
-use crate::trace::RecordFault;
+use crate::trace::{EnvelopeRemark, RecordFault};
 
 pub const RECORD: Rule = Rule {
     id: "TRACE-RECORD",
@@ -78,6 +78,23 @@ pub fn record_fault(fault: &RecordFault) -> Option<Diagnostic> {
     })
 }
 
+/// An envelope fault that leaves its message readable (it is checked all
+/// the same).
+pub fn envelope_remark(remark: &EnvelopeRemark) -> Diagnostic {
+    match remark {
+        EnvelopeRemark::TimeNotString { found } => Diagnostic::new(
+            &RECORD,
+            format!("envelope `time` is {found}, not a string; the message was still checked"),
+        )
+        .hint("write `time` as a string (e.g. RFC 3339), or leave it out"),
+        EnvelopeRemark::UnknownMember { name } => Diagnostic::new(
+            &RECORD,
+            format!("envelope member `{name}` is not part of the trace format (direction, message, time); the message was still checked"),
+        )
+        .hint("an envelope holds only direction, message and time"),
+    }
+}
+
 /// A line longer than the limit.
 pub fn line_too_long(bytes: u64, limit: usize) -> Diagnostic {
     Diagnostic::new(
@@ -101,10 +118,14 @@ pub fn unplaced_method(method: &str) -> Diagnostic {
 }
 
 /// A bare response whose id is in flight in both directions.
-pub fn ambiguous_response(id: &str, assumed: &str) -> Diagnostic {
+pub fn ambiguous_response(id: &str, assumed: &str, alternative: &str) -> Diagnostic {
     Diagnostic::new(
         &DIRECTION,
-        format!("response id {id} is in flight in both directions; assumed it answers the older request ({assumed})"),
+        format!(
+            "response id {id} is in flight in both directions; it may answer `{}` or `{}`, so no one is judged on which (paired with the older request for the count)",
+            crate::diag::shorten(assumed, 60),
+            crate::diag::shorten(alternative, 60)
+        ),
     )
     .at("/id")
     .hint("record the trace with envelopes so each response's direction is known")

@@ -11,6 +11,9 @@ pub enum KeyValue {
     Absent,
     Null,
     Object,
+    /// An array: the schema wants an object, but serde reads a struct from
+    /// an array, so the official crate can take `[]` as an empty object.
+    Array,
     /// Present with another JSON type (named for messages).
     Other(&'static str),
 }
@@ -23,7 +26,7 @@ impl KeyValue {
             Some(Some(b'n')) => KeyValue::Null,
             Some(Some(b't' | b'f')) => KeyValue::Other("a boolean"),
             Some(Some(b'"')) => KeyValue::Other("a string"),
-            Some(Some(b'[')) => KeyValue::Other("an array"),
+            Some(Some(b'[')) => KeyValue::Array,
             Some(_) => KeyValue::Other("a number"),
         }
     }
@@ -32,42 +35,113 @@ impl KeyValue {
     pub fn is_present(self) -> bool {
         !matches!(self, KeyValue::Absent | KeyValue::Null)
     }
+
+    /// Whether a reader can take this value as advertising the capability:
+    /// `(some reader does, some reader does not)`.
+    fn advertises(self) -> (bool, bool) {
+        match self {
+            KeyValue::Object => (true, false),
+            KeyValue::Array => (true, true),
+            KeyValue::Absent | KeyValue::Null | KeyValue::Other(_) => (false, true),
+        }
+    }
+}
+
+/// Every value a capability key can be read as: one without repeats; one
+/// per value when the client repeats `plan` (or `clientCapabilities`), since
+/// readers disagree on which one counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyReadings {
+    /// The value the last-wins reading (serde_json, JavaScript) takes.
+    pub last: KeyValue,
+    /// The first value that is neither an object, null nor absent (for
+    /// CAP-VALUE), if any reading has one.
+    pub odd: Option<KeyValue>,
+    /// Some reading advertises the capability.
+    pub some_advertise: bool,
+    /// Some reading does not.
+    pub some_do_not: bool,
+}
+
+impl KeyReadings {
+    pub const ABSENT: KeyReadings = KeyReadings {
+        last: KeyValue::Absent,
+        odd: None,
+        some_advertise: false,
+        some_do_not: true,
+    };
+
+    fn of(values: &[KeyValue]) -> KeyReadings {
+        let mut readings = KeyReadings {
+            last: values.last().copied().unwrap_or(KeyValue::Absent),
+            odd: None,
+            some_advertise: false,
+            some_do_not: values.is_empty(),
+        };
+        for value in values {
+            let (yes, no) = value.advertises();
+            readings.some_advertise |= yes;
+            readings.some_do_not |= no;
+            if readings.odd.is_none() && matches!(value, KeyValue::Array | KeyValue::Other(_)) {
+                readings.odd = Some(*value);
+            }
+        }
+        readings
+    }
+
+    /// Present and not `null` in some reading.
+    pub fn is_present(self) -> bool {
+        self.last.is_present() || self.odd.is_some() || self.some_advertise
+    }
 }
 
 /// The plan capability keys the client sent in `initialize`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CapabilityKeys {
     /// `clientCapabilities.plan` (v1 spelling).
-    pub plan: KeyValue,
+    pub plan: KeyReadings,
     /// `clientCapabilities.planCapabilities` (draft spelling).
-    pub plan_capabilities: KeyValue,
+    pub plan_capabilities: KeyReadings,
 }
 
 impl CapabilityKeys {
     pub const NONE: CapabilityKeys = CapabilityKeys {
-        plan: KeyValue::Absent,
-        plan_capabilities: KeyValue::Absent,
+        plan: KeyReadings::ABSENT,
+        plan_capabilities: KeyReadings::ABSENT,
     };
 
-    pub fn get(&self, key: &str) -> KeyValue {
+    pub fn get(&self, key: &str) -> KeyReadings {
         match key {
             "plan" => self.plan,
             "planCapabilities" => self.plan_capabilities,
-            _ => KeyValue::Absent,
+            _ => KeyReadings::ABSENT,
         }
     }
 }
 
-/// Read the plan capability keys from `initialize` params. Params that do
-/// not have the expected shape advertise nothing; a repeated member name
-/// counts with its last value (the validator warns about the repeat).
+/// Read the plan capability keys from `initialize` params, under every
+/// reading: a repeated `clientCapabilities` or capability key contributes
+/// each of its values. Params that do not have the expected shape
+/// advertise nothing.
 pub fn read_capability_keys(params: Option<&RawValue>) -> CapabilityKeys {
-    let Some(capabilities) = params.and_then(|p| last_member(p.get(), "clientCapabilities")) else {
+    let Some(params) = params else {
         return CapabilityKeys::NONE;
     };
-    let key = |name: &str| match capabilities.get().as_bytes().first() {
-        Some(b'{') => KeyValue::of(last_member(capabilities.get(), name)),
-        _ => KeyValue::Absent,
+    let capabilities = all_members(params.get(), "clientCapabilities");
+    let key = |name: &str| {
+        let mut values = Vec::new();
+        for object in &capabilities {
+            if !object.get().starts_with('{') {
+                values.push(KeyValue::Absent);
+                continue;
+            }
+            let found = all_members(object.get(), name);
+            if found.is_empty() {
+                values.push(KeyValue::Absent);
+            }
+            values.extend(found.into_iter().map(|raw| KeyValue::of(Some(raw))));
+        }
+        KeyReadings::of(&values)
     };
     CapabilityKeys {
         plan: key("plan"),
@@ -75,12 +149,32 @@ pub fn read_capability_keys(params: Option<&RawValue>) -> CapabilityKeys {
     }
 }
 
-/// The `protocolVersion` of an `initialize` result, if it is an integer.
+/// Every value of member `name` of the object `json`, in order.
+fn all_members<'a>(json: &'a str, name: &str) -> Vec<&'a RawValue> {
+    crate::trace::object_members(json)
+        .map(|members| {
+            members
+                .into_iter()
+                .filter(|(k, _)| k == name)
+                .map(|(_, v)| v)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The `protocolVersion` of an `initialize` result, if it is an integer
+/// as JSON Schema counts them (by value: `2.0` and `2e0` are the integer 2).
 pub fn read_protocol_version(result: Option<&RawValue>) -> Option<u64> {
     let version = last_member(result?.get(), "protocolVersion")?;
-    serde_json::from_str::<serde_json::Value>(version.get())
-        .ok()?
-        .as_u64()
+    let number = match serde_json::from_str::<serde_json::Value>(version.get()).ok()? {
+        serde_json::Value::Number(n) => n,
+        _ => return None,
+    };
+    number.as_u64().or_else(|| {
+        let f = number.as_f64()?;
+        // Below 2^53 every integral f64 is exact.
+        (f.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&f)).then_some(f as u64)
+    })
 }
 
 /// Choose the revision once the handshake is known.
@@ -152,19 +246,21 @@ mod tests {
     #[test]
     fn reads_keys() {
         assert_eq!(
-            keys(r#"{"clientCapabilities":{"plan":{}}}"#).plan,
+            keys(r#"{"clientCapabilities":{"plan":{}}}"#).plan.last,
             KeyValue::Object
         );
         assert_eq!(
-            keys(r#"{"clientCapabilities":{"plan":null}}"#).plan,
+            keys(r#"{"clientCapabilities":{"plan":null}}"#).plan.last,
             KeyValue::Null
         );
         assert_eq!(
-            keys(r#"{"clientCapabilities":{"plan":true}}"#).plan,
+            keys(r#"{"clientCapabilities":{"plan":true}}"#).plan.last,
             KeyValue::Other("a boolean")
         );
         assert_eq!(
-            keys(r#"{"clientCapabilities":{"planCapabilities":{}}}"#).plan_capabilities,
+            keys(r#"{"clientCapabilities":{"planCapabilities":{}}}"#)
+                .plan_capabilities
+                .last,
             KeyValue::Object
         );
         assert_eq!(keys(r#"{"clientCapabilities":7}"#), CapabilityKeys::NONE);
@@ -175,10 +271,30 @@ mod tests {
     }
 
     #[test]
+    fn every_reading_is_kept() {
+        // A repeat: one reading advertises, the other does not.
+        let plan = keys(r#"{"clientCapabilities":{"plan":{},"plan":null}}"#).plan;
+        assert!(plan.some_advertise && plan.some_do_not);
+        assert_eq!(plan.last, KeyValue::Null);
+        let plan =
+            keys(r#"{"clientCapabilities":{"plan":{}},"clientCapabilities":{"fs":{}}}"#).plan;
+        assert!(plan.some_advertise && plan.some_do_not);
+        // An array: serde reads it as an (empty) object, the schema does not.
+        let plan = keys(r#"{"clientCapabilities":{"fs":{},"plan":[]}}"#).plan;
+        assert!(plan.some_advertise && plan.some_do_not);
+        assert_eq!(plan.odd, Some(KeyValue::Array));
+        // Identical repeats agree.
+        let plan = keys(r#"{"clientCapabilities":{"plan":{},"plan":{}}}"#).plan;
+        assert!(plan.some_advertise && !plan.some_do_not);
+        let plan = keys(r#"{"clientCapabilities":{"plan":true}}"#).plan;
+        assert!(!plan.some_advertise && plan.some_do_not);
+    }
+
+    #[test]
     fn detection() {
         let draft = CapabilityKeys {
-            plan: KeyValue::Absent,
-            plan_capabilities: KeyValue::Object,
+            plan: KeyReadings::ABSENT,
+            plan_capabilities: KeyReadings::of(&[KeyValue::Object]),
         };
         assert_eq!(
             choose_revision(SpecChoice::Auto, draft, Some(1)).revision,
@@ -189,8 +305,8 @@ mod tests {
             Revision::V2
         );
         let both = CapabilityKeys {
-            plan: KeyValue::Object,
-            plan_capabilities: KeyValue::Object,
+            plan: KeyReadings::of(&[KeyValue::Object]),
+            plan_capabilities: KeyReadings::of(&[KeyValue::Object]),
         };
         assert_eq!(
             choose_revision(SpecChoice::Auto, both, Some(1)).revision,
@@ -214,5 +330,15 @@ mod tests {
         assert_eq!(read_protocol_version(Some(&raw)), None);
         let raw: Box<RawValue> = serde_json::from_str(r#"[2]"#).unwrap();
         assert_eq!(read_protocol_version(Some(&raw)), None);
+        for (text, version) in [
+            ("2.0", Some(2)),
+            ("2e0", Some(2)),
+            ("2.5", None),
+            ("-1", None),
+        ] {
+            let raw: Box<RawValue> =
+                serde_json::from_str(&format!(r#"{{"protocolVersion":{text}}}"#)).unwrap();
+            assert_eq!(read_protocol_version(Some(&raw)), version, "{text}");
+        }
     }
 }

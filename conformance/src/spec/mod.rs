@@ -106,6 +106,9 @@ pub struct Spelling {
     pub open_enums: bool,
     /// Whether `file.uri` must be an absolute URI.
     pub absolute_file_uri: bool,
+    /// Whether the transport allows JSON-RPC batches (v2: "A client or
+    /// agent MAY send an array"); v1 and the draft do not mention them.
+    pub batches: bool,
 }
 
 const PLAN_TYPES: &[&str] = &["items", "file", "markdown"];
@@ -122,6 +125,7 @@ static DRAFT_2026_05: Spelling = Spelling {
     statuses: STATUSES_V1,
     open_enums: false,
     absolute_file_uri: false,
+    batches: false,
 };
 
 static V1: Spelling = Spelling {
@@ -133,6 +137,7 @@ static V1: Spelling = Spelling {
     statuses: STATUSES_V1,
     open_enums: false,
     absolute_file_uri: false,
+    batches: false,
 };
 
 static V2: Spelling = Spelling {
@@ -144,6 +149,7 @@ static V2: Spelling = Spelling {
     statuses: STATUSES_V2,
     open_enums: true,
     absolute_file_uri: true,
+    batches: true,
 };
 
 /// Every capability key any revision uses, for "other revision" detection.

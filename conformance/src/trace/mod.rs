@@ -9,9 +9,13 @@ mod unique;
 
 pub use lines::{LineReader, RawLine};
 pub use record::{
-    is_object, parse_message, parse_record, LineObject, Record, RecordFault, MAX_SUPPORTED_DEPTH,
+    is_object, parse_message, parse_record, EnvelopeRemark, LineObject, Record, RecordFault,
+    MAX_SUPPORTED_DEPTH,
 };
-pub use unique::{duplicate_keys, first_duplicate_member, last_member, DuplicateMember};
+pub use unique::{
+    array_elements, duplicate_keys, duplicate_members, first_duplicate_member, last_member,
+    member_names, object_members, reading, reading_count, DuplicateMember, MAX_READINGS,
+};
 
 /// Bounds that keep memory flat on hostile input. The defaults are far above
 /// what real traces need; exceeding one is a `TRACE-LIMIT` diagnostic.

@@ -44,11 +44,23 @@ fn present<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Option<&'a RawValu
 pub enum Record<'a> {
     /// A bare JSON-RPC message; its direction must be inferred.
     Bare(LineObject<'a>),
-    /// An envelope: the direction as written, and the message.
+    /// An envelope: the direction as written, and the message; `remarks`
+    /// are faults of the envelope that do not stop its message being read.
     Envelope {
         direction: &'a str,
         message: LineObject<'a>,
+        remarks: Vec<EnvelopeRemark>,
     },
+}
+
+/// Something wrong with an envelope that still leaves its message readable
+/// (the message is checked all the same: nothing hides a violation).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvelopeRemark {
+    /// `time` is there but not a string (its JSON type).
+    TimeNotString { found: &'static str },
+    /// A member other than direction, message and time.
+    UnknownMember { name: String },
 }
 
 /// Why a line is not a record.
@@ -87,8 +99,10 @@ pub enum RecordFault {
 /// A line read in one pass: the members of [`LineObject`], with an
 /// envelope's `message` parsed straight into its own [`LineObject`] rather
 /// than kept raw and parsed again. Only for well-formed lines: any error
-/// sends the line down the exact path, which names the fault.
+/// (an unknown member too) sends the line down the exact path, which names
+/// the fault.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct OnePassLine<'a> {
     #[serde(default, borrow, deserialize_with = "present")]
     jsonrpc: Option<&'a RawValue>,
@@ -163,13 +177,20 @@ fn parse_record_one_pass(line: &[u8], max_depth: usize) -> Option<Record<'_>> {
     };
     match (read.direction, read.message) {
         (None, None) => Some(Record::Bare(object)),
-        (Some(direction), Some(message)) if !has_message_members(&object) => {
+        (Some(direction), Some(message))
+            if !has_message_members(&object)
+                && read.time.is_none_or(|t| t.get().starts_with('"')) =>
+        {
             let direction = match direction.get() {
                 "\"client_to_agent\"" => "client_to_agent",
                 "\"agent_to_client\"" => "agent_to_client",
                 _ => return None,
             };
-            Some(Record::Envelope { direction, message })
+            Some(Record::Envelope {
+                direction,
+                message,
+                remarks: Vec::new(),
+            })
         }
         _ => None,
     }
@@ -195,15 +216,18 @@ fn parse_record_exact(line: &[u8], max_depth: usize) -> Result<Record<'_>, Recor
         return Err(RecordFault::EnvelopeMember);
     }
     let direction = match object.direction {
-        Some(raw) => match raw.get() {
-            "\"client_to_agent\"" => "client_to_agent",
-            "\"agent_to_client\"" => "agent_to_client",
-            other => {
-                return Err(RecordFault::BadDirection {
-                    found: crate::diag::shorten(other, 60),
-                })
+        // Compared by value: `"agent\u005fto_client"` is a direction too.
+        Some(raw) => {
+            match serde_json::from_str::<std::borrow::Cow<'_, str>>(raw.get()).as_deref() {
+                Ok("client_to_agent") => "client_to_agent",
+                Ok("agent_to_client") => "agent_to_client",
+                _ => {
+                    return Err(RecordFault::BadDirection {
+                        found: crate::diag::shorten(raw.get(), 60),
+                    })
+                }
             }
-        },
+        }
         None => {
             return Err(RecordFault::BadDirection {
                 found: "(missing)".into(),
@@ -212,8 +236,40 @@ fn parse_record_exact(line: &[u8], max_depth: usize) -> Result<Record<'_>, Recor
     };
     let message = object.message.ok_or(RecordFault::MissingMessage)?;
     let message = parse_object(message.get(), true)?;
-    Ok(Record::Envelope { direction, message })
+    Ok(Record::Envelope {
+        direction,
+        message,
+        remarks: envelope_remarks(&object, line),
+    })
 }
+
+/// What the trace format says against an envelope that is otherwise
+/// readable: a `time` that is not a string, members it does not define.
+fn envelope_remarks(object: &LineObject<'_>, line: &[u8]) -> Vec<EnvelopeRemark> {
+    let mut remarks = Vec::new();
+    if let Some(time) = object.time {
+        if !time.get().starts_with('"') {
+            remarks.push(EnvelopeRemark::TimeNotString {
+                found: crate::diag::json_type_of_raw(time.get()),
+            });
+        }
+    }
+    let text = std::str::from_utf8(line).unwrap_or_default();
+    for name in super::unique::member_names(text) {
+        if !matches!(name.as_str(), "direction" | "message" | "time")
+            && remarks.len() < MAX_ENVELOPE_REMARKS
+        {
+            remarks.push(EnvelopeRemark::UnknownMember {
+                name: crate::diag::shorten(&name, 60),
+            });
+        }
+    }
+    remarks
+}
+
+/// Envelope remarks named per line (a hostile envelope can carry millions
+/// of members).
+const MAX_ENVELOPE_REMARKS: usize = 8;
 
 /// Parse one message line as it travels on the wire (no envelope).
 pub fn parse_message(line: &[u8], max_depth: usize) -> Result<LineObject<'_>, RecordFault> {
@@ -321,7 +377,9 @@ mod tests {
         )
         .unwrap();
         match env {
-            Record::Envelope { direction, message } => {
+            Record::Envelope {
+                direction, message, ..
+            } => {
                 assert_eq!(direction, "agent_to_client");
                 assert_eq!(message.id.unwrap().get(), "null");
                 assert_eq!(message.result.unwrap().get(), "null");

@@ -25,16 +25,31 @@ pub struct DuplicateMember {
 /// The first repeated member name anywhere in `json`, if any. Text that is
 /// not JSON has none.
 pub fn first_duplicate_member(json: &str) -> Option<DuplicateMember> {
+    duplicate_members(json, 1).pop()
+}
+
+/// The first `limit` repeats of a member name anywhere in `json`, in
+/// document order (each repeat once per object). Text that is not JSON has
+/// those found before the fault.
+pub fn duplicate_members(json: &str, limit: usize) -> Vec<DuplicateMember> {
     let mut path = String::new();
-    let mut found = None;
+    let mut found = Vec::new();
+    if limit == 0 {
+        return found;
+    }
     let mut de = serde_json::Deserializer::from_str(json);
     let _ = Scan {
         path: &mut path,
         found: &mut found,
+        limit,
     }
     .deserialize(&mut de);
     found
 }
+
+/// Readings of one value checked at most: a name repeated more often has
+/// its later values read together with its last.
+pub const MAX_READINGS: usize = 8;
 
 /// Every member name the object `json` itself repeats, once each, in
 /// order (members of its members are not looked at). Text that is not a
@@ -77,6 +92,159 @@ pub fn duplicate_keys(json: &str) -> Vec<DuplicateMember> {
     repeated
 }
 
+/// The member names of the object `json`, in order, repeats included
+/// (values are skipped, not built). Text that is not a JSON object has none.
+pub fn member_names(json: &str) -> Vec<String> {
+    object_members(json)
+        .map(|members| members.into_iter().map(|(k, _)| k).collect())
+        .unwrap_or_default()
+}
+
+/// The members of the object `json` in order, repeats included, with their
+/// values raw; `None` for text that is not a JSON object.
+pub fn object_members(json: &str) -> Option<Vec<(String, &RawValue)>> {
+    struct Members;
+    impl<'de> Visitor<'de> for Members {
+        type Value = Vec<(String, &'de RawValue)>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut members = Vec::new();
+            while let Some(name) = map.next_key::<String>()? {
+                members.push((name, map.next_value::<&'de RawValue>()?));
+            }
+            Ok(members)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(json);
+    let members = de.deserialize_map(Members).ok()?;
+    de.end().ok()?;
+    Some(members)
+}
+
+/// The elements of the array `json`, raw; `None` for text that is not a
+/// JSON array.
+pub fn array_elements(json: &str) -> Option<Vec<&RawValue>> {
+    if !json.trim_start().starts_with('[') {
+        return None;
+    }
+    serde_json::from_str::<Vec<&RawValue>>(json).ok()
+}
+
+/// How many readings a value with repeated member names has: the most
+/// times one name occurs in one object, anywhere in it (1 without repeats;
+/// 0 for text that is not JSON).
+pub fn reading_count(json: &str) -> usize {
+    struct Count<'c>(&'c mut usize);
+    impl<'de> DeserializeSeed<'de> for Count<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Count<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(Count(&mut *self.0))?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut seen: std::collections::HashMap<String, usize> = Default::default();
+            while let Some(key) = map.next_key::<String>()? {
+                let n = seen.entry(key).or_default();
+                *n += 1;
+                *self.0 = (*self.0).max(*n);
+                map.next_value_seed(Count(&mut *self.0))?;
+            }
+            Ok(())
+        }
+    }
+    let mut count = 1;
+    let mut de = serde_json::Deserializer::from_str(json);
+    match Count(&mut count).deserialize(&mut de) {
+        Ok(()) => count,
+        Err(_) => 0,
+    }
+}
+
+/// Reading `k` of a JSON value whose objects repeat member names: every
+/// repeated name keeps its `k`-th value (its last when it has fewer), at
+/// every depth, and the others go. Readings `0..reading_count(json)` between
+/// them hold every value of every repeated member. Text is copied as sent
+/// (strings and numbers are not re-encoded), and parts without repeats are
+/// copied whole. `None` for text that is not JSON.
+pub fn reading(json: &str, k: usize) -> Option<String> {
+    let mut out = String::with_capacity(json.len());
+    write_reading(json, k, &mut out)?;
+    Some(out)
+}
+
+fn write_reading(json: &str, k: usize, out: &mut String) -> Option<()> {
+    let text = json.trim();
+    match text.as_bytes().first() {
+        Some(b'{') if reading_count(text) > 1 => {
+            let members = object_members(text)?;
+            let mut total: std::collections::HashMap<&str, usize> = Default::default();
+            for (name, _) in &members {
+                *total.entry(name.as_str()).or_default() += 1;
+            }
+            let mut taken: std::collections::HashMap<&str, usize> = Default::default();
+            out.push('{');
+            let mut first = true;
+            for (name, value) in &members {
+                let index = taken.entry(name.as_str()).or_default();
+                let keep = *index == k.min(total[name.as_str()] - 1);
+                *index += 1;
+                if !keep {
+                    continue;
+                }
+                if !first {
+                    out.push(',');
+                }
+                first = false;
+                out.push_str(&serde_json::to_string(name).ok()?);
+                out.push(':');
+                write_reading(value.get(), k, out)?;
+            }
+            out.push('}');
+        }
+        Some(b'[') if reading_count(text) > 1 => {
+            out.push('[');
+            for (i, element) in array_elements(text)?.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_reading(element.get(), k, out)?;
+            }
+            out.push(']');
+        }
+        _ => out.push_str(text),
+    }
+    Some(())
+}
+
 /// The value of member `key` of the object `json`; when the name repeats,
 /// the last one (as serde_json's maps and JavaScript read it). `None` for a
 /// missing member or text that is not a JSON object.
@@ -112,7 +280,8 @@ pub fn last_member<'a>(json: &'a str, key: &str) -> Option<&'a RawValue> {
 /// Walks a value without building it, keeping the path for the report.
 struct Scan<'s> {
     path: &'s mut String,
-    found: &'s mut Option<DuplicateMember>,
+    found: &'s mut Vec<DuplicateMember>,
+    limit: usize,
 }
 
 impl<'de> DeserializeSeed<'de> for Scan<'_> {
@@ -158,6 +327,7 @@ impl<'de> Visitor<'de> for Scan<'_> {
             let more = seq.next_element_seed(Scan {
                 path: &mut *self.path,
                 found: &mut *self.found,
+                limit: self.limit,
             })?;
             if more.is_none() {
                 break;
@@ -171,20 +341,25 @@ impl<'de> Visitor<'de> for Scan<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let len = self.path.len();
         let mut seen = HashSet::new();
+        let mut repeated: Vec<String> = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
             self.path.truncate(len);
             self.path.push('/');
             self.path.push_str(&pointer_token(&key));
-            if !seen.insert(key.clone()) {
-                *self.found = Some(DuplicateMember {
+            if !seen.insert(key.clone()) && !repeated.contains(&key) {
+                self.found.push(DuplicateMember {
                     pointer: self.path.clone(),
-                    key,
+                    key: key.clone(),
                 });
-                return Err(A::Error::custom("duplicate member"));
+                repeated.push(key);
+                if self.found.len() >= self.limit {
+                    return Err(A::Error::custom("enough repeats found"));
+                }
             }
             map.next_value_seed(Scan {
                 path: &mut *self.path,
                 found: &mut *self.found,
+                limit: self.limit,
             })?;
         }
         self.path.truncate(len);

@@ -16,7 +16,7 @@ use crate::spec::{RevisionChoice, SpecChoice};
 use crate::state::ClientState;
 use crate::trace::{
     duplicate_keys, first_duplicate_member, is_object, last_member, parse_message, parse_record,
-    DuplicateMember, Limits, LineObject, LineReader, RawLine, Record,
+    DuplicateMember, Limits, LineObject, LineReader, RawLine, Record, RecordFault, MAX_READINGS,
 };
 use head::PlanRead;
 use serde::Deserialize;
@@ -46,7 +46,10 @@ pub struct Validator {
     correlator: jsonrpc::Correlator,
     revision: RevisionChoice,
     handshake: Handshake,
-    plan_capability: bool,
+    /// A second `initialize` on an initialized connection, awaiting its
+    /// answer: its capability keys and line.
+    reinitialize: Option<(CapabilityKeys, u64)>,
+    plan_capability: cap::Advertised,
     tracks: HashMap<String, SessionTrack>,
     sessions_overflowed: bool,
     state: ClientState,
@@ -76,7 +79,8 @@ impl Validator {
             correlator: jsonrpc::Correlator::new(config.limits.max_outstanding_requests),
             revision: capability::provisional_revision(config.spec),
             handshake: Handshake::NotStarted,
-            plan_capability: false,
+            reinitialize: None,
+            plan_capability: cap::Advertised::No,
             tracks: HashMap::new(),
             sessions_overflowed: false,
             state: ClientState::new(),
@@ -180,18 +184,115 @@ impl Validator {
         let before = self.diagnostics.len();
         match parse_record(bytes, self.config.limits.max_depth) {
             Ok(Record::Bare(object)) => self.message(None, &object),
-            Ok(Record::Envelope { direction, message }) => {
+            Ok(Record::Envelope {
+                direction,
+                message,
+                remarks,
+            }) => {
+                for remark in &remarks {
+                    self.emit(trace_rules::envelope_remark(remark));
+                }
                 self.message(Direction::parse(direction), &message)
             }
-            Err(fault) => {
-                if let Some(d) =
-                    trace_rules::record_fault(&fault).or_else(|| env::record_fault(&fault))
-                {
-                    self.emit(d);
-                }
-            }
+            Err(fault) => self.record_fault(None, bytes, fault),
         }
         self.after_message(before, bytes);
+    }
+
+    /// A line the one-object read refused. A batch and a message that
+    /// repeats a member name are still read (nothing hides a violation);
+    /// anything else is a diagnostic. `direction` is known in live modes.
+    fn record_fault(&mut self, direction: Option<Direction>, bytes: &[u8], fault: RecordFault) {
+        let text = std::str::from_utf8(bytes).unwrap_or_default();
+        match fault {
+            RecordFault::Batch => return self.batch(direction, text, ""),
+            RecordFault::DuplicateKey {
+                in_envelope: false, ..
+            } => return self.repeated_members(direction, text, ""),
+            RecordFault::NotObject { in_envelope: true }
+            | RecordFault::DuplicateKey {
+                in_envelope: true, ..
+            } if direction.is_none() => {
+                if let Some((direction, message)) = envelope_message(text) {
+                    if message.get().starts_with('[') {
+                        return self.batch(direction, message.get(), "");
+                    }
+                    if message.get().starts_with('{') {
+                        return self.repeated_members(direction, message.get(), "");
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let Some(d) = trace_rules::record_fault(&fault).or_else(|| env::record_fault(&fault)) {
+            self.emit(d);
+        }
+    }
+
+    /// A JSON-RPC batch: legal under v2 (only an empty one is an error),
+    /// noted under v1 and the draft; each element is checked as a message,
+    /// with pointers into the batch (`/0/...`).
+    fn batch(&mut self, direction: Option<Direction>, text: &str, base: &str) {
+        let Some(elements) = crate::trace::array_elements(text) else {
+            return;
+        };
+        let allowed = self.revision.revision.spelling().batches;
+        if elements.is_empty() || !allowed {
+            let d = env::batch(elements.len(), allowed);
+            self.emit(d.at(base));
+        }
+        for (index, element) in elements.iter().enumerate() {
+            let before = self.diagnostics.len();
+            let element_base = format!("{base}/{index}");
+            match element.get().as_bytes().first() {
+                Some(b'{') => match serde_json::from_str::<LineObject<'_>>(element.get()) {
+                    Ok(object) => self.message(direction, &object),
+                    Err(_) => self.repeated_members(direction, element.get(), ""),
+                },
+                _ => {
+                    self.messages += 1;
+                    self.emit(Diagnostic::new(
+                        &env::OBJECT,
+                        "a batch element is not an object, so not a JSON-RPC message",
+                    ));
+                }
+            }
+            for d in self.diagnostics.iter_mut().skip(before) {
+                d.pointer.insert_str(0, &element_base);
+            }
+        }
+    }
+
+    /// A message object that repeats member names at its top level: the
+    /// repeat is reported, and the message is read once per distinct
+    /// reading (one for each value of a repeated name; identical repeats
+    /// make one reading).
+    fn repeated_members(&mut self, direction: Option<Direction>, text: &str, base: &str) {
+        for repeat in duplicate_keys(text) {
+            self.emit(env::duplicate_member(
+                &format!("{base}{}", repeat.pointer),
+                &repeat.key,
+                "the message is checked under each of its values",
+            ));
+        }
+        let Some(members) = crate::trace::object_members(text) else {
+            return;
+        };
+        let count = members_reading_count(&members);
+        let mut seen: Vec<String> = Vec::new();
+        let messages = self.messages;
+        for k in 0..count.min(MAX_READINGS) {
+            let reading = top_level_reading(&members, k);
+            if seen.contains(&reading) {
+                continue;
+            }
+            if let Ok(object) = serde_json::from_str::<LineObject<'_>>(&reading) {
+                self.message(direction, &object);
+            }
+            seen.push(reading);
+        }
+        // One message, however many readings.
+        self.messages = messages + 1;
     }
 
     /// Give new diagnostics their snippets, and keep the initialize line.
@@ -232,13 +333,7 @@ impl Validator {
         let before = self.diagnostics.len();
         match parse_message(bytes, self.config.limits.max_depth) {
             Ok(object) => self.message(Some(direction), &object),
-            Err(fault) => {
-                if let Some(d) =
-                    trace_rules::record_fault(&fault).or_else(|| env::record_fault(&fault))
-                {
-                    self.emit(d);
-                }
-            }
+            Err(fault) => self.record_fault(Some(direction), bytes, fault),
         }
         self.after_message(before, bytes);
     }
@@ -295,10 +390,25 @@ impl Validator {
                 if let Some(d) = env::response_outcome(&outcome, &id) {
                     self.emit(d);
                 }
-                if let ResponseOutcome::Answers { request, .. }
-                | ResponseOutcome::Ambiguous { request, .. } = outcome
-                {
-                    self.answered(&request.method, request.line, result, error);
+                match outcome {
+                    ResponseOutcome::Answers { request, .. } => {
+                        self.answered(&request.method, request.line, result, error);
+                    }
+                    // Either request may be the one answered: take what the
+                    // response says for each method it fits, so that the
+                    // suite's guess never becomes an error for a party.
+                    ResponseOutcome::Ambiguous {
+                        request,
+                        alternative,
+                        ..
+                    } => {
+                        for candidate in [request, alternative] {
+                            if answer_fits(&candidate.method, result, error) {
+                                self.answered(&candidate.method, candidate.line, result, error);
+                            }
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
@@ -331,21 +441,31 @@ impl Validator {
         }
         match method {
             "initialize" => {
-                self.warn_repeat(
-                    params.and_then(|p| first_duplicate_member(p.get())),
-                    "/params",
-                );
-                self.handshake = Handshake::Requested {
-                    keys: capability::read_capability_keys(params),
-                    line: self.line,
-                };
+                if let Some(repeat) = params.and_then(|p| first_duplicate_member(p.get())) {
+                    self.emit(env::duplicate_member(
+                        &format!("/params{}", repeat.pointer),
+                        &repeat.key,
+                        "each value is a reading of the capabilities; where the readings disagree on the plan capability, the agent is not judged against it",
+                    ));
+                }
+                let keys = capability::read_capability_keys(params);
+                if self.handshake == Handshake::Answered {
+                    // A second initialize: the connection stays initialized
+                    // whatever its answer; a successful one renegotiates.
+                    self.reinitialize = Some((keys, self.line));
+                } else {
+                    self.handshake = Handshake::Requested {
+                        keys,
+                        line: self.line,
+                    };
+                }
             }
             "session/load" | "session/resume" => {
                 self.warn_repeat(
                     params.and_then(|p| repeated_member(p, &["sessionId"])),
                     "/params",
                 );
-                if let Some(session) = read_session_id(params) {
+                for session in read_session_ids(params) {
                     // The agent replays a loaded session before it answers, so
                     // the request establishes the session; a failed answer
                     // takes it back (see `answered`).
@@ -373,8 +493,14 @@ impl Validator {
     ) {
         match method {
             "initialize" if result.is_some() && error.is_none() => {
-                let keys = match self.handshake {
-                    Handshake::Requested { keys, .. } => keys,
+                let keys = match (self.handshake, self.reinitialize) {
+                    (Handshake::Requested { keys, .. }, _) => keys,
+                    (_, Some((keys, line))) if line == request_line => {
+                        self.reinitialize = None;
+                        keys
+                    }
+                    // Answered already, and not by this request.
+                    (Handshake::Answered, _) => return,
                     _ => CapabilityKeys::NONE,
                 };
                 self.warn_repeat(
@@ -396,12 +522,23 @@ impl Validator {
                 self.initialize_line = Vec::new();
                 self.handshake = Handshake::Answered;
             }
+            "initialize" => {
+                // A failed second initialize changes nothing.
+                if self
+                    .reinitialize
+                    .is_some_and(|(_, line)| line == request_line)
+                {
+                    self.reinitialize = None;
+                }
+            }
             "session/new" | "session/fork" if error.is_none() => {
                 self.warn_repeat(
                     result.and_then(|r| repeated_member(r, &["sessionId"])),
                     "/result",
                 );
-                if let Some(session) = read_session_id(result) {
+                // Every value of a repeated `sessionId` is a reading: the
+                // agent's updates for any of them are not the agent's error.
+                for session in read_session_ids(result) {
                     self.open_session(&session);
                 }
             }
@@ -418,13 +555,13 @@ impl Validator {
         }
     }
 
-    /// A repeated member in a payload read with last-wins semantics.
+    /// A repeated member in a payload whose every value is a reading.
     fn warn_repeat(&mut self, repeat: Option<DuplicateMember>, base: &str) {
         if let Some(repeat) = repeat {
             self.emit(env::duplicate_member(
                 &format!("{base}{}", repeat.pointer),
                 &repeat.key,
-                "the suite reads the last one (parsers disagree; the official ACP crate may reject the object)",
+                "each value is taken as a reading (parsers disagree; the official ACP crate may reject the object)",
             ));
         }
     }
@@ -456,6 +593,13 @@ impl Validator {
         if self.handshake != Handshake::Answered {
             self.emit(ses::before_init("session/update"));
         }
+        self.session_update_reading(params, true);
+    }
+
+    /// One reading of `session/update` params: checked, and applied to the
+    /// state when `apply`. Returns whether a client could apply it (a plan
+    /// message that is well-formed, or an update that is not about plans).
+    fn session_update_reading(&mut self, params: Option<&RawValue>, apply: bool) -> bool {
         let revision = self.revision.revision;
         let max_entries = self.config.limits.max_entries_per_plan;
         let head = params.and_then(|p| head::read_head(p.get(), revision, max_entries));
@@ -468,10 +612,16 @@ impl Validator {
                 };
                 (read, head.plan)
             }
-            None => match self.read_update_params(params) {
-                Some(update) => (update, PlanRead::NotRead),
-                None => return,
-            },
+            None => {
+                if let Some(params) = params.filter(|p| repeats_update_members(p)) {
+                    self.session_update_readings(params);
+                    return true;
+                }
+                match self.read_update_params(params) {
+                    Some(update) => (update, PlanRead::NotRead),
+                    None => return false,
+                }
+            }
         };
         let UpdateRead {
             session,
@@ -484,15 +634,18 @@ impl Validator {
             self.emit(ses::unknown_session(session));
         }
         if !shape::PLAN_KINDS.contains(&kind) {
-            return;
+            return true;
         }
         let mut allowed = true;
         if kind == "plan" && !revision.spelling().legacy_plan {
             let d = ses_session(cap::legacy_in_v2(), session);
             self.emit(d);
-            return;
+            return false;
         }
-        if kind != "plan" && !self.plan_capability && self.handshake == Handshake::Answered {
+        if kind != "plan"
+            && self.plan_capability == cap::Advertised::No
+            && self.handshake == Handshake::Answered
+        {
             let d = ses_session(cap::operations_without_capability(kind, revision), session);
             self.emit(d);
             allowed = false;
@@ -511,13 +664,13 @@ impl Validator {
             (PlanRead::NotRead, None, None) => None,
         };
         if let Some(message) = well_formed {
-            if allowed && known {
+            if allowed && known && apply {
                 self.apply(session, &message);
             }
-            return;
+            return true;
         }
         let Some(update) = update.or_else(|| reread_update(params)) else {
-            return;
+            return false;
         };
         let parsed = shape::parse_plan_update_json(update.get(), kind, revision, max_entries);
         for d in parsed.diagnostics {
@@ -525,11 +678,57 @@ impl Validator {
             self.emit(d);
         }
         let Some(message) = parsed.message else {
-            return;
+            return false;
         };
-        if allowed && known {
+        if allowed && known && apply {
             self.apply(session, &message);
         }
+        true
+    }
+
+    /// `session/update` params that repeat `sessionId`, `update` or
+    /// `update.sessionUpdate`: each repeat is reported, every reading is
+    /// checked, and the last reading (what serde_json and JavaScript keep)
+    /// is applied when every reading could be.
+    fn session_update_readings(&mut self, params: &RawValue) {
+        for repeat in crate::trace::duplicate_members(params.get(), 8) {
+            self.emit(env::duplicate_member(
+                &format!("/params{}", repeat.pointer),
+                &repeat.key,
+                "the update is checked under each of its values",
+            ));
+        }
+        let before = self.diagnostics.len();
+        let count = crate::trace::reading_count(params.get()).min(MAX_READINGS);
+        let mut readings: Vec<Box<RawValue>> = Vec::new();
+        for k in 0..count {
+            let Some(text) = crate::trace::reading(params.get(), k) else {
+                continue;
+            };
+            if readings.iter().any(|r| r.get() == text) {
+                continue;
+            }
+            if let Ok(raw) = RawValue::from_string(text) {
+                readings.push(raw);
+            }
+        }
+        let mut every_reading_applies = !readings.is_empty();
+        for reading in &readings {
+            every_reading_applies &= self.session_update_reading(Some(reading), false);
+        }
+        if every_reading_applies {
+            if let Some(last) = readings.last() {
+                self.session_update_reading(Some(last), true);
+            }
+        }
+        // Each reading finds most things again: keep one of each.
+        let mut kept: Vec<Diagnostic> = Vec::new();
+        for d in self.diagnostics.drain(before..) {
+            if !kept.iter().any(|k| k.same_finding(&d)) {
+                kept.push(d);
+            }
+        }
+        self.diagnostics.extend(kept);
     }
 
     /// Identity and replacement rules, then the state change.
@@ -689,6 +888,72 @@ impl Validator {
     }
 }
 
+/// Whether a response that may answer a request of `method` carries what
+/// such an answer does (for responses whose request is ambiguous). Only
+/// effects that establish something are taken: a failed `session/load` of
+/// an ambiguous pair takes nothing back.
+fn answer_fits(method: &str, result: Option<&RawValue>, error: Option<&RawValue>) -> bool {
+    let has = |key: &str| result.is_some_and(|r| last_member(r.get(), key).is_some());
+    match method {
+        "initialize" => error.is_none() && has("protocolVersion"),
+        "session/new" | "session/fork" => error.is_none() && has("sessionId"),
+        _ => false,
+    }
+}
+
+/// Whether `session/update` params repeat a member the update is read by
+/// (`sessionId`, `update`, or `sessionUpdate` inside `update`).
+fn repeats_update_members(params: &RawValue) -> bool {
+    repeated_member(params, &["sessionId", "update"]).is_some()
+        || last_member(params.get(), "update")
+            .is_some_and(|update| repeated_member(update, &["sessionUpdate"]).is_some())
+}
+
+/// How many readings an object's top level has: the most times a name occurs.
+fn members_reading_count(members: &[(String, &RawValue)]) -> usize {
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for (name, _) in members {
+        *counts.entry(name.as_str()).or_default() += 1;
+    }
+    counts.values().copied().max().unwrap_or(1)
+}
+
+/// Reading `k` of an object's top level: each repeated name keeps its
+/// `k`-th value (its last when it has fewer); values are copied as sent, so
+/// repeats deeper down are left for the layer that reads them.
+fn top_level_reading(members: &[(String, &RawValue)], k: usize) -> String {
+    let mut total: HashMap<&str, usize> = HashMap::new();
+    for (name, _) in members {
+        *total.entry(name.as_str()).or_default() += 1;
+    }
+    let mut taken: HashMap<&str, usize> = HashMap::new();
+    let mut out = String::from("{");
+    for (name, value) in members {
+        let index = taken.entry(name.as_str()).or_default();
+        let keep = *index == k.min(total[name.as_str()] - 1);
+        *index += 1;
+        if keep {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&serde_json::to_string(name).unwrap_or_default());
+            out.push(':');
+            out.push_str(value.get());
+        }
+    }
+    out.push('}');
+    out
+}
+
+/// An envelope's direction and raw message, read leniently (a repeated
+/// member keeps its last value) for the lines the strict read refused.
+fn envelope_message(text: &str) -> Option<(Option<Direction>, &RawValue)> {
+    let direction = last_member(text, "direction")
+        .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
+        .and_then(|d| Direction::parse(&d));
+    Some((direction, last_member(text, "message")?))
+}
+
 /// The first of `keys` that the object `raw` repeats (serde rejects the
 /// object, so the member cannot be read).
 fn repeated_member(raw: &RawValue, keys: &[&str]) -> Option<DuplicateMember> {
@@ -732,10 +997,31 @@ fn reread_update(params: Option<&RawValue>) -> Option<&RawValue> {
         .update
 }
 
-/// `sessionId` of a params or result object (the last, if it repeats).
-fn read_session_id(raw: Option<&RawValue>) -> Option<String> {
-    let session = last_member(raw?.get(), "sessionId")?;
-    serde_json::from_str::<String>(session.get()).ok()
+/// `sessionId` of a params or result object: every string value when it
+/// repeats (each is a reading), in order.
+fn read_session_ids(raw: Option<&RawValue>) -> Vec<String> {
+    let Some(raw) = raw else {
+        return Vec::new();
+    };
+    let Some(session) = last_member(raw.get(), "sessionId") else {
+        return Vec::new();
+    };
+    if repeated_member(raw, &["sessionId"]).is_none() {
+        return serde_json::from_str::<String>(session.get())
+            .into_iter()
+            .collect();
+    }
+    let mut sessions: Vec<String> = Vec::new();
+    for (name, value) in crate::trace::object_members(raw.get()).unwrap_or_default() {
+        if name == "sessionId" {
+            if let Ok(session) = serde_json::from_str::<String>(value.get()) {
+                if !sessions.contains(&session) {
+                    sessions.push(session);
+                }
+            }
+        }
+    }
+    sessions
 }
 
 /// Live state held by a [`Validator`], counted per item (see

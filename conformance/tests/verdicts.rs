@@ -1,0 +1,306 @@
+//! Verdicts on inputs that can be read more than one way (issue 11): one
+//! party's fault, or the suite's own guess, never becomes an error for the
+//! other party; and nothing (a repeat, a batch, an envelope fault) hides a
+//! violation. Each test names the class it pins down.
+
+use acp_plan_conformance::{check_reader, Config, SpecChoice, TraceReport};
+
+fn check_with(config: Config, lines: &[&str]) -> TraceReport {
+    let trace = lines.join("\n");
+    check_reader("t", trace.as_bytes(), config).unwrap()
+}
+
+fn check(lines: &[&str]) -> TraceReport {
+    check_with(Config::default(), lines)
+}
+
+/// `(rule, line, pointer)` of every diagnostic.
+fn found(report: &TraceReport) -> Vec<(&'static str, u64, String)> {
+    report
+        .diagnostics
+        .iter()
+        .map(|d| (d.rule.id, d.line, d.pointer.clone()))
+        .collect()
+}
+
+fn rules(report: &TraceReport) -> Vec<&'static str> {
+    report.diagnostics.iter().map(|d| d.rule.id).collect()
+}
+
+fn initialize(capabilities: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":1,"clientCapabilities":{capabilities}}}}}"#
+    )
+}
+const INIT_OK: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1}}"#;
+const INIT_OK_V2: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2}}"#;
+const NEW: &str =
+    r#"{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#;
+const NEW_OK: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s"}}"#;
+const PLAN_UPDATE: &str = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"p","content":"a"}}}}"#;
+
+fn update(update: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{update}}}}}"#
+    )
+}
+
+// ---- 2. The other party is judged only when every reading breaks a MUST.
+
+#[test]
+fn a_repeated_plan_capability_does_not_make_the_agent_wrong() {
+    let init = initialize(r#"{"plan":{},"plan":null}"#);
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, PLAN_UPDATE]);
+    assert_eq!(
+        found(&report),
+        [(
+            "ENV-DUPLICATE-KEY",
+            1,
+            "/params/clientCapabilities/plan".into()
+        )]
+    );
+    // Absent in every reading: the agent is wrong.
+    let init = initialize(r#"{"plan":null,"plan":null}"#);
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, PLAN_UPDATE]);
+    assert_eq!(rules(&report), ["ENV-DUPLICATE-KEY", "CAP-PLAN-OPS"]);
+}
+
+#[test]
+fn an_array_for_the_plan_capability_is_the_clients_error_only() {
+    // The differential fuzzer's input: serde (the official crate) reads
+    // `[]` as an empty object, the schema does not.
+    let init = initialize(r#"{"f(s":{},"fs":{},"plan":[]}"#);
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, PLAN_UPDATE]);
+    assert_eq!(
+        found(&report),
+        [("CAP-VALUE", 1, "/params/clientCapabilities/plan".into())]
+    );
+    // `true` advertises nothing for any reader: the agent is wrong.
+    let init = initialize(r#"{"plan":true}"#);
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, PLAN_UPDATE]);
+    assert_eq!(rules(&report), ["CAP-VALUE", "CAP-PLAN-OPS"]);
+}
+
+#[test]
+fn a_repeated_id_in_initialize_still_initializes() {
+    let init = r#"{"jsonrpc":"2.0","id":0,"id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#;
+    let report = check(&[init, INIT_OK, NEW, NEW_OK, PLAN_UPDATE]);
+    assert_eq!(found(&report), [("ENV-DUPLICATE-KEY", 1, "/id".into())]);
+    assert_eq!(report.state.session("s").unwrap().plans.len(), 1);
+    // Two different ids: either reading may be answered.
+    let init = r#"{"jsonrpc":"2.0","id":0,"id":9,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#;
+    let report = check(&[init, INIT_OK, NEW, NEW_OK, PLAN_UPDATE]);
+    assert_eq!(found(&report), [("ENV-DUPLICATE-KEY", 1, "/id".into())]);
+}
+
+#[test]
+fn an_ambiguous_bare_response_judges_no_one() {
+    // The client's session/new and the agent's fs request both use id 1;
+    // the agent's fs request is older, so the old guess paired the
+    // session/new result with it and the session was never established.
+    let init = initialize(r#"{"plan":{}}"#);
+    let lines = [
+        init.as_str(),
+        INIT_OK,
+        r#"{"jsonrpc":"2.0","id":1,"method":"fs/read_text_file","params":{"sessionId":"x","path":"/a"}}"#,
+        NEW,
+        NEW_OK,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":"text"}}"#,
+        PLAN_UPDATE,
+    ];
+    let report = check(&lines);
+    assert_eq!(found(&report), [("TRACE-DIRECTION", 5, "/id".into())]);
+    assert_eq!(report.state.session("s").unwrap().plans.len(), 1);
+}
+
+#[test]
+fn a_null_request_id_is_paired_with_its_null_response() {
+    let init = r#"{"jsonrpc":"2.0","id":null,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#;
+    let ok = r#"{"jsonrpc":"2.0","id":null,"result":{"protocolVersion":1}}"#;
+    let report = check(&[init, ok, NEW, NEW_OK, PLAN_UPDATE]);
+    assert_eq!(found(&report), []);
+    assert_eq!(report.state.session("s").unwrap().plans.len(), 1);
+}
+
+#[test]
+fn a_failed_second_initialize_leaves_the_connection_initialized() {
+    let init = initialize(r#"{"plan":{}}"#);
+    let again = r#"{"jsonrpc":"2.0","id":5,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}"#;
+    let failed =
+        r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"already initialized"}}"#;
+    let report = check(&[&init, INIT_OK, again, failed, NEW, NEW_OK, PLAN_UPDATE]);
+    assert_eq!(found(&report), []);
+    assert_eq!(report.state.session("s").unwrap().plans.len(), 1);
+    // A successful one renegotiates: no capability any more.
+    let ok = r#"{"jsonrpc":"2.0","id":5,"result":{"protocolVersion":1}}"#;
+    let report = check(&[&init, INIT_OK, again, ok, NEW, NEW_OK, PLAN_UPDATE]);
+    assert_eq!(rules(&report), ["CAP-PLAN-OPS"]);
+}
+
+#[test]
+fn a_repeated_session_id_in_a_result_establishes_every_value() {
+    let init = initialize(r#"{"plan":{}}"#);
+    let new_ok = r#"{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s","sessionId":"t"}}"#;
+    let report = check(&[&init, INIT_OK, NEW, new_ok, PLAN_UPDATE]);
+    assert_eq!(
+        found(&report),
+        [("ENV-DUPLICATE-KEY", 4, "/result/sessionId".into())]
+    );
+}
+
+// ---- 3. Nothing hides a violation.
+
+#[test]
+fn a_batch_is_noted_under_v1_and_each_message_is_checked() {
+    // No capability: the plan_update inside the batch is CAP-PLAN-OPS; the
+    // session/new inside a batch is tracked.
+    let init = initialize("{}");
+    let batch = format!("[{NEW}]");
+    let answers = format!("[{NEW_OK},{PLAN_UPDATE}]");
+    let report = check(&[&init, INIT_OK, &batch, &answers]);
+    assert_eq!(
+        found(&report),
+        [
+            ("ENV-BATCH", 3, "".into()),
+            ("ENV-BATCH", 4, "".into()),
+            ("CAP-PLAN-OPS", 4, "/1/params/update/sessionUpdate".into()),
+        ]
+    );
+    assert!(report.state.session("s").is_some());
+}
+
+#[test]
+fn a_batch_is_legal_under_v2_and_only_an_empty_one_is_an_error() {
+    let init = initialize("{}");
+    let plan = update(
+        r#"{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[{"content":"a","priority":"high","status":"bogus"}]}}"#,
+    );
+    let batch = format!("[{NEW_OK},{plan}]");
+    let report = check(&[&init, INIT_OK_V2, NEW, &batch, "[]"]);
+    assert_eq!(
+        found(&report),
+        [
+            (
+                "SHAPE-STATUS",
+                4,
+                "/1/params/update/plan/entries/0/status".into()
+            ),
+            ("ENV-BATCH-EMPTY", 5, "".into()),
+        ]
+    );
+    assert_eq!(report.revision.revision.to_string(), "v2");
+}
+
+#[test]
+fn a_batch_element_that_is_not_an_object_is_reported_at_its_index() {
+    let report = check(&["[1]"]);
+    assert_eq!(
+        found(&report),
+        [("ENV-BATCH", 1, "".into()), ("ENV-OBJECT", 1, "/0".into())]
+    );
+}
+
+#[test]
+fn a_batch_in_an_envelope_is_a_batch() {
+    let init = initialize("{}");
+    let batch = format!(r#"{{"direction":"agent_to_client","message":[{PLAN_UPDATE}]}}"#);
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &batch]);
+    assert_eq!(rules(&report), ["ENV-BATCH", "CAP-PLAN-OPS"]);
+}
+
+#[test]
+fn every_value_of_a_repeated_plan_member_is_checked() {
+    let init = initialize(r#"{"plan":{}}"#);
+    let cases = [
+        // A status given twice, once bogus.
+        (
+            r#"{"sessionUpdate":"plan","entries":[{"content":"a","priority":"high","status":"bogus","status":"pending"}]}"#,
+            vec!["ENV-DUPLICATE-KEY", "SHAPE-STATUS"],
+        ),
+        // Entries given twice, once null.
+        (
+            r#"{"sessionUpdate":"plan","entries":[],"entries":null}"#,
+            vec!["ENV-DUPLICATE-KEY", "SHAPE-ENTRIES"],
+        ),
+        // A repeat inside `_meta` does not switch off the other checks.
+        (
+            r#"{"sessionUpdate":"plan","entries":[{"content":"a","priority":"urgent","status":"pending","_meta":{"k":1,"k":2}}]}"#,
+            vec!["ENV-DUPLICATE-KEY", "SHAPE-PRIORITY"],
+        ),
+    ];
+    for (body, expected) in cases {
+        let line = update(body);
+        let report = check(&[&init, INIT_OK, NEW, NEW_OK, &line]);
+        assert_eq!(rules(&report), expected, "{body}");
+        // A reading is broken: nothing is shown.
+        assert_eq!(report.state.session("s").unwrap().legacy, None, "{body}");
+    }
+}
+
+#[test]
+fn a_repeated_identical_method_does_not_switch_off_the_capability_rule() {
+    let init = initialize("{}");
+    let line = PLAN_UPDATE.replace(
+        r#""method":"session/update","#,
+        r#""method":"session/update","method":"session/update","#,
+    );
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &line]);
+    assert_eq!(
+        found(&report),
+        [
+            ("ENV-DUPLICATE-KEY", 5, "/method".into()),
+            ("CAP-PLAN-OPS", 5, "/params/update/sessionUpdate".into()),
+        ]
+    );
+}
+
+#[test]
+fn a_repeated_session_update_kind_is_checked_under_each() {
+    let init = initialize("{}");
+    let line = update(
+        r#"{"sessionUpdate":"agent_message_chunk","sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"p","content":"a"}}"#,
+    );
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &line]);
+    assert_eq!(rules(&report), ["ENV-DUPLICATE-KEY", "CAP-PLAN-OPS"]);
+}
+
+#[test]
+fn envelope_faults_are_reported_and_the_message_still_checked() {
+    let init = initialize("{}");
+    let odd_time = format!(r#"{{"direction":"agent_to_client","time":5,"message":{PLAN_UPDATE}}}"#);
+    let extra = format!(r#"{{"direction":"agent_to_client","message":{PLAN_UPDATE},"seq":7}}"#);
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &odd_time, &extra]);
+    assert_eq!(
+        rules(&report),
+        [
+            "TRACE-RECORD",
+            "CAP-PLAN-OPS",
+            "TRACE-RECORD",
+            "CAP-PLAN-OPS"
+        ]
+    );
+}
+
+#[test]
+fn strings_are_compared_by_value() {
+    let init = initialize(r#"{"plan":{}}"#);
+    let escaped = r#"{"jsonrpc":"2\u002e0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"p","content":"a"}}}}"#;
+    let enveloped = format!(r#"{{"direction":"agent\u005fto_client","message":{PLAN_UPDATE}}}"#);
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, escaped, &enveloped]);
+    assert_eq!(found(&report), []);
+}
+
+#[test]
+fn protocol_version_2_0_is_the_integer_2() {
+    let init = initialize("{}");
+    let ok = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":2.0}}"#;
+    let report = check_with(
+        Config {
+            spec: SpecChoice::Auto,
+            ..Config::default()
+        },
+        &[&init, ok, NEW, NEW_OK, PLAN_UPDATE],
+    );
+    assert_eq!(report.revision.revision.to_string(), "v2");
+    assert_eq!(found(&report), []);
+}
