@@ -24,6 +24,7 @@ import topics_session  # noqa: E402
 import topics_capability  # noqa: E402
 import topics_shape  # noqa: E402
 import topics_plans  # noqa: E402
+import topics_readings  # noqa: E402
 
 TOPICS = [
     ("framing", topics_framing.framing),
@@ -35,6 +36,7 @@ TOPICS = [
     ("identity", topics_plans.identity),
     ("replacement", topics_plans.replacement),
     ("updates", topics_plans.updates),
+    ("readings", topics_readings.readings),
 ]
 
 

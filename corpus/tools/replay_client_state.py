@@ -62,18 +62,21 @@ def shown_plan(plan, id_key):
 
 
 def read_item(item):
-    """The JSON-RPC message of an item as the client's transport would read
-    it, or None (a line that is not a message, or a trace-format record)."""
+    """The JSON-RPC messages of an item as the client's transport would read
+    them: one, the messages of a batch, or none (a line that is not a
+    message, or a trace-format record)."""
     if "message" in item:
-        return item["message"]
+        return [item["message"]]
     if "raw" in item or "raw_hex" in item:
         data = item["raw"].encode("utf-8") if "raw" in item else bytes.fromhex(item["raw_hex"])
         try:
             message = json.loads(data.decode("utf-8"))
         except ValueError:  # not UTF-8, not JSON
-            return None
-        return message if isinstance(message, dict) else None
-    return None  # "record": the acp-plan trace format; clients skip it
+            return []
+        if isinstance(message, list):  # a JSON-RPC batch
+            return [m for m in message if isinstance(m, dict)]
+        return [message] if isinstance(message, dict) else []
+    return []  # "record": the acp-plan trace format; clients skip it
 
 
 def replay(group, case):
@@ -93,10 +96,12 @@ def replay(group, case):
 def receive(store, sent, item):
     """One message through the client: its own requests are remembered (the
     client knows what it sent), the agent's responses and updates applied."""
-    message = read_item(item)
-    if message is None:
-        return
-    if item["direction"] == "client_to_agent":
+    for message in read_item(item):
+        receive_message(store, sent, item["direction"], message)
+
+
+def receive_message(store, sent, direction, message):
+    if direction == "client_to_agent":
         if "method" not in message:
             return
         params = message.get("params") or {}

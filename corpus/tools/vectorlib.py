@@ -58,6 +58,7 @@ SCHEMA_V1 = "ACP JSON Schema v1 (schema.unstable.json, agent-client-protocol-sch
 SCHEMA_V2 = "ACP JSON Schema v2 (schema.json / schema.unstable.json)"
 JSONRPC = "JSON-RPC 2.0 Specification"
 TRANSPORTS = "ACP Transports"
+RFC8259 = "RFC 8259 (JSON)"
 INITIALIZATION = "ACP Initialization"
 SESSION_SETUP = "ACP Session Setup"
 PROMPT_TURN = "ACP Prompt Turn"

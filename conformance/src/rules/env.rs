@@ -73,7 +73,7 @@ pub const DUPLICATE_KEY: Rule = Rule {
     id: "ENV-DUPLICATE-KEY",
     level: Level::Should,
     revisions: ALL_REVISIONS,
-    summary: "Member names are unique in every object of a message (a repeat in the JSON-RPC object or in a plan update leaves that message unchecked)",
+    summary: "Member names are unique in every object of a message (a message with a repeat is checked under each of its values; no party is judged on a value another reading drops)",
     citation: Citation {
         document: docs::RFC8259,
         section: "4. Objects",

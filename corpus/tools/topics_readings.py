@@ -1,0 +1,247 @@
+"""readings.json: messages that readers can read more than one way (a
+repeated member, an array where an object is due, a batch, an escaped
+string) and frames that are odd but legal. One party's fault never becomes
+an error for the other; nothing hides a violation: every reading is checked.
+"""
+
+from vectorlib import (
+    Case, SESSION, JSONRPC, RFC8259, TRANSPORTS,
+    steps3, entry, legacy, items, markdown, chunk, notification, session_update, line,
+)
+
+CAP_POINTER = "/params/update/sessionUpdate"
+
+
+def repeat(message, member, first, second):
+    """`message` as one line with `member` (a "key":value text that occurs
+    once in it) written twice: first as `first`, then as `second`."""
+    text = line(message)
+    assert text.count(member) == 1, (member, text)
+    return text.replace(member, first + "," + second)
+
+
+def readings(rev):
+    cases = []
+
+    def case(slug, description, **kw):
+        c = Case(rev, slug, description, **kw)
+        cases.append(c)
+        return c
+
+    def plan_of(entries, plan_id="plan-1"):
+        """The revision's full-list plan update."""
+        return legacy(entries) if rev.legacy else items(rev, plan_id, entries)
+
+    def entries_at(index, member):
+        base = "/params/update/entries" if rev.legacy else "/params/update/plan/entries"
+        return f"{base}/{index}/{member}"
+
+    # ---- batches
+    batch_update = plan_of(steps3("in_progress"))
+    if rev.cap_key is not None:
+        c = case("batch-plan-update-without-capability",
+                 "A plan_update inside a batch, without the capability: the batch is noted and its messages are still checked.",
+                 docs=[(JSONRPC, "6. Batch")])
+        p = c.start({})
+        update = items(rev, "plan-1", steps3("in_progress"))
+        c.expect("ENV-BATCH", c.raw("agent_to_client", "[" + line(session_update(SESSION, chunk("Planning."))) + ","
+                                    + line(session_update(SESSION, update)) + "]"), "")
+        c.expect("CAP-PLAN-OPS", c.last, "/1" + CAP_POINTER)
+        c.end_turn(p)
+
+        c = case("batch-session-new",
+                 "session/new sent and answered inside batches is tracked: the plan the agent sends for the session is shown.",
+                 docs=[(JSONRPC, "6. Batch")])
+        c.initialize()
+        new = {"jsonrpc": "2.0", "id": 1, "method": "session/new", "params": {"cwd": "/home/dev/project", "mcpServers": []}}
+        c.expect("ENV-BATCH", c.raw("client_to_agent", "[" + line(new) + "]"), "")
+        answer = {"jsonrpc": "2.0", "id": 1, "result": {"sessionId": SESSION}}
+        c.expect("ENV-BATCH", c.raw("agent_to_client", "[" + line(answer) + "," + line(session_update(SESSION, batch_update)) + "]"), "")
+        c.open(SESSION)
+        c.apply(SESSION, batch_update)
+
+        c = case("batch-empty", "An empty batch: JSON-RPC 2.0 calls it invalid; the revision's transport does not mention batches.")
+        p = c.start()
+        c.expect("ENV-BATCH", c.raw("agent_to_client", "[]"), "")
+        c.end_turn(p)
+    else:
+        c = case("batch-legal", "Protocol v2 allows batches: each message in one is checked and applied.",
+                 near_miss=["ENV-BATCH-EMPTY"], docs=[(TRANSPORTS, "Batches (protocol v2)")])
+        p = c.start()
+        c.raw("agent_to_client", "[" + line(session_update(SESSION, chunk("Planning."))) + ","
+              + line(session_update(SESSION, batch_update)) + "]")
+        c.apply(SESSION, batch_update)
+        c.end_turn(p)
+
+        c = case("batch-violation-inside", "A bad status inside a batch is found, at its index in the batch.")
+        p = c.start()
+        bad = items(rev, "plan-1", [entry("Analyze the existing codebase structure", "high", "blocked")])
+        c.expect("SHAPE-STATUS", c.raw("agent_to_client", "[" + line(session_update(SESSION, bad)) + "]"),
+                 "/0" + entries_at(0, "status"))
+        c.end_turn(p)
+
+        c = case("batch-empty", "\"The batch MUST be an array with at least one value\": an empty array is not a batch.",
+                 docs=[(TRANSPORTS, "Batches (protocol v2)")])
+        p = c.start()
+        c.expect("ENV-BATCH-EMPTY", c.raw("agent_to_client", "[]"), "")
+        c.end_turn(p)
+
+    # ---- repeated members: every value is checked
+    c = case("repeat-status-one-bogus",
+             "An entry's `status` given twice, once with a value no revision knows: readers that keep the first see a bad status.",
+             docs=[(RFC8259, "4. Objects")])
+    p = c.start()
+    good = plan_of(steps3("in_progress"))
+    text = repeat(session_update(SESSION, good), '"status":"in_progress"', '"status":"bogus"', '"status":"in_progress"')
+    c.expect("ENV-DUPLICATE-KEY", c.raw("agent_to_client", text), entries_at(0, "status"))
+    c.expect("SHAPE-STATUS", c.last, entries_at(0, "status"))
+    c.end_turn(p)
+
+    c = case("repeat-entries-one-null", "`entries` given twice, once as null.", docs=[(RFC8259, "4. Objects")])
+    p = c.start()
+    empty = plan_of([])
+    text = repeat(session_update(SESSION, empty), '"entries":[]', '"entries":[]', '"entries":null')
+    pointer = "/params/update/entries" if rev.legacy else "/params/update/plan/entries"
+    c.expect("ENV-DUPLICATE-KEY", c.raw("agent_to_client", text), pointer)
+    c.expect("SHAPE-ENTRIES", c.last, pointer)
+    c.end_turn(p)
+
+    c = case("repeat-in-meta-keeps-other-checks",
+             "A repeated key inside an entry's `_meta` does not switch off the check of its priority.",
+             docs=[(RFC8259, "4. Objects")])
+    p = c.start()
+    meta_entry = entry("Analyze the existing codebase structure", "urgent", "pending", _meta={"acme.dev/k": 1})
+    update = plan_of([meta_entry])
+    text = repeat(session_update(SESSION, update), '"acme.dev/k":1', '"acme.dev/k":1', '"acme.dev/k":2')
+    c.expect("ENV-DUPLICATE-KEY", c.raw("agent_to_client", text), entries_at(0, "_meta") + "/acme.dev~1k")
+    c.expect("SHAPE-PRIORITY", c.last, entries_at(0, "priority"))
+    c.end_turn(p)
+
+    c = case("repeat-both-readings-well-formed",
+             "A markdown plan's `content` given twice, both strings: each reading is well-formed, and the last one (what serde_json and JavaScript keep) is shown.",
+             docs=[(RFC8259, "4. Objects")])
+    p = c.start()
+    first = markdown(rev, "plan-md", "## Steps")
+    second = markdown(rev, "plan-md", "## Steps (revised)")
+    text = repeat(session_update(SESSION, first), '"content":"## Steps"', '"content":"## Steps"', '"content":"## Steps (revised)"')
+    c.expect("ENV-DUPLICATE-KEY", c.raw("agent_to_client", text), "/params/update/plan/content")
+    c.apply(SESSION, second)
+    c.end_turn(p)
+
+    if rev.cap_key is not None:
+        c = case("repeat-identical-method-keeps-capability-rule",
+                 "`method` repeated with the same value: the message has one reading, and it breaks the capability rule.")
+        p = c.start({})
+        update = items(rev, "plan-1", steps3())
+        text = repeat(session_update(SESSION, update), '"method":"session/update"', '"method":"session/update"', '"method":"session/update"')
+        c.expect("ENV-DUPLICATE-KEY", c.raw("agent_to_client", text), "/method")
+        c.expect("CAP-PLAN-OPS", c.last, CAP_POINTER)
+        c.end_turn(p)
+
+        key = rev.cap_key
+        c = case("repeat-capability-advertised-in-one-reading",
+                 f"The client repeats `{key}`, once {{}} and once null: one reading advertises plan operations, so the agent's plan_update is not judged on it.",
+                 near_miss=["CAP-PLAN-OPS"], docs=[(RFC8259, "4. Objects")])
+        caps = c.capabilities()
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"protocolVersion": rev.protocol_version, "clientCapabilities": caps}}
+        c.expect("ENV-DUPLICATE-KEY", c.raw("client_to_agent", repeat(init, f'"{key}":{{}}', f'"{key}":{{}}', f'"{key}":null')),
+                 f"/params/clientCapabilities/{key}")
+        c.answer_initialize(1)
+        c._client_ids = 1
+        c.new_session()
+        p = c.prompt()
+        c.update(SESSION, items(rev, "plan-1", steps3()))
+        c.end_turn(p)
+
+        c = case("repeat-capability-absent-in-every-reading",
+                 f"The client repeats `{key}`, null both times: no reading advertises plan operations.",
+                 docs=[(RFC8259, "4. Objects")])
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"protocolVersion": rev.protocol_version, "clientCapabilities": c.capabilities({key: None})}}
+        c.expect("ENV-DUPLICATE-KEY", c.raw("client_to_agent", repeat(init, f'"{key}":null', f'"{key}":null', f'"{key}":null')),
+                 f"/params/clientCapabilities/{key}")
+        c.answer_initialize(1)
+        c._client_ids = 1
+        c.new_session()
+        p = c.prompt()
+        c.expect("CAP-PLAN-OPS", c.update(SESSION, items(rev, "plan-1", steps3()), shown=False), CAP_POINTER)
+        c.end_turn(p)
+
+        c = case("capability-empty-array",
+                 f"`{key}: []`: the schema wants an object (CAP-VALUE, the client's error), but serde-based agents read an array as an empty object, so the agent's plan_update is not judged on it.",
+                 near_miss=["CAP-PLAN-OPS"])
+        p = c.start({key: []})
+        c.expect("CAP-VALUE", 1, f"/params/clientCapabilities/{key}")
+        c.update(SESSION, items(rev, "plan-1", steps3()))
+        c.end_turn(p)
+
+    c = case("repeat-request-id-in-initialize",
+             "The client writes `id` twice in its initialize (same value): the connection is still initialized.",
+             near_miss=["SES-BEFORE-INIT", "ENV-UNKNOWN-RESPONSE"], docs=[(RFC8259, "4. Objects")])
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": rev.protocol_version, "clientCapabilities": c.capabilities()}}
+    c.expect("ENV-DUPLICATE-KEY", c.raw("client_to_agent", repeat(init, '"id":1', '"id":1', '"id":1')), "/id")
+    c.answer_initialize(1)
+    c._client_ids = 1
+    c.new_session()
+    p = c.prompt()
+    c.update(SESSION, plan_of(steps3()))
+    c.end_turn(p)
+
+    # ---- odd but legal frames
+    c = case("null-request-id",
+             "A request with \"id\": null (allowed, discouraged) is answered with id null: the answer pairs with it.",
+             near_miss=["SES-BEFORE-INIT", "ENV-UNKNOWN-RESPONSE"], docs=[(JSONRPC, "4. Request object")])
+    c.initialize(answer=False)
+    c.items[-1]["message"]["id"] = None
+    c.answer_initialize(None)
+    c.new_session()
+    p = c.prompt()
+    c.update(SESSION, plan_of(steps3()))
+    c.end_turn(p)
+
+    c = case("second-initialize-fails",
+             "A second initialize that fails leaves the connection initialized.",
+             near_miss=["SES-BEFORE-INIT"])
+    p = c.start()
+    again = c.client_request("initialize", {"protocolVersion": rev.protocol_version, "clientCapabilities": c.capabilities()})
+    c.a2c({"jsonrpc": "2.0", "id": again, "error": {"code": -32600, "message": "already initialized"}})
+    c.update(SESSION, plan_of(steps3("in_progress")))
+    c.end_turn(p)
+
+    c = case("escaped-jsonrpc-version",
+             "`\"jsonrpc\": \"2\\u002e0\"` is the string \"2.0\": strings are compared by value.",
+             near_miss=["ENV-VERSION"], docs=[(JSONRPC, "4. Request object")])
+    p = c.start()
+    update = plan_of(steps3("in_progress"))
+    text = line(session_update(SESSION, update)).replace('"jsonrpc":"2.0"', '"jsonrpc":"2\\u002e0"', 1)
+    c.raw("agent_to_client", text)
+    c.apply(SESSION, update)
+    c.end_turn(p)
+
+    c = case("escaped-envelope-direction",
+             "An envelope whose direction is written with an escape (\"agent\\u005fto_client\") is that direction.",
+             near_miss=["TRACE-RECORD"])
+    p = c.start()
+    c.record('{"direction":"agent\\u005fto_client","message":' + line(session_update(SESSION, chunk("Reading files."))) + "}")
+    c.end_turn(p)
+
+    c = case("envelope-time-not-string",
+             "An envelope whose `time` is a number breaks the trace format; its message is still checked (here: a bad `jsonrpc`).")
+    p = c.start()
+    odd = session_update(SESSION, chunk("Reading files."))
+    odd["jsonrpc"] = "1.0"
+    c.expect("TRACE-RECORD", c.record(line({"direction": "agent_to_client", "time": 1751362200, "message": odd})), "")
+    c.expect("ENV-VERSION", c.last, "/jsonrpc")
+    c.end_turn(p)
+
+    c = case("envelope-unknown-member",
+             "An envelope with a member the trace format does not define; its message is still checked.")
+    p = c.start()
+    c.expect("TRACE-RECORD", c.record(line({"direction": "agent_to_client", "seq": 7, "message": odd})), "")
+    c.expect("ENV-VERSION", c.last, "/jsonrpc")
+    c.end_turn(p)
+
+    return ("Readings: messages readers can read more than one way (repeated members, batches, escapes, "
+            "odd but legal frames). Errors only where every reading breaks a rule; every reading is checked.", cases)
