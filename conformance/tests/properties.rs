@@ -11,7 +11,12 @@
 //! - typed plan messages round-trip through `to_update_json` and the strict
 //!   parser in every revision;
 //! - splitting a trace's sessions into separate traces changes no session's
-//!   diagnostics.
+//!   diagnostics;
+//! - readings (issue 11): repeating a random member of a random message
+//!   with its own value adds one warning and changes nothing else; with
+//!   another value it gives no new error to the other party; escaping
+//!   random characters of strings changes nothing; cutting a trace into
+//!   JSON-RPC batches checks every message as before.
 //!
 //! Case counts keep the suite fast in debug builds; set `PROPTEST_CASES`
 //! to run more (e.g. `PROPTEST_CASES=5000 cargo test --test properties`).
@@ -1016,5 +1021,87 @@ proptest! {
             .any(|(i, s)| !carried[i] && !all[*s].is_finished());
         prop_assume!(!next.is_empty() && next.len() < previous.len() && vanished_unfinished);
         prop_assert!(check_replacement(&previous, &next).is_some());
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Readings: repeats, escapes and batches (issue 11).
+
+proptest! {
+    #![proptest_config(config(160))]
+
+    /// Repeat a random member of a random message (with its own value, then
+    /// with another member's value) and escape random characters of its
+    /// strings: see `acp_plan_conformance::fuzzing::readings`.
+    #[test]
+    fn repeats_and_escapes_never_blame_the_other_party(
+        scenario in scenario(),
+        line in any::<usize>(),
+        choice in any::<usize>(),
+        other in any::<usize>(),
+        seed in any::<u64>(),
+    ) {
+        let mut scenario = scenario;
+        scenario.framing = Framing::Envelope;
+        let text = scenario.render().text();
+        acp_plan_conformance::fuzzing::readings::check(&text, line, choice, other, seed)
+            .map_err(|v| TestCaseError::fail(v.0))?;
+    }
+
+    /// Bare lines cut into batches: every message is checked as before, at
+    /// its index in its batch (and v1 and the draft note each batch).
+    #[test]
+    fn a_trace_cut_into_batches_is_checked_message_by_message(
+        scenario in scenario(),
+        cuts in prop::collection::vec(any::<bool>(), 64),
+    ) {
+        let mut scenario = scenario;
+        scenario.framing = Framing::Bare;
+        let rendered = scenario.render();
+        let (_, report) = check(&scenario);
+        // Group lines: a cut after line i when cuts[i] says so.
+        let mut batches: Vec<Vec<usize>> = vec![Vec::new()];
+        for i in 0..rendered.lines.len() {
+            batches.last_mut().unwrap().push(i);
+            if cuts[i % cuts.len()] {
+                batches.push(Vec::new());
+            }
+        }
+        batches.retain(|b| !b.is_empty());
+        let mut place = vec![(0u64, 0usize); rendered.lines.len()];
+        let mut text = String::new();
+        for (b, members) in batches.iter().enumerate() {
+            let elements: Vec<&str> = members.iter().map(|&i| rendered.lines[i].as_str()).collect();
+            text.push_str(&format!("[{}]\n", elements.join(",")));
+            for (index, &i) in members.iter().enumerate() {
+                place[i] = (b as u64 + 1, index);
+            }
+        }
+        let batched = check_reader("batched", text.as_bytes(), scenario.config()).expect("reading from memory");
+        let mut expected: Vec<(&str, u64, String)> = report
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let (line, index) = place[d.line as usize - 1];
+                (d.rule.id, line, format!("/{index}{}", d.pointer))
+            })
+            .collect();
+        // A batch is judged by the revision in force after it: v2 once the
+        // handshake (lines 1 and 2 of a generated trace) is answered.
+        for (b, members) in batches.iter().enumerate() {
+            let negotiated = members.last().is_some_and(|&last| last >= 1);
+            if !(scenario.revision.spelling().batches && negotiated) {
+                expected.push(("ENV-BATCH", b as u64 + 1, String::new()));
+            }
+        }
+        expected.sort();
+        let mut got: Vec<(&str, u64, String)> = batched
+            .diagnostics
+            .iter()
+            .map(|d| (d.rule.id, d.line, d.pointer.clone()))
+            .collect();
+        got.sort();
+        prop_assert_eq!(got, expected, "{}", text);
+        prop_assert_eq!(batched.state, report.state);
     }
 }

@@ -22,6 +22,7 @@ pub mod dag;
 pub mod differential;
 pub mod frame;
 pub mod plan_messages;
+pub mod readings;
 pub mod seeds;
 pub mod stream;
 #[cfg(feature = "arbitrary")]

@@ -9,7 +9,9 @@
 //!   connection;
 //! - live state stays within every limit after every line;
 //! - `check_reader` gives what feeding the lines one by one gives, however
-//!   the reads are cut.
+//!   the reads are cut;
+//! - for envelope traces, the [`super::readings`] invariants: a repeated
+//!   member never gives the other party an error, escapes change nothing.
 
 use super::{check_diagnostic, check_pointer, ensure, Checked, Violation};
 use crate::diag::Diagnostic;
@@ -44,8 +46,23 @@ pub fn check(data: &[u8]) -> Checked {
             },
         )?;
     }
+    // Readings: a repeated member never gives the other party an error,
+    // escapes change nothing (envelope traces of modest size only).
+    if let Ok(text) = std::str::from_utf8(data) {
+        if data.len() <= READINGS_MAX_BYTES {
+            let h = data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+            let pick = |shift: u32| (h.rotate_left(shift) & 0xffff) as usize;
+            super::readings::check(text, pick(0), pick(16), pick(32), h)?;
+        }
+    }
     Ok(())
 }
+
+/// Traces up to this size also go through the readings invariants (each
+/// runs the trace four more times).
+const READINGS_MAX_BYTES: usize = 64 * 1024;
 
 /// Check `data` under one configuration.
 pub fn check_with(data: &[u8], config: Config) -> Checked {

@@ -17,6 +17,9 @@ const UNPLACED_MEMORY: usize = 256;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pending {
     pub method: String,
+    /// Other methods the same request may carry: readings of a request
+    /// that repeats `method` with different values.
+    pub also: Vec<String>,
     pub line: u64,
     seq: u64,
 }
@@ -100,11 +103,19 @@ impl Correlator {
         self.seq += 1;
         let pending = Pending {
             method: method.to_owned(),
+            also: Vec::new(),
             line,
             seq: self.seq,
         };
         let table = &mut self.outstanding[direction.index()];
         if let Some(previous) = table.get_mut(&id) {
+            if previous.line == line {
+                // Another reading of the same request, not a second request.
+                if previous.method != method && !previous.also.iter().any(|m| m == method) {
+                    previous.also.push(method.to_owned());
+                }
+                return RequestOutcome::Tracked;
+            }
             let previous_line = previous.line;
             *previous = pending;
             return RequestOutcome::Reused { previous_line };

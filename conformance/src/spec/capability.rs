@@ -89,6 +89,16 @@ impl KeyReadings {
         readings
     }
 
+    /// The readings of both (two readings of one request).
+    pub fn merge(self, other: KeyReadings) -> KeyReadings {
+        KeyReadings {
+            last: other.last,
+            odd: self.odd.or(other.odd),
+            some_advertise: self.some_advertise || other.some_advertise,
+            some_do_not: self.some_do_not || other.some_do_not,
+        }
+    }
+
     /// Present and not `null` in some reading.
     pub fn is_present(self) -> bool {
         self.last.is_present() || self.odd.is_some() || self.some_advertise
@@ -109,6 +119,14 @@ impl CapabilityKeys {
         plan: KeyReadings::ABSENT,
         plan_capabilities: KeyReadings::ABSENT,
     };
+
+    /// The readings of both (two readings of one request).
+    pub fn merge(self, other: CapabilityKeys) -> CapabilityKeys {
+        CapabilityKeys {
+            plan: self.plan.merge(other.plan),
+            plan_capabilities: self.plan_capabilities.merge(other.plan_capabilities),
+        }
+    }
 
     pub fn get(&self, key: &str) -> KeyReadings {
         match key {

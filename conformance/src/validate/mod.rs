@@ -64,6 +64,11 @@ pub struct Validator {
     /// Sessions opened by a session/load or session/resume still awaiting
     /// its answer, by the request's line.
     loading: HashMap<u64, String>,
+    /// While a batch element is read: the pointer to it (`/2`), which
+    /// prefixes the pointers of what is found in it.
+    element_base: String,
+    /// The pointer prefix of the initialize request (inside its batch).
+    initialize_base: String,
 }
 
 /// Most of the initialize request kept for snippets.
@@ -90,6 +95,8 @@ impl Validator {
             messages: 0,
             initialize_line: Vec::new(),
             loading: HashMap::new(),
+            element_base: String::new(),
+            initialize_base: String::new(),
             config,
         }
     }
@@ -208,7 +215,7 @@ impl Validator {
             RecordFault::Batch => return self.batch(direction, text, ""),
             RecordFault::DuplicateKey {
                 in_envelope: false, ..
-            } => return self.repeated_members(direction, text, ""),
+            } => return self.repeated_members(direction, text, direction.is_none()),
             RecordFault::NotObject { in_envelope: true }
             | RecordFault::DuplicateKey {
                 in_envelope: true, ..
@@ -218,7 +225,7 @@ impl Validator {
                         return self.batch(direction, message.get(), "");
                     }
                     if message.get().starts_with('{') {
-                        return self.repeated_members(direction, message.get(), "");
+                        return self.repeated_members(direction, message.get(), false);
                     }
                 }
             }
@@ -236,18 +243,13 @@ impl Validator {
         let Some(elements) = crate::trace::array_elements(text) else {
             return;
         };
-        let allowed = self.revision.revision.spelling().batches;
-        if elements.is_empty() || !allowed {
-            let d = env::batch(elements.len(), allowed);
-            self.emit(d.at(base));
-        }
+        let before = self.diagnostics.len();
         for (index, element) in elements.iter().enumerate() {
-            let before = self.diagnostics.len();
-            let element_base = format!("{base}/{index}");
+            self.element_base = format!("{base}/{index}");
             match element.get().as_bytes().first() {
                 Some(b'{') => match serde_json::from_str::<LineObject<'_>>(element.get()) {
                     Ok(object) => self.message(direction, &object),
-                    Err(_) => self.repeated_members(direction, element.get(), ""),
+                    Err(_) => self.repeated_members(direction, element.get(), false),
                 },
                 _ => {
                     self.messages += 1;
@@ -257,23 +259,47 @@ impl Validator {
                     ));
                 }
             }
-            for d in self.diagnostics.iter_mut().skip(before) {
-                d.pointer.insert_str(0, &element_base);
+        }
+        self.element_base.clear();
+        // Judged by the revision in force after the batch: a batch that
+        // carries the handshake is read under the revision it negotiates.
+        let allowed = self.revision.revision.spelling().batches;
+        if elements.is_empty() || !allowed {
+            let kept = self.diagnostics.len();
+            self.emit(env::batch(elements.len(), allowed).at(base));
+            if self.diagnostics.len() > kept {
+                if let Some(note) = self.diagnostics.pop() {
+                    self.diagnostics.insert(before.min(kept), note);
+                }
             }
         }
     }
 
-    /// A message object that repeats member names at its top level: the
-    /// repeat is reported, and the message is read once per distinct
-    /// reading (one for each value of a repeated name; identical repeats
-    /// make one reading).
-    fn repeated_members(&mut self, direction: Option<Direction>, text: &str, base: &str) {
+    /// A message object (or, for a trace line, `record`, an envelope) that
+    /// repeats member names at its top level: the repeat is reported, and
+    /// the line is read once per distinct reading (one for each value of a
+    /// repeated name; identical repeats make one reading).
+    fn repeated_members(&mut self, direction: Option<Direction>, text: &str, record: bool) {
+        let envelope = record
+            && crate::trace::member_names(text)
+                .iter()
+                .any(|n| n == "direction" || n == "message");
         for repeat in duplicate_keys(text) {
-            self.emit(env::duplicate_member(
-                &format!("{base}{}", repeat.pointer),
-                &repeat.key,
-                "the message is checked under each of its values",
-            ));
+            if envelope {
+                self.emit(Diagnostic::new(
+                    &trace_rules::RECORD,
+                    format!(
+                        "envelope member `{}` appears twice; the line is read under each value",
+                        crate::diag::shorten(&repeat.key, 60)
+                    ),
+                ));
+            } else {
+                self.emit(env::duplicate_member(
+                    &repeat.pointer,
+                    &repeat.key,
+                    "the message is checked under each of its values",
+                ));
+            }
         }
         let Some(members) = crate::trace::object_members(text) else {
             return;
@@ -286,7 +312,28 @@ impl Validator {
             if seen.contains(&reading) {
                 continue;
             }
-            if let Ok(object) = serde_json::from_str::<LineObject<'_>>(&reading) {
+            if envelope {
+                match parse_record(reading.as_bytes(), self.config.limits.max_depth) {
+                    Ok(Record::Envelope {
+                        direction,
+                        message,
+                        remarks,
+                    }) => {
+                        for remark in &remarks {
+                            self.emit(trace_rules::envelope_remark(remark));
+                        }
+                        self.message(Direction::parse(direction), &message);
+                    }
+                    Ok(Record::Bare(object)) => self.message(None, &object),
+                    Err(fault) => {
+                        if let Some(d) =
+                            trace_rules::record_fault(&fault).or_else(|| env::record_fault(&fault))
+                        {
+                            self.emit(d);
+                        }
+                    }
+                }
+            } else if let Ok(object) = serde_json::from_str::<LineObject<'_>>(&reading) {
                 self.message(direction, &object);
             }
             seen.push(reading);
@@ -345,6 +392,8 @@ impl Validator {
         }
         if d.line == 0 {
             d.line = self.line;
+            // Found in the message being read: inside its batch, if any.
+            d.pointer.insert_str(0, &self.element_base);
         }
         self.diagnostics.push(d);
     }
@@ -391,8 +440,17 @@ impl Validator {
                     self.emit(d);
                 }
                 match outcome {
-                    ResponseOutcome::Answers { request, .. } => {
+                    ResponseOutcome::Answers { request, .. } if request.also.is_empty() => {
                         self.answered(&request.method, request.line, result, error);
+                    }
+                    // A request read several ways (a repeated `method`):
+                    // take the answer for each method it fits.
+                    ResponseOutcome::Answers { request, .. } => {
+                        for method in std::iter::once(&request.method).chain(&request.also) {
+                            if answer_fits(method, result, error) {
+                                self.answered(method, request.line, result, error);
+                            }
+                        }
                     }
                     // Either request may be the one answered: take what the
                     // response says for each method it fits, so that the
@@ -448,7 +506,24 @@ impl Validator {
                         "each value is a reading of the capabilities; where the readings disagree on the plan capability, the agent is not judged against it",
                     ));
                 }
-                let keys = capability::read_capability_keys(params);
+                let mut keys = capability::read_capability_keys(params);
+                // Another reading of the same request (a repeated member):
+                // every reading's capabilities count.
+                match (self.handshake, self.reinitialize) {
+                    (
+                        Handshake::Requested {
+                            keys: earlier,
+                            line,
+                        },
+                        _,
+                    )
+                    | (Handshake::Answered, Some((earlier, line)))
+                        if line == self.line =>
+                    {
+                        keys = earlier.merge(keys);
+                    }
+                    _ => {}
+                }
                 if self.handshake == Handshake::Answered {
                     // A second initialize: the connection stays initialized
                     // whatever its answer; a successful one renegotiates.
@@ -458,6 +533,7 @@ impl Validator {
                         keys,
                         line: self.line,
                     };
+                    self.initialize_base = self.element_base.clone();
                 }
             }
             "session/load" | "session/resume" => {
@@ -514,6 +590,7 @@ impl Validator {
                 self.plan_capability = advertised;
                 for mut d in diagnostics {
                     d.line = request_line;
+                    d.pointer.insert_str(0, &self.initialize_base);
                     if !self.initialize_line.is_empty() {
                         d.snippet = Some(crate::diag::snippet(&self.initialize_line, &d.pointer));
                     }
@@ -522,14 +599,13 @@ impl Validator {
                 self.initialize_line = Vec::new();
                 self.handshake = Handshake::Answered;
             }
-            "initialize" => {
-                // A failed second initialize changes nothing.
+            // A failed second initialize changes nothing.
+            "initialize"
                 if self
                     .reinitialize
-                    .is_some_and(|(_, line)| line == request_line)
-                {
-                    self.reinitialize = None;
-                }
+                    .is_some_and(|(_, line)| line == request_line) =>
+            {
+                self.reinitialize = None;
             }
             "session/new" | "session/fork" if error.is_none() => {
                 self.warn_repeat(
