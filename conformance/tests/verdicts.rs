@@ -304,3 +304,58 @@ fn protocol_version_2_0_is_the_integer_2() {
     assert_eq!(report.revision.revision.to_string(), "v2");
     assert_eq!(found(&report), []);
 }
+
+// ---- 4. Legal JSON gets a precise answer, never TRACE-LIMIT.
+
+#[test]
+fn numbers_beyond_doubles_are_named_and_the_plan_still_checked() {
+    let init = initialize(r#"{"plan":{}}"#);
+    // In `_meta`: a warning, and the plan is shown.
+    let line = update(
+        r#"{"sessionUpdate":"plan","entries":[{"content":"a","priority":"high","status":"pending","_meta":{"n":[1,1e999]}}]}"#,
+    );
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &line]);
+    assert_eq!(
+        found(&report),
+        [(
+            "ENV-NUMBER-RANGE",
+            5,
+            "/params/update/entries/0/_meta/n/1".into()
+        )]
+    );
+    assert_eq!(
+        report
+            .state
+            .session("s")
+            .unwrap()
+            .legacy
+            .as_ref()
+            .map(Vec::len),
+        Some(1)
+    );
+    // As a priority: the priority rule, not TRACE-LIMIT.
+    let line = update(
+        r#"{"sessionUpdate":"plan","entries":[{"content":"a","priority":1e999,"status":"pending"}]}"#,
+    );
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &line]);
+    assert_eq!(rules(&report), ["ENV-NUMBER-RANGE", "SHAPE-PRIORITY"]);
+}
+
+#[test]
+fn an_emoji_cut_in_half_is_named_and_read_as_a_replacement_character() {
+    let init = initialize(r#"{"plan":{}}"#);
+    let line = update(
+        r#"{"sessionUpdate":"plan","entries":[{"content":"ship it \ud83d","priority":"high","status":"pending"}]}"#,
+    );
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &line]);
+    assert_eq!(
+        found(&report),
+        [(
+            "ENV-UNPAIRED-SURROGATE",
+            5,
+            "/params/update/entries/0/content".into()
+        )]
+    );
+    let shown = report.state.session("s").unwrap().legacy.clone().unwrap();
+    assert_eq!(shown[0].content, "ship it \u{fffd}");
+}

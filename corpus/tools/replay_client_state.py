@@ -61,6 +61,18 @@ def shown_plan(plan, id_key):
     return {k: v for k, v in plan.items() if k not in (id_key, "_meta")}  # v2 custom type
 
 
+def whole_characters(value):
+    """Strings with unpaired surrogate escapes ("\\ud83d") read as U+FFFD,
+    as the reference client reads them (Python would keep the half)."""
+    if isinstance(value, str):
+        return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    if isinstance(value, list):
+        return [whole_characters(v) for v in value]
+    if isinstance(value, dict):
+        return {whole_characters(k): whole_characters(v) for k, v in value.items()}
+    return value
+
+
 def read_item(item):
     """The JSON-RPC messages of an item as the client's transport would read
     them: one, the messages of a batch, or none (a line that is not a
@@ -70,7 +82,7 @@ def read_item(item):
     if "raw" in item or "raw_hex" in item:
         data = item["raw"].encode("utf-8") if "raw" in item else bytes.fromhex(item["raw_hex"])
         try:
-            message = json.loads(data.decode("utf-8"))
+            message = whole_characters(json.loads(data.decode("utf-8")))
         except ValueError:  # not UTF-8, not JSON
             return []
         if isinstance(message, list):  # a JSON-RPC batch

@@ -189,6 +189,53 @@ def readings(rev):
     c.update(SESSION, plan_of(steps3()))
     c.end_turn(p)
 
+    # ---- grammatical JSON whose meaning RFC 8259 leaves open: named, then read one way
+    c = case("number-beyond-double-in-meta",
+             "A number beyond the range of doubles (1e999) in an entry's `_meta`: named, read as the largest double, and the plan is shown.",
+             docs=[(RFC8259, "6. Numbers")])
+    p = c.start()
+    update = plan_of([entry("Analyze the existing codebase structure", "high", "pending", _meta={"acme.dev/score": 7})])
+    text = line(session_update(SESSION, update)).replace('"acme.dev/score":7', '"acme.dev/score":1e999')
+    c.expect("ENV-NUMBER-RANGE", c.raw("agent_to_client", text), entries_at(0, "_meta") + "/acme.dev~1score")
+    c.apply(SESSION, update)
+    c.end_turn(p)
+
+    c = case("number-beyond-double-as-priority",
+             "`\"priority\": 1e999` is a number, not one of the priorities: SHAPE-PRIORITY (not a checker limit).")
+    p = c.start()
+    update = plan_of([entry("Analyze the existing codebase structure", "high", "pending")])
+    text = line(session_update(SESSION, update)).replace('"priority":"high"', '"priority":1e999')
+    c.expect("ENV-NUMBER-RANGE", c.raw("agent_to_client", text), entries_at(0, "priority"))
+    c.expect("SHAPE-PRIORITY", c.last, entries_at(0, "priority"))
+    c.end_turn(p)
+
+    c = case("number-within-double", "1e300 is within the range of doubles.", near_miss=["ENV-NUMBER-RANGE"])
+    p = c.start()
+    update = plan_of([entry("Analyze the existing codebase structure", "high", "pending", _meta={"acme.dev/score": 1e300})])
+    c.update(SESSION, update)
+    c.end_turn(p)
+
+    c = case("unpaired-surrogate-in-content",
+             "An entry's content ends with half of an emoji (\\ud83d, as JavaScript cuts strings by UTF-16 units): named, read as U+FFFD, and the plan is shown.",
+             docs=[(RFC8259, "8.2. Unicode Characters")])
+    p = c.start()
+    written = plan_of([entry("Ship it @@", "high", "pending")])
+    shown = plan_of([entry("Ship it \ufffd", "high", "pending")])
+    text = line(session_update(SESSION, written)).replace("@@", "\\ud83d")
+    c.expect("ENV-UNPAIRED-SURROGATE", c.raw("agent_to_client", text), entries_at(0, "content"))
+    c.apply(SESSION, shown)
+    c.end_turn(p)
+
+    c = case("surrogate-pair-in-content", "A whole emoji written as a surrogate pair of escapes.",
+             near_miss=["ENV-UNPAIRED-SURROGATE"])
+    p = c.start()
+    written = plan_of([entry("Ship it @@", "high", "pending")])
+    shown = plan_of([entry("Ship it \U0001F680", "high", "pending")])
+    text = line(session_update(SESSION, written)).replace("@@", "\\ud83d\\ude80")
+    c.raw("agent_to_client", text)
+    c.apply(SESSION, shown)
+    c.end_turn(p)
+
     # ---- odd but legal frames
     c = case("null-request-id",
              "A request with \"id\": null (allowed, discouraged) is answered with id null: the answer pairs with it.",

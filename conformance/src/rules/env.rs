@@ -81,6 +81,56 @@ pub const DUPLICATE_KEY: Rule = Rule {
     },
 };
 
+/// Grammatical JSON that RFC 8259 says readers treat unpredictably: the
+/// suite reads it one documented way and checks the message as read.
+pub const NUMBER_RANGE: Rule = Rule {
+    id: "ENV-NUMBER-RANGE",
+    level: Level::Should,
+    revisions: ALL_REVISIONS,
+    summary: "Numbers stay within the range of IEEE 754 doubles (a larger one is read as the largest double and the message still checked)",
+    citation: Citation {
+        document: docs::RFC8259,
+        section: "6. Numbers",
+        text: "Since software that implements IEEE 754 binary64 (double precision) numbers [IEEE754] is generally available and widely used, good interoperability can be achieved by implementations that expect no more precision or range than these provide",
+    },
+};
+
+pub const UNPAIRED_SURROGATE: Rule = Rule {
+    id: "ENV-UNPAIRED-SURROGATE",
+    level: Level::Should,
+    revisions: ALL_REVISIONS,
+    summary: "Strings hold no unpaired UTF-16 surrogate escape (one is read as U+FFFD and the message still checked)",
+    citation: Citation {
+        document: docs::RFC8259,
+        section: "8.2. Unicode Characters",
+        text: "The behavior of software that receives JSON texts containing such values is unpredictable",
+    },
+};
+
+/// A value RFC 8259 calls unpredictable, at `pointer`.
+pub fn unpredictable(found: &crate::trace::interop::Unpredictable, pointer: &str) -> Diagnostic {
+    use crate::trace::interop::UnpredictableKind;
+    match found.kind {
+        UnpredictableKind::NumberBeyondDouble => Diagnostic::new(
+            &NUMBER_RANGE,
+            format!(
+                "the number {} is beyond the range of IEEE 754 doubles: readers may fail, or read infinity; the suite reads it as the largest double of its sign",
+                found.text
+            ),
+        )
+        .hint("send numbers a double can hold (or a string)"),
+        UnpredictableKind::UnpairedSurrogate => Diagnostic::new(
+            &UNPAIRED_SURROGATE,
+            format!(
+                "the string {} holds an unpaired UTF-16 surrogate escape (half of a character, e.g. an emoji cut in two): readers may fail or read different text; the suite reads it as U+FFFD",
+                found.text
+            ),
+        )
+        .hint("cut strings at character boundaries, not UTF-16 code units"),
+    }
+    .at(pointer)
+}
+
 pub const VERSION: Rule = Rule {
     id: "ENV-VERSION",
     level: Level::Must,
@@ -184,6 +234,8 @@ pub const RULES: &[&Rule] = &[
     &BATCH,
     &BATCH_EMPTY,
     &DUPLICATE_KEY,
+    &NUMBER_RANGE,
+    &UNPAIRED_SURROGATE,
     &VERSION,
     &METHOD,
     &ID,

@@ -274,16 +274,46 @@ fn parse_unique_update_json(
 ) -> Parsed {
     match serde_json::from_str::<Map<String, Value>>(update) {
         Ok(update) => parse_plan_update(&update, kind, revision, max_entries),
-        // JSON that serde_json reads but cannot hold: a number beyond f64
-        // (1e400), or nesting past its recursion limit.
-        Err(e) => Parsed {
-            message: None,
-            diagnostics: vec![Diagnostic::new(
-                &super::trace::LIMIT,
-                format!("the update could not be read: {e}"),
-            )
-            .at(UPDATE_POINTER)],
-        },
+        Err(e) => {
+            // Grammatical JSON serde_json will not build: a number beyond
+            // f64 (1e400) or an unpaired surrogate escape. Said precisely,
+            // then checked as read one documented way.
+            if let Some(scanned) = crate::trace::interop::scan(update, MAX_REPEATS_NAMED) {
+                let mut diagnostics: Vec<Diagnostic> = scanned
+                    .found
+                    .iter()
+                    .map(|found| {
+                        super::env::unpredictable(
+                            found,
+                            &format!("{UPDATE_POINTER}{}", found.pointer),
+                        )
+                    })
+                    .collect();
+                let mut parsed = match serde_json::from_str::<Map<String, Value>>(&scanned.readable)
+                {
+                    Ok(readable) => parse_plan_update(&readable, kind, revision, max_entries),
+                    Err(e) => unreadable(&e),
+                };
+                diagnostics.append(&mut parsed.diagnostics);
+                return Parsed {
+                    message: parsed.message,
+                    diagnostics,
+                };
+            }
+            // Nesting past serde_json's recursion limit.
+            unreadable(&e)
+        }
+    }
+}
+
+fn unreadable(e: &serde_json::Error) -> Parsed {
+    Parsed {
+        message: None,
+        diagnostics: vec![Diagnostic::new(
+            &super::trace::LIMIT,
+            format!("the update could not be read: {e}"),
+        )
+        .at(UPDATE_POINTER)],
     }
 }
 
