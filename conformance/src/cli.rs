@@ -142,6 +142,9 @@ pub struct LimitArgs {
     pub max_outstanding_requests: usize,
     #[arg(long, value_name = "N", default_value_t = crate::trace::Limits::default().max_diagnostics)]
     pub max_diagnostics: usize,
+    /// Bytes of plan content the reference client state may hold at once.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::trace::Limits::default().max_state_bytes)]
+    pub max_state_bytes: usize,
 }
 
 #[derive(Debug, Args)]

@@ -85,10 +85,48 @@ fn feed(
                 remembered_ids: peak.remembered_ids.max(o.remembered_ids),
                 remembered_removals: peak.remembered_removals.max(o.remembered_removals),
                 pending_diagnostics: peak.pending_diagnostics.max(o.pending_diagnostics),
+                state_bytes: peak.state_bytes.max(o.state_bytes),
             };
         }
     }
     (hits, peak)
+}
+
+#[test]
+fn large_plans_keep_the_state_within_its_byte_budget() {
+    // Plans of 100 entries of 1 KiB each (about 100 KiB a plan) under a
+    // budget of 1 MiB: the ones past the budget are reported, not kept.
+    let mut v = Validator::new(Config {
+        limits: Limits {
+            max_state_bytes: 1 << 20,
+            ..small_limits()
+        },
+        ..Config::default()
+    });
+    let next = handshake(&mut v);
+    let text = "x".repeat(1024);
+    let (hits, peak) = feed(&mut v, next, 50, "TRACE-LIMIT", |n| {
+        let entries: Vec<String> = (0..100)
+            .map(|_| format!(r#"{{"content":"{text}","priority":"high","status":"pending"}}"#))
+            .collect();
+        update(&format!(
+            r#"{{"sessionUpdate":"plan_update","plan":{{"type":"items","planId":"p{n}","entries":[{}]}}}}"#,
+            entries.join(",")
+        ))
+    });
+    assert!(peak.state_bytes <= 1 << 20, "{}", peak.state_bytes);
+    assert!(peak.state_bytes > 900_000, "{}", peak.state_bytes);
+    assert_eq!(hits, 50 - 9, "one limit per plan that did not fit");
+    // Replacing a plan with a smaller one is always possible.
+    v.push_record(
+        next + 50,
+        update(
+            r#"{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p0","entries":[]}}"#,
+        )
+        .as_bytes(),
+    );
+    assert!(v.take_diagnostics().is_empty());
+    assert!(v.occupancy().state_bytes < peak.state_bytes);
 }
 
 #[test]

@@ -723,8 +723,9 @@ fn plan_id() -> impl Strategy<Value = String> {
 fn typed_meta() -> impl Strategy<Value = typed::Meta> {
     prop_oneof![
         3 => Just(None),
-        1 => Just(Some(Value::Null)),
-        1 => ("[a-z_]{1,5}", any::<i32>()).prop_map(|(k, v)| Some(json!({ k: v }))),
+        1 => Just(Some(typed::RawMeta::new("null"))),
+        1 => ("[a-z_]{1,5}", any::<i32>())
+            .prop_map(|(k, v)| Some(typed::RawMeta::from_value(&json!({ k: v })))),
     ]
 }
 

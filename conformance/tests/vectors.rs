@@ -69,6 +69,7 @@ struct LimitOverrides {
     max_plans_per_session: Option<usize>,
     max_entries_per_plan: Option<usize>,
     max_outstanding_requests: Option<usize>,
+    max_state_bytes: Option<usize>,
 }
 
 #[derive(Deserialize)]
@@ -223,6 +224,7 @@ fn limits(overrides: Option<&LimitOverrides>) -> Limits {
             &mut limits.max_outstanding_requests,
             o.max_outstanding_requests,
         );
+        set(&mut limits.max_state_bytes, o.max_state_bytes);
     }
     limits
 }

@@ -75,6 +75,20 @@ def framing(rev):
     c.update(SESSION, entries_plan(rev, steps3()))
     c.end_turn(p)
 
+    c = case("trace-limit-state-bytes",
+             "A plan whose entries would take the client state over the checker's byte budget (here 64 bytes) is reported and not applied.",
+             limits={"max_state_bytes": 64})
+    p = c.start()
+    c.expect("TRACE-LIMIT", c.update(SESSION, entries_plan(rev, steps3()), shown=False), "")
+    c.end_turn(p)
+
+    c = case("trace-limit-state-bytes-within",
+             "The same plan within a byte budget of 4096 is applied.",
+             limits={"max_state_bytes": 4096}, near_miss=["TRACE-LIMIT"])
+    p = c.start()
+    c.update(SESSION, entries_plan(rev, steps3()))
+    c.end_turn(p)
+
     c = case("trace-limit-line-too-long",
              "A trace line longer than the checker's limit (here 256 bytes) is skipped unchecked.",
              limits={"max_line_bytes": 256})

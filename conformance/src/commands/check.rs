@@ -81,5 +81,6 @@ pub(super) fn limits(args: &LimitArgs) -> Limits {
         max_entries_per_plan: args.max_entries_per_plan,
         max_outstanding_requests: args.max_outstanding_requests,
         max_diagnostics: args.max_diagnostics,
+        max_state_bytes: args.max_state_bytes,
     }
 }

@@ -33,6 +33,7 @@ pub fn tiny_limits() -> Limits {
         max_entries_per_plan: 4,
         max_outstanding_requests: 4,
         max_diagnostics: 8,
+        max_state_bytes: 4096,
     }
 }
 
@@ -185,6 +186,11 @@ fn check_occupancy(o: &Occupancy, limits: &Limits, line: u64) -> Checked {
             "agent requests in flight",
             o.outstanding_requests[1],
             limits.max_outstanding_requests,
+        ),
+        (
+            "bytes of client state",
+            o.state_bytes,
+            limits.max_state_bytes,
         ),
     ];
     for (what, count, limit) in within {

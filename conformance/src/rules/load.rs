@@ -136,7 +136,9 @@ mod tests {
             content: content.into(),
             priority: Priority::High,
             status,
-            meta,
+            meta: meta
+                .as_ref()
+                .map(crate::spec::messages::RawMeta::from_value),
         }
     }
 

@@ -10,7 +10,7 @@ use super::{docs, Citation, Level, Rule, ALL_REVISIONS, V2_ONLY};
 use crate::diag::{json_type, member_pointer, shorten, Diagnostic};
 use crate::spec::messages::{
     LegacyPlan, Meta, Plan, PlanContent, PlanEntry, PlanMessage, PlanRemoved, PlanUpdate, Priority,
-    Status,
+    RawMeta, Status,
 };
 use crate::spec::{list_revisions, Revision, Spelling, ALL_PLAN_ID_KEYS};
 use serde_json::{Map, Value};
@@ -272,7 +272,7 @@ fn parse_unique_update_json(
     revision: Revision,
     max_entries: usize,
 ) -> Parsed {
-    match serde_json::from_str::<Map<String, Value>>(update) {
+    match read_update(update) {
         Ok(update) => parse_plan_update(&update, kind, revision, max_entries),
         Err(e) => {
             // Grammatical JSON serde_json will not build: a number beyond
@@ -289,8 +289,7 @@ fn parse_unique_update_json(
                         )
                     })
                     .collect();
-                let mut parsed = match serde_json::from_str::<Map<String, Value>>(&scanned.readable)
-                {
+                let mut parsed = match read_update(&scanned.readable) {
                     Ok(readable) => parse_plan_update(&readable, kind, revision, max_entries),
                     Err(e) => unreadable(&e),
                 };
@@ -303,6 +302,99 @@ fn parse_unique_update_json(
             // Nesting past serde_json's recursion limit.
             unreadable(&e)
         }
+    }
+}
+
+/// The member a `_meta` object is replaced by in [`read_update`]'s tree
+/// (a name no JSON text can hold: it starts with NUL).
+const RAW_META_KEY: &str = "\u{0}raw _meta";
+
+/// An update object as a tree, except that `_meta` values are not built:
+/// an object becomes `{RAW_META_KEY: its text}`, anything else an empty
+/// value of its type (all SHAPE-META needs). A `_meta` holding what readers
+/// disagree on (a number beyond f64, an unpaired surrogate) fails the read,
+/// like the rest of the update would, so the caller names it.
+fn read_update(update: &str) -> Result<Map<String, Value>, serde_json::Error> {
+    use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
+    use serde::Deserializer as _;
+    use serde_json::value::RawValue;
+    struct Tree;
+    impl<'de> DeserializeSeed<'de> for Tree {
+        type Value = Value;
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Tree {
+        type Value = Value;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+            Ok(v.into())
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+            Ok(v.into())
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+            Ok(v.into())
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+            Ok(v.into())
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+            Ok(v.into())
+        }
+        fn visit_string<E>(self, v: String) -> Result<Value, E> {
+            Ok(v.into())
+        }
+        fn visit_unit<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+            let mut items = Vec::new();
+            while let Some(item) = seq.next_element_seed(Tree)? {
+                items.push(item);
+            }
+            Ok(Value::Array(items))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+            let mut members = Map::new();
+            while let Some(key) = map.next_key::<String>()? {
+                let value = if key == "_meta" {
+                    let raw = map.next_value::<&'de RawValue>()?;
+                    let text = raw.get();
+                    if !crate::trace::is_plain(text) {
+                        return Err(A::Error::custom(
+                            "`_meta` holds a value readers disagree on",
+                        ));
+                    }
+                    match text.as_bytes().first() {
+                        Some(b'{') => {
+                            let mut holder = Map::new();
+                            holder.insert(RAW_META_KEY.to_owned(), Value::String(text.to_owned()));
+                            Value::Object(holder)
+                        }
+                        Some(b'[') => Value::Array(Vec::new()),
+                        Some(b'"') => Value::String(String::new()),
+                        Some(b't' | b'f') => Value::Bool(true),
+                        Some(b'n') => Value::Null,
+                        _ => Value::from(0),
+                    }
+                } else {
+                    map.next_value_seed(Tree)?
+                };
+                members.insert(key, value);
+            }
+            Ok(Value::Object(members))
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(update);
+    let value = (&mut de).deserialize_map(Tree)?;
+    de.end()?;
+    match value {
+        Value::Object(members) => Ok(members),
+        _ => Err(serde_json::Error::custom("not an object")),
     }
 }
 
@@ -757,7 +849,12 @@ impl Parser {
     fn meta(&mut self, object: &Map<String, Value>, pointer: &str) -> Meta {
         match object.get("_meta") {
             None => None,
-            Some(meta @ (Value::Object(_) | Value::Null)) => Some(meta.clone()),
+            Some(Value::Object(meta)) => Some(match meta.get(RAW_META_KEY) {
+                // Read by `read_update`: the text, never built.
+                Some(Value::String(text)) if meta.len() == 1 => RawMeta::new(text),
+                _ => RawMeta::from_value(&Value::Object(meta.clone())),
+            }),
+            Some(Value::Null) => Some(RawMeta::new("null")),
             Some(other) => {
                 self.diagnostics.push(
                     Diagnostic::new(

@@ -7,8 +7,41 @@
 use super::Revision;
 use serde_json::{Map, Value};
 
-/// `_meta` as sent: absent (`None`), `null`, or an object.
-pub type Meta = Option<Value>;
+/// `_meta` as sent: absent (`None`), or its JSON text (an object or `null`).
+pub type Meta = Option<RawMeta>;
+
+/// The text of a `_meta` value as sent. No rule reads inside `_meta` and the
+/// client state does not keep it, so it is never built into a tree: a
+/// hostile `_meta` costs its size once, while the message is checked.
+/// Compared by value (`{"a": 1}` equals `{"a":1}`).
+#[derive(Clone, Debug)]
+pub struct RawMeta(Box<str>);
+
+impl RawMeta {
+    /// `text` must be a JSON value (the parsers pass what serde read).
+    pub fn new(text: &str) -> RawMeta {
+        RawMeta(text.trim().into())
+    }
+
+    pub fn from_value(value: &Value) -> RawMeta {
+        RawMeta(value.to_string().into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The value, built (for writing a message back; `null` if unreadable).
+    pub fn to_value(&self) -> Value {
+        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+    }
+}
+
+impl PartialEq for RawMeta {
+    fn eq(&self, other: &RawMeta) -> bool {
+        self.0 == other.0 || self.to_value() == other.to_value()
+    }
+}
 
 /// A plan-related `session/update` payload.
 #[derive(Clone, Debug, PartialEq)]
@@ -221,6 +254,6 @@ fn entries_json(entries: &[PlanEntry]) -> Value {
 
 fn put_meta(object: &mut Map<String, Value>, meta: &Meta) {
     if let Some(meta) = meta {
-        object.insert("_meta".into(), meta.clone());
+        object.insert("_meta".into(), meta.to_value());
     }
 }

@@ -66,11 +66,15 @@ impl ClientState {
             return false;
         };
         match message {
-            PlanMessage::Legacy(legacy) => plans.legacy = Some(legacy.entries.clone()),
+            PlanMessage::Legacy(legacy) => plans.legacy = Some(shown_entries(&legacy.entries)),
             PlanMessage::Update(update) => {
-                let view = PlanView {
-                    content: update.plan.content.clone(),
+                let content = match &update.plan.content {
+                    PlanContent::Items { entries } => PlanContent::Items {
+                        entries: shown_entries(entries),
+                    },
+                    other => other.clone(),
                 };
+                let view = PlanView { content };
                 match plans.plans.get_mut(&update.plan.id) {
                     Some(existing) => *existing = view,
                     None => {
@@ -95,6 +99,20 @@ impl ClientState {
             .collect();
         json!({ "sessions": sessions })
     }
+}
+
+/// Entries as a client shows them: `_meta` is not shown, so the state does
+/// not keep it (a hostile `_meta` would otherwise live as long as its plan).
+fn shown_entries(entries: &[PlanEntry]) -> Vec<PlanEntry> {
+    entries
+        .iter()
+        .map(|e| PlanEntry {
+            content: e.content.clone(),
+            priority: e.priority.clone(),
+            status: e.status.clone(),
+            meta: None,
+        })
+        .collect()
 }
 
 impl SessionPlans {

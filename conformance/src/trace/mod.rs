@@ -14,8 +14,9 @@ pub use record::{
     MAX_SUPPORTED_DEPTH,
 };
 pub use unique::{
-    array_elements, duplicate_keys, duplicate_members, first_duplicate_member, last_member,
-    member_names, object_members, reading, reading_count, DuplicateMember, MAX_READINGS,
+    array_elements, duplicate_keys, duplicate_members, first_duplicate_member, is_plain,
+    last_member, member_names, object_members, reading, reading_count, DuplicateMember,
+    MAX_READINGS,
 };
 
 /// Bounds that keep memory flat on hostile input. The defaults are far above
@@ -37,6 +38,10 @@ pub struct Limits {
     pub max_outstanding_requests: usize,
     /// Diagnostics kept for the report; more are counted, not stored.
     pub max_diagnostics: usize,
+    /// Bytes of plan content the reference client state holds at once
+    /// (entry texts, plan ids, URIs, markdown, custom plan members): the
+    /// item limits above bound counts, this bounds their size.
+    pub max_state_bytes: usize,
 }
 
 impl Default for Limits {
@@ -49,6 +54,7 @@ impl Default for Limits {
             max_entries_per_plan: 10_000,
             max_outstanding_requests: 10_000,
             max_diagnostics: 10_000,
+            max_state_bytes: 64 * 1024 * 1024,
         }
     }
 }

@@ -47,6 +47,62 @@ pub fn duplicate_members(json: &str, limit: usize) -> Vec<DuplicateMember> {
     found
 }
 
+/// Whether `json` is JSON every reader reads alike: no object repeats a
+/// member name, every number fits a double, every string is Unicode. Walks
+/// the value without building it (member names are remembered as 64-bit
+/// hashes, so a rare collision only sends the value to the exact checks).
+pub fn is_plain(json: &str) -> bool {
+    struct Plain;
+    impl<'de> DeserializeSeed<'de> for Plain {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Plain {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(Plain)?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+            let hasher = BuildHasherDefault::<DefaultHasher>::default();
+            let mut seen: HashSet<u64> = HashSet::new();
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if !seen.insert(hasher.hash_one(key.as_ref())) {
+                    return Err(A::Error::custom("repeated member name"));
+                }
+                map.next_value_seed(Plain)?;
+            }
+            Ok(())
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(json);
+    Plain.deserialize(&mut de).is_ok() && de.end().is_ok()
+}
+
 /// Readings of one value checked at most: a name repeated more often has
 /// its later values read together with its last.
 pub const MAX_READINGS: usize = 8;

@@ -69,6 +69,8 @@ pub struct Validator {
     element_base: String,
     /// The pointer prefix of the initialize request (inside its batch).
     initialize_base: String,
+    /// Bytes of plan content in the client state (see `max_state_bytes`).
+    state_bytes: usize,
 }
 
 /// Most of the initialize request kept for snippets.
@@ -97,6 +99,7 @@ impl Validator {
             loading: HashMap::new(),
             element_base: String::new(),
             initialize_base: String::new(),
+            state_bytes: 0,
             config,
         }
     }
@@ -131,6 +134,7 @@ impl Validator {
                 .map(|d| self.correlator.outstanding_count(d)),
             remembered_ids: self.correlator.remembered_count(),
             pending_diagnostics: self.diagnostics.len(),
+            state_bytes: self.state_bytes,
             ..Occupancy::default()
         };
         for (_, plans) in self.state.sessions() {
@@ -622,6 +626,9 @@ impl Validator {
                 if let Some(session) = self.loading.remove(&request_line) {
                     if error.is_some() {
                         // Not loaded: never established on this connection.
+                        if let Some(track) = self.tracks.get(&session) {
+                            self.state_bytes -= track.bytes().min(self.state_bytes);
+                        }
                         self.tracks.remove(&session);
                         self.state.forget_session(&session);
                     }
@@ -856,8 +863,37 @@ impl Validator {
                 found.extend(id_rules::check_removal(plans, id, track.removed_on(id)));
             }
         }
+        // The state is bounded in bytes, not only in items.
+        let (key, bytes) = match message {
+            PlanMessage::Legacy(legacy) => (None, entries_bytes(&legacy.entries)),
+            PlanMessage::Update(update) => (
+                Some(update.plan.id.as_str()),
+                update.plan.id.len() + content_bytes(&update.plan.content),
+            ),
+            PlanMessage::Removed(removed) => (Some(removed.plan_id.as_str()), 0),
+        };
+        let held = track.bytes_of(key);
+        let limit = self.config.limits.max_state_bytes;
+        if bytes > held && self.state_bytes - held + bytes > limit {
+            let mut d = Diagnostic::new(
+                &trace_rules::LIMIT,
+                format!(
+                    "showing this plan ({bytes} bytes) would take the client state over {limit} bytes; it was checked but not applied, and later messages about it are judged against what is shown"
+                ),
+            )
+            .hint("raise --max-state-bytes");
+            if let Some(id) = key {
+                d = d.plan(id);
+            }
+            self.emit(ses_session(d, session));
+            return;
+        }
         for d in found {
             self.emit(ses_session(d, session));
+        }
+        self.state_bytes = self.state_bytes - held + bytes;
+        if let Some(track) = self.tracks.get_mut(session) {
+            track.set_bytes(key, bytes);
         }
         let line = self.line;
         if let Some(track) = self.tracks.get_mut(session) {
@@ -961,6 +997,26 @@ impl Validator {
             kind,
             update: Some(update),
         })
+    }
+}
+
+/// Bytes a legacy plan or items plan holds in the client state.
+fn entries_bytes(entries: &[crate::spec::messages::PlanEntry]) -> usize {
+    entries
+        .iter()
+        .map(|e| e.content.len() + e.priority.as_str().len() + e.status.as_str().len() + 16)
+        .sum()
+}
+
+/// Bytes a keyed plan's content holds in the client state.
+fn content_bytes(content: &PlanContent) -> usize {
+    match content {
+        PlanContent::Items { entries } => entries_bytes(entries),
+        PlanContent::File { uri } => uri.len(),
+        PlanContent::Markdown { content } => content.len(),
+        PlanContent::Custom { type_name, fields } => {
+            type_name.len() + serde_json::to_string(fields).map_or(0, |t| t.len())
+        }
     }
 }
 
@@ -1124,6 +1180,8 @@ pub struct Occupancy {
     pub remembered_removals: usize,
     /// Diagnostics found and not yet taken with [`Validator::take_diagnostics`].
     pub pending_diagnostics: usize,
+    /// Bytes of plan content in the client state (at most `max_state_bytes`).
+    pub state_bytes: usize,
 }
 
 /// The outcome of checking one trace.

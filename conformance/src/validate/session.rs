@@ -10,6 +10,10 @@ const REMOVED_MEMORY: usize = 1024;
 pub struct SessionTrack {
     removed: HashMap<String, u64>,
     removal_order: VecDeque<String>,
+    /// Bytes the client state holds for this session: the legacy plan, and
+    /// each keyed plan by id (see `Validator::apply`).
+    legacy_bytes: usize,
+    plan_bytes: HashMap<String, usize>,
 }
 
 impl SessionTrack {
@@ -32,6 +36,32 @@ impl SessionTrack {
     /// Removed ids remembered (at most `REMOVED_MEMORY`).
     pub fn remembered_removals(&self) -> usize {
         self.removed.len().max(self.removal_order.len())
+    }
+
+    /// Bytes held now for the plan `id` (`None`: the legacy plan).
+    pub fn bytes_of(&self, id: Option<&str>) -> usize {
+        match id {
+            None => self.legacy_bytes,
+            Some(id) => self.plan_bytes.get(id).copied().unwrap_or(0),
+        }
+    }
+
+    /// Record the bytes held for plan `id` (`None`: legacy); 0 forgets it.
+    pub fn set_bytes(&mut self, id: Option<&str>, bytes: usize) {
+        match id {
+            None => self.legacy_bytes = bytes,
+            Some(id) if bytes == 0 => {
+                self.plan_bytes.remove(id);
+            }
+            Some(id) => {
+                self.plan_bytes.insert(id.to_owned(), bytes);
+            }
+        }
+    }
+
+    /// Bytes held for the whole session.
+    pub fn bytes(&self) -> usize {
+        self.legacy_bytes + self.plan_bytes.values().sum::<usize>()
     }
 
     pub fn forget_removal(&mut self, id: &str) {

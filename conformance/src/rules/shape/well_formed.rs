@@ -17,7 +17,6 @@ use crate::spec::messages::{
 use crate::spec::{Revision, Spelling};
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
-use serde_json::Value;
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
@@ -330,13 +329,16 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 /// reports them).
 fn meta<'de, D: Deserializer<'de>>(d: D) -> Result<Meta, D::Error> {
     let raw = <&'de serde_json::value::RawValue>::deserialize(d)?;
-    if crate::trace::first_duplicate_member(raw.get()).is_some() {
-        return Err(de::Error::custom("`_meta` repeats a member name"));
+    // Kept as text, never built; anything the exact path would remark on
+    // (a repeated name, a number beyond f64, an unpaired surrogate) sends
+    // the update there.
+    if !matches!(raw.get().as_bytes().first(), Some(b'{' | b'n')) {
+        return Err(de::Error::custom("`_meta` is not an object or null"));
     }
-    match serde_json::from_str::<Value>(raw.get()).map_err(de::Error::custom)? {
-        meta @ (Value::Object(_) | Value::Null) => Ok(Some(meta)),
-        _ => Err(de::Error::custom("`_meta` is not an object or null")),
+    if !crate::trace::is_plain(raw.get()) {
+        return Err(de::Error::custom("`_meta` holds something to remark on"));
     }
+    Ok(Some(crate::spec::messages::RawMeta::new(raw.get())))
 }
 
 #[cfg(test)]
@@ -344,7 +346,7 @@ mod tests {
     use super::super::parse_plan_update;
     use super::*;
     use proptest::prelude::*;
-    use serde_json::Map;
+    use serde_json::{Map, Value};
 
     const MAX_ENTRIES: usize = 3;
 
