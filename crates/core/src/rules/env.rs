@@ -1,0 +1,404 @@
+//! ENV-*: framing and JSON-RPC 2.0.
+
+use crate::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS, V2_ONLY, WITH_CAPABILITY};
+use crate::diag::Diagnostic;
+use crate::jsonrpc::{Direction, FrameFault, Id, RequestOutcome, ResponseOutcome};
+use crate::trace::RecordFault;
+
+pub const UTF8: Rule = Rule {
+    id: "ENV-UTF8",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "Messages are UTF-8",
+    citation: Citation {
+        document: docs::TRANSPORTS,
+        section: "stdio",
+        text: "Messages are JSON-RPC 2.0 messages, UTF-8 encoded, delimited by newlines.",
+    },
+};
+
+pub const JSON: Rule = Rule {
+    id: "ENV-JSON",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "Each line is one complete JSON value",
+    citation: Citation {
+        document: docs::TRANSPORTS,
+        section: "stdio",
+        text: "Messages are delimited by newlines (\\n), and MUST NOT contain embedded newlines.",
+    },
+};
+
+pub const OBJECT: Rule = Rule {
+    id: "ENV-OBJECT",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "A message is a JSON-RPC Request, Notification or Response object",
+    citation: Citation {
+        document: docs::JSONRPC,
+        section: "4. Request object / 5. Response object",
+        text: "A rpc call is represented by sending a Request object to a Server.",
+    },
+};
+
+/// v1 and the draft say nothing of batches; JSON-RPC 2.0 allows them. A
+/// batch is noted (peers written for v1 may not read one) and each of its
+/// messages is checked as if it came on its own line.
+pub const BATCH: Rule = Rule {
+    id: "ENV-BATCH",
+    level: Level::Info,
+    revisions: WITH_CAPABILITY,
+    summary: "A JSON-RPC batch (an array of messages) on one line, which the transport of this revision does not mention; each message in it is still checked",
+    citation: Citation {
+        document: docs::JSONRPC,
+        section: "6. Batch",
+        text: "To send several Request objects at the same time, the Client MAY send an Array filled with Request objects.",
+    },
+};
+
+/// v2 allows batches and asks that one hold at least one value.
+pub const BATCH_EMPTY: Rule = Rule {
+    id: "ENV-BATCH-EMPTY",
+    level: Level::Must,
+    revisions: V2_ONLY,
+    summary: "A batch holds at least one message (v2: batches are allowed; each message in one is checked)",
+    citation: Citation {
+        document: docs::TRANSPORTS,
+        section: "Batches (protocol v2)",
+        text: "The batch MUST be an array with at least one value",
+    },
+};
+
+pub const DUPLICATE_KEY: Rule = Rule {
+    id: "ENV-DUPLICATE-KEY",
+    level: Level::Should,
+    revisions: ALL_REVISIONS,
+    summary: "Member names are unique in every object of a message (a message with a repeat is checked under each of its values; no party is judged on a value another reading drops)",
+    citation: Citation {
+        document: docs::RFC8259,
+        section: "4. Objects",
+        text: "The names within an object SHOULD be unique.",
+    },
+};
+
+/// Grammatical JSON that RFC 8259 says readers treat unpredictably: the
+/// suite reads it one documented way and checks the message as read.
+pub const NUMBER_RANGE: Rule = Rule {
+    id: "ENV-NUMBER-RANGE",
+    level: Level::Should,
+    revisions: ALL_REVISIONS,
+    summary: "Numbers stay within the range of IEEE 754 doubles (a larger one is read as the largest double and the message still checked)",
+    citation: Citation {
+        document: docs::RFC8259,
+        section: "6. Numbers",
+        text: "Since software that implements IEEE 754 binary64 (double precision) numbers [IEEE754] is generally available and widely used, good interoperability can be achieved by implementations that expect no more precision or range than these provide",
+    },
+};
+
+pub const UNPAIRED_SURROGATE: Rule = Rule {
+    id: "ENV-UNPAIRED-SURROGATE",
+    level: Level::Should,
+    revisions: ALL_REVISIONS,
+    summary: "Strings hold no unpaired UTF-16 surrogate escape (one is read as U+FFFD and the message still checked)",
+    citation: Citation {
+        document: docs::RFC8259,
+        section: "8.2. Unicode Characters",
+        text: "The behavior of software that receives JSON texts containing such values is unpredictable",
+    },
+};
+
+/// A value RFC 8259 calls unpredictable, at `pointer`.
+pub fn unpredictable(found: &crate::trace::interop::Unpredictable, pointer: &str) -> Diagnostic {
+    use crate::trace::interop::UnpredictableKind;
+    match found.kind {
+        UnpredictableKind::NumberBeyondDouble => Diagnostic::new(
+            &NUMBER_RANGE,
+            format!(
+                "the number {} is beyond the range of IEEE 754 doubles: readers may fail, or read infinity; the suite reads it as the largest double of its sign",
+                found.text
+            ),
+        )
+        .hint("send numbers a double can hold (or a string)"),
+        UnpredictableKind::UnpairedSurrogate => Diagnostic::new(
+            &UNPAIRED_SURROGATE,
+            format!(
+                "the string {} holds an unpaired UTF-16 surrogate escape (half of a character, e.g. an emoji cut in two): readers may fail or read different text; the suite reads it as U+FFFD",
+                found.text
+            ),
+        )
+        .hint("cut strings at character boundaries, not UTF-16 code units"),
+    }
+    .at(pointer)
+}
+
+pub const VERSION: Rule = Rule {
+    id: "ENV-VERSION",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "`jsonrpc` is exactly \"2.0\"",
+    citation: Citation {
+        document: docs::JSONRPC,
+        section: "4. Request object",
+        text: "jsonrpc: A String specifying the version of the JSON-RPC protocol. MUST be exactly \"2.0\".",
+    },
+};
+
+pub const METHOD: Rule = Rule {
+    id: "ENV-METHOD",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "A request or notification has a string `method`",
+    citation: Citation {
+        document: docs::JSONRPC,
+        section: "4. Request object",
+        text: "method: A String containing the name of the method to be invoked.",
+    },
+};
+
+pub const ID: Rule = Rule {
+    id: "ENV-ID",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "`id` is a string, a number or null",
+    citation: Citation {
+        document: docs::JSONRPC,
+        section: "4. Request object",
+        text: "id: An identifier established by the Client that MUST contain a String, Number, or NULL value if included.",
+    },
+};
+
+pub const PARAMS: Rule = Rule {
+    id: "ENV-PARAMS",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "`params`, when present, is an object or an array",
+    citation: Citation {
+        document: docs::JSONRPC,
+        section: "4.2 Parameter Structures",
+        text: "If present, parameters for the rpc call MUST be provided as a Structured value.",
+    },
+};
+
+pub const RESULT_OR_ERROR: Rule = Rule {
+    id: "ENV-RESULT-ERROR",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "A response has exactly one of `result` and `error`, and an `id`",
+    citation: Citation {
+        document: docs::JSONRPC,
+        section: "5. Response object",
+        text: "Either the result member or error member MUST be included, but both members MUST NOT be included.",
+    },
+};
+
+pub const UNKNOWN_RESPONSE: Rule = Rule {
+    id: "ENV-UNKNOWN-RESPONSE",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "A response answers a request that is in flight",
+    citation: Citation {
+        document: docs::JSONRPC,
+        section: "5. Response object",
+        text: "id: This member is REQUIRED. It MUST be the same as the value of the id member in the Request Object.",
+    },
+};
+
+pub const DUPLICATE_RESPONSE: Rule = Rule {
+    id: "ENV-DUPLICATE-RESPONSE",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "A request is answered once",
+    citation: Citation {
+        document: docs::JSONRPC,
+        section: "5. Response object",
+        text: "When a rpc call is made, the Server MUST reply with a Response (one Response per Request).",
+    },
+};
+
+pub const ID_REUSE: Rule = Rule {
+    id: "ENV-ID-REUSE",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "A sender does not reuse a request id while that request awaits its response",
+    citation: Citation {
+        document: docs::JSONRPC,
+        section: "4. Request object",
+        text: "The Server MUST reply with the same value in the Response object; a sender MUST NOT reuse an id while it is awaiting a response.",
+    },
+};
+
+pub const RULES: &[&Rule] = &[
+    &UTF8,
+    &JSON,
+    &OBJECT,
+    &BATCH,
+    &BATCH_EMPTY,
+    &DUPLICATE_KEY,
+    &NUMBER_RANGE,
+    &UNPAIRED_SURROGATE,
+    &VERSION,
+    &METHOD,
+    &ID,
+    &PARAMS,
+    &RESULT_OR_ERROR,
+    &UNKNOWN_RESPONSE,
+    &DUPLICATE_RESPONSE,
+    &ID_REUSE,
+];
+
+/// The diagnostic for a line that is not a readable message, or `None`
+/// for envelope faults (those are `TRACE-*`).
+pub fn record_fault(fault: &RecordFault) -> Option<Diagnostic> {
+    Some(match fault {
+        RecordFault::NotUtf8 { column } => Diagnostic::new(
+            &UTF8,
+            format!("line is not valid UTF-8 (first bad byte at column {column})"),
+        )
+        .hint("encode messages as UTF-8"),
+        RecordFault::NotJson { column, reason } => {
+            Diagnostic::new(&JSON, format!("line is not valid JSON at column {column}: {reason}"))
+                .hint("each line must be one complete JSON-RPC message; check for truncation or embedded newlines")
+        }
+        RecordFault::Batch => batch(0, false),
+        RecordFault::NotObject { in_envelope: false } => {
+            Diagnostic::new(&OBJECT, "line is JSON but not an object, so not a JSON-RPC message")
+        }
+        RecordFault::DuplicateKey {
+            reason,
+            in_envelope: false,
+        } => Diagnostic::new(&DUPLICATE_KEY, format!("message not checked: {reason}"))
+            .hint("send each member once"),
+        _ => return None,
+    })
+}
+
+/// A batch of `len` messages; `allowed` under a revision whose transport
+/// allows batches (then only an empty one is reported).
+pub fn batch(len: usize, allowed: bool) -> Diagnostic {
+    match (len, allowed) {
+        (0, true) => Diagnostic::new(&BATCH_EMPTY, "the line is an empty JSON array: a batch with no message")
+            .hint("send at least one message in a batch, or none at all"),
+        (0, false) => Diagnostic::new(&BATCH, "the line is an empty JSON array (an empty JSON-RPC batch, which JSON-RPC 2.0 calls invalid)")
+            .hint("send each message on its own line"),
+        (n, _) => Diagnostic::new(
+            &BATCH,
+            format!("the line is a JSON-RPC batch of {n} message{}; each is checked as a message, but this revision's transport sends one message per line", if n == 1 { "" } else { "s" }),
+        )
+        .hint("send each message on its own line (protocol v2 allows batches)"),
+    }
+}
+
+/// A member name repeated inside a payload the rules read (`pointer` points
+/// at the member); `consequence` says what was not read because of it.
+pub fn duplicate_member(pointer: &str, key: &str, consequence: &str) -> Diagnostic {
+    Diagnostic::new(
+        &DUPLICATE_KEY,
+        format!(
+            "member `{}` appears twice in one object; {consequence}",
+            crate::text::shorten(key, 60)
+        ),
+    )
+    .at(pointer)
+    .hint("send each member once (JSON parsers disagree on which one wins)")
+}
+
+pub fn frame_fault(fault: &FrameFault) -> Diagnostic {
+    match fault {
+        FrameFault::Version { found: Some(found) } => {
+            Diagnostic::new(&VERSION, format!("`jsonrpc` is {found}, not \"2.0\"")).at("/jsonrpc")
+        }
+        FrameFault::Version { found: None } => {
+            Diagnostic::new(&VERSION, "`jsonrpc` member is missing")
+                .at("/jsonrpc")
+                .hint("add \"jsonrpc\": \"2.0\"")
+        }
+        FrameFault::MethodNotString => {
+            Diagnostic::new(&METHOD, "`method` is not a string").at("/method")
+        }
+        FrameFault::MissingMethod => Diagnostic::new(
+            &METHOD,
+            "message has an `id` but no `method`, `result` or `error`",
+        )
+        .hint("a request needs a method; a response needs result or error"),
+        FrameFault::IdType => {
+            Diagnostic::new(&ID, "`id` is neither a string, a number nor null").at("/id")
+        }
+        FrameFault::ParamsType => {
+            Diagnostic::new(&PARAMS, "`params` is neither an object nor an array").at("/params")
+        }
+        FrameFault::ResultAndError => {
+            Diagnostic::new(&RESULT_OR_ERROR, "response has both `result` and `error`")
+        }
+        FrameFault::ResponseWithoutId => {
+            Diagnostic::new(&RESULT_OR_ERROR, "response has no `id`").at("/id")
+        }
+    }
+}
+
+pub fn request_outcome(
+    outcome: &RequestOutcome,
+    direction: Direction,
+    id: &Id,
+    method: &str,
+) -> Option<Diagnostic> {
+    match outcome {
+        RequestOutcome::Tracked => None,
+        RequestOutcome::Reused { previous_line } => Some(
+            Diagnostic::new(
+                &ID_REUSE,
+                format!(
+                    "the {} reused request id {id} for `{}` while its request on line {previous_line} still awaits a response",
+                    direction.sender(),
+                    crate::text::shorten(method, 60)
+                ),
+            )
+            .at("/id")
+            .hint("number requests so that no two in flight share an id"),
+        ),
+        RequestOutcome::Overflow => Some(
+            Diagnostic::new(
+                &super::trace::LIMIT,
+                format!("too many requests in flight from the {}; this one is not tracked", direction.sender()),
+            )
+            .hint("raise --max-outstanding-requests"),
+        ),
+    }
+}
+
+pub fn response_outcome(outcome: &ResponseOutcome, id: &Id) -> Option<Diagnostic> {
+    match outcome {
+        ResponseOutcome::Unknown { direction } => Some(
+            Diagnostic::new(
+                &UNKNOWN_RESPONSE,
+                match direction {
+                    Some(d) => format!(
+                        "the {} answered request id {id}, but the {} has no request with that id in flight",
+                        d.sender(),
+                        d.opposite().sender()
+                    ),
+                    None => format!("response id {id} answers no request in flight in either direction"),
+                },
+            )
+            .at("/id"),
+        ),
+        ResponseOutcome::Duplicate { direction } => Some(
+            Diagnostic::new(
+                &DUPLICATE_RESPONSE,
+                format!("the {} answered request id {id} a second time", direction.sender()),
+            )
+            .at("/id")
+            .hint("send exactly one response per request"),
+        ),
+        ResponseOutcome::Ambiguous {
+            request,
+            alternative,
+            repeat: false,
+            ..
+        } => Some(super::trace::ambiguous_response(
+            &id.to_string(),
+            &request.method,
+            &alternative.method,
+        )),
+        _ => None,
+    }
+}

@@ -1,0 +1,360 @@
+//! Grammatical JSON whose meaning RFC 8259 leaves unpredictable: numbers
+//! beyond the range of IEEE 754 doubles (`1e999`) and strings with an
+//! unpaired UTF-16 surrogate escape (`"\ud800"`, what a JavaScript agent
+//! writes when it cuts an emoji in half). serde_json refuses to build
+//! either, so a payload holding one is found here, each at its pointer, and
+//! rewritten into a readable one: an unpaired surrogate becomes U+FFFD (as
+//! `\ufffd`, the same length) and a number beyond range the largest finite
+//! double of its sign. The rules then judge the payload as read that way.
+
+use crate::text::{member_pointer, shorten};
+
+/// What was found, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unpredictable {
+    /// JSON pointer relative to the scanned value.
+    pub pointer: String,
+    pub kind: UnpredictableKind,
+    /// The value as written (shortened).
+    pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnpredictableKind {
+    /// A number whose magnitude exceeds the largest finite double.
+    NumberBeyondDouble,
+    /// A `\uD800`-`\uDFFF` escape without its other half.
+    UnpairedSurrogate,
+}
+
+/// The scan of one JSON value: what is unpredictable in it (at most
+/// `limit` named, all counted) and the value rewritten readable, or `None`
+/// when it holds nothing unpredictable (or is not JSON).
+pub struct Scanned {
+    pub found: Vec<Unpredictable>,
+    pub total: usize,
+    pub readable: String,
+}
+
+/// Scan the (syntactically valid) JSON value `json`.
+pub fn scan(json: &str, limit: usize) -> Option<Scanned> {
+    let mut scanner = Scanner {
+        bytes: json.as_bytes(),
+        at: 0,
+        out: String::with_capacity(json.len()),
+        copied: 0,
+        found: Vec::new(),
+        total: 0,
+        limit,
+    };
+    let mut path = String::new();
+    scanner.value(&mut path, 0)?;
+    if scanner.total == 0 {
+        return None;
+    }
+    scanner.out.push_str(json.get(scanner.copied..)?);
+    Some(Scanned {
+        found: scanner.found,
+        total: scanner.total,
+        readable: scanner.out,
+    })
+}
+
+/// Deepest nesting scanned (the line reader's limit is lower).
+const MAX_DEPTH: usize = 256;
+
+struct Scanner<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    /// The rewritten text up to `copied`.
+    out: String,
+    copied: usize,
+    found: Vec<Unpredictable>,
+    total: usize,
+    limit: usize,
+}
+
+impl Scanner<'_> {
+    fn ws(&mut self) {
+        while matches!(self.bytes.get(self.at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+        }
+    }
+
+    fn value(&mut self, path: &mut String, depth: usize) -> Option<()> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        self.ws();
+        match *self.bytes.get(self.at)? {
+            b'{' => {
+                self.at += 1;
+                self.ws();
+                if self.bytes.get(self.at) == Some(&b'}') {
+                    self.at += 1;
+                    return Some(());
+                }
+                loop {
+                    self.ws();
+                    let key = self.string(path)?;
+                    self.ws();
+                    (self.bytes.get(self.at) == Some(&b':')).then_some(())?;
+                    self.at += 1;
+                    let len = path.len();
+                    let child = member_pointer(path, &key);
+                    path.clear();
+                    path.push_str(&child);
+                    self.value(path, depth + 1)?;
+                    path.truncate(len);
+                    self.ws();
+                    match *self.bytes.get(self.at)? {
+                        b',' => self.at += 1,
+                        b'}' => {
+                            self.at += 1;
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                self.at += 1;
+                self.ws();
+                if self.bytes.get(self.at) == Some(&b']') {
+                    self.at += 1;
+                    return Some(());
+                }
+                let mut index = 0usize;
+                loop {
+                    let len = path.len();
+                    path.push('/');
+                    path.push_str(&index.to_string());
+                    self.value(path, depth + 1)?;
+                    path.truncate(len);
+                    index += 1;
+                    self.ws();
+                    match *self.bytes.get(self.at)? {
+                        b',' => self.at += 1,
+                        b']' => {
+                            self.at += 1;
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'"' => self.string(path).map(drop),
+            b't' | b'f' | b'n' => {
+                while self.bytes.get(self.at).is_some_and(u8::is_ascii_alphabetic) {
+                    self.at += 1;
+                }
+                Some(())
+            }
+            _ => self.number(path),
+        }
+    }
+
+    fn number(&mut self, path: &str) -> Option<()> {
+        let start = self.at;
+        while matches!(
+            self.bytes.get(self.at),
+            Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+        ) {
+            self.at += 1;
+        }
+        let text = std::str::from_utf8(self.bytes.get(start..self.at)?).ok()?;
+        if text.is_empty() {
+            return None;
+        }
+        let value: f64 = text.parse().ok()?;
+        if value.is_infinite() {
+            let largest = if value < 0.0 {
+                "-1.7976931348623157e308"
+            } else {
+                "1.7976931348623157e308"
+            };
+            self.replace(start, self.at, largest);
+            self.note(path, UnpredictableKind::NumberBeyondDouble, text);
+        }
+        Some(())
+    }
+
+    /// A string at `self.at` (its opening quote); returns it decoded, with
+    /// unpaired surrogates as U+FFFD (found at `path` for values; a member
+    /// name's pointer is its object's).
+    fn string(&mut self, path: &str) -> Option<String> {
+        (self.bytes.get(self.at) == Some(&b'"')).then_some(())?;
+        let start = self.at;
+        self.at += 1;
+        let mut units: Vec<u16> = Vec::new();
+        let mut decoded = String::new();
+        loop {
+            match *self.bytes.get(self.at)? {
+                b'"' => {
+                    flush(&mut units, &mut decoded);
+                    self.at += 1;
+                    break;
+                }
+                b'\\' => {
+                    let escape = *self.bytes.get(self.at + 1)?;
+                    if escape == b'u' {
+                        let hex =
+                            std::str::from_utf8(self.bytes.get(self.at + 2..self.at + 6)?).ok()?;
+                        let unit = u16::from_str_radix(hex, 16).ok()?;
+                        units.push(unit);
+                        self.at += 6;
+                        continue;
+                    }
+                    flush(&mut units, &mut decoded);
+                    decoded.push(match escape {
+                        b'n' => '\n',
+                        b't' => '\t',
+                        b'r' => '\r',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        other => char::from(other),
+                    });
+                    self.at += 2;
+                }
+                _ => {
+                    flush(&mut units, &mut decoded);
+                    let rest = std::str::from_utf8(self.bytes.get(self.at..)?).ok()?;
+                    let c = rest.chars().next()?;
+                    decoded.push(c);
+                    self.at += c.len_utf8();
+                }
+            }
+        }
+        let lone = self.unpaired(start);
+        if lone {
+            let raw = std::str::from_utf8(self.bytes.get(start..self.at)?).unwrap_or_default();
+            let raw = raw.to_owned();
+            self.note(path, UnpredictableKind::UnpairedSurrogate, &raw);
+        }
+        Some(decoded)
+    }
+
+    /// Rewrite the unpaired surrogate escapes of the string that starts at
+    /// `start` and was just read; whether there were any.
+    fn unpaired(&mut self, start: usize) -> bool {
+        let end = self.at;
+        let mut i = start + 1;
+        let mut lone = false;
+        let mut pending_high: Option<usize> = None;
+        while i < end - 1 {
+            if self.bytes[i] == b'\\' {
+                if self.bytes.get(i + 1) == Some(&b'u') {
+                    let unit = std::str::from_utf8(&self.bytes[i + 2..i + 6])
+                        .ok()
+                        .and_then(|h| u16::from_str_radix(h, 16).ok())
+                        .unwrap_or(0);
+                    match unit {
+                        0xD800..=0xDBFF => {
+                            if let Some(high) = pending_high.replace(i) {
+                                self.replace(high, high + 6, "\\ufffd");
+                                lone = true;
+                            }
+                        }
+                        0xDC00..=0xDFFF => {
+                            if pending_high.take().is_none() {
+                                self.replace(i, i + 6, "\\ufffd");
+                                lone = true;
+                            }
+                        }
+                        _ => {
+                            if let Some(high) = pending_high.take() {
+                                self.replace(high, high + 6, "\\ufffd");
+                                lone = true;
+                            }
+                        }
+                    }
+                    i += 6;
+                    continue;
+                }
+                if let Some(high) = pending_high.take() {
+                    self.replace(high, high + 6, "\\ufffd");
+                    lone = true;
+                }
+                i += 2;
+                continue;
+            }
+            if let Some(high) = pending_high.take() {
+                self.replace(high, high + 6, "\\ufffd");
+                lone = true;
+            }
+            i += 1;
+        }
+        if let Some(high) = pending_high {
+            self.replace(high, high + 6, "\\ufffd");
+            lone = true;
+        }
+        lone
+    }
+
+    /// Copy the text up to `from`, then `with` instead of `from..to`.
+    fn replace(&mut self, from: usize, to: usize, with: &str) {
+        if from < self.copied {
+            return;
+        }
+        if let Some(text) = self.bytes.get(self.copied..from) {
+            self.out.push_str(&String::from_utf8_lossy(text));
+        }
+        self.out.push_str(with);
+        self.copied = to;
+    }
+
+    fn note(&mut self, path: &str, kind: UnpredictableKind, text: &str) {
+        self.total += 1;
+        if self.found.len() < self.limit {
+            self.found.push(Unpredictable {
+                pointer: path.to_owned(),
+                kind,
+                text: shorten(text, 40),
+            });
+        }
+    }
+}
+
+/// Decode collected UTF-16 escape units (unpaired ones as U+FFFD).
+fn flush(units: &mut Vec<u16>, decoded: &mut String) {
+    if units.is_empty() {
+        return;
+    }
+    decoded.extend(char::decode_utf16(units.drain(..)).map(|c| c.unwrap_or('\u{fffd}')));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_and_rewrites() {
+        let s = scan(
+            r#"{"a":[1,1e999,-1e400],"b":"x\ud800y","c":"\ud83d\ude00","d":"\udc00"}"#,
+            8,
+        )
+        .expect("found");
+        let pointers: Vec<(&str, UnpredictableKind)> = s
+            .found
+            .iter()
+            .map(|f| (f.pointer.as_str(), f.kind))
+            .collect();
+        assert_eq!(
+            pointers,
+            [
+                ("/a/1", UnpredictableKind::NumberBeyondDouble),
+                ("/a/2", UnpredictableKind::NumberBeyondDouble),
+                ("/b", UnpredictableKind::UnpairedSurrogate),
+                ("/d", UnpredictableKind::UnpairedSurrogate),
+            ]
+        );
+        let value: serde_json::Value = serde_json::from_str(&s.readable).expect("readable");
+        assert_eq!(value["b"], "x\u{fffd}y");
+        assert_eq!(value["c"], "\u{1f600}");
+        assert_eq!(value["a"][1].as_f64(), Some(f64::MAX));
+        assert_eq!(value["a"][2].as_f64(), Some(-f64::MAX));
+        assert!(scan(r#"{"a":"\ud83d\ude00","b":1e300}"#, 8).is_none());
+        // An escaped backslash before `u` is not an escape.
+        assert!(scan(r#"{"a":"\\ud800"}"#, 8).is_none());
+    }
+}
