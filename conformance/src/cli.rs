@@ -207,7 +207,7 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N", default_value_t = acp_plan_conformance::trace::Limits::default().max_diagnostics)]
     pub max_diagnostics: usize,
     /// Bytes of plan content the reference client state may hold at once.
-    #[arg(long, value_name = "BYTES", default_value_t = crate::trace::Limits::default().max_state_bytes)]
+    #[arg(long, value_name = "BYTES", default_value_t = acp_plan_conformance::trace::Limits::default().max_state_bytes)]
     pub max_state_bytes: usize,
 }
 

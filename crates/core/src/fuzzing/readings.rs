@@ -12,8 +12,8 @@
 //! envelopes (the direction of every line is then known).
 
 use super::{ensure, Checked};
-use crate::diag::Diagnostic;
 use crate::catalog::Severity;
+use crate::diag::Diagnostic;
 use crate::validate::{check_reader, Config, TraceReport};
 use serde_json::Value;
 
