@@ -2,6 +2,7 @@
 # Benchmarks of `acp-plan check` and `acp-plan tap` (README, "Performance").
 #
 #   bench/run.sh [--smoke] [--runs N] [--dir DIR] [--strict] [--baseline BIN]
+#   bench/run.sh --hostile [--dir DIR] [--strict]
 #
 # Full run (release build): generates a 100 MB and a 1 GB trace with
 # `acp-plan gen` into DIR (default /tmp/acp-plan-bench; never the repo), then
@@ -15,6 +16,11 @@
 # optimization) in the same runs, as the row "base".
 # --smoke: a debug build on tiny traces, to keep the benchmark from rotting
 # (CI runs it); its numbers mean nothing.
+# --hostile: peak memory of `check` on hostile shapes (bench/hostile.py:
+# huge arrays of small numbers, deep-but-legal objects, millions of tiny
+# members, many plans at the entry limit, lines of one huge string), each
+# line just under the default --max-line-bytes; target: peak RSS at most
+# 4 x --max-line-bytes + 64 MB (issue 11).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,14 +28,37 @@ mode=full runs=3 dir=/tmp/acp-plan-bench strict=0 baseline=
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) mode=smoke ;;
+    --hostile) mode=hostile ;;
     --runs) runs=$2; shift ;;
     --dir) dir=$2; shift ;;
     --strict) strict=1 ;;
     --baseline) baseline=$2; shift ;;
-    *) echo "usage: $0 [--smoke] [--runs N] [--dir DIR] [--strict] [--baseline BIN]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--smoke | --hostile] [--runs N] [--dir DIR] [--strict] [--baseline BIN]" >&2; exit 2 ;;
   esac
   shift
 done
+
+if [ "$mode" = hostile ]; then
+  mkdir -p "$dir"
+  cargo build --quiet --release -p acp-plan --bin acp-plan
+  cargo build --quiet --release -p acp-plan-bench --bins
+  python3 bench/hostile.py "$dir"
+  results="$dir/hostile-results.txt"
+  : > "$results"
+  for shape in numbers deep members entries content; do
+    trace="$dir/hostile-$shape.jsonl"
+    # Exit status 1 is expected where a shape goes over a limit.
+    target/release/bench_run --out "$results" --label "$shape" -- \
+      target/release/acp-plan check --quiet "$trace" > "$dir/hostile-$shape.txt" || true
+    echo "$shape: $(wc -c < "$trace") bytes; $(tail -1 "$dir/hostile-$shape.txt")"
+  done
+  limit=$((4 * 16 * 1024 * 1024 + 64 * 1000 * 1000))
+  awk -v limit="$limit" -v strict="$strict" '
+    { printf "%-8s peak %7.1f MB  %6.2f s\n", $1, $5 / 1024, $2; if ($5 * 1024 > limit) missed = 1 }
+    END { printf "target: peak RSS at most %.1f MB (4 x --max-line-bytes + 64 MB)\n", limit / 1e6 / 1.048576
+          if (strict && missed) { print "a target was missed"; exit 1 } }' "$results"
+  exit 0
+fi
 
 if [ "$mode" = smoke ]; then
   profile=dev out=target/debug runs=1

@@ -94,6 +94,18 @@ impl KnownData {
             .any(|(_, root)| value_at(root, &reference.path).is_some())
     }
 
+    /// Whether the data holds `reference` or a path above it: writing
+    /// `state.user.age` changes a `state.user` the State holds, as it
+    /// changes one an earlier call wrote.
+    pub fn holds_at_or_above(&self, reference: &Reference) -> bool {
+        (1..=reference.path.len()).any(|len| {
+            self.holds(&Reference {
+                kind: reference.kind.clone(),
+                path: reference.path[..len].to_vec(),
+            })
+        }) || (reference.path.is_empty() && self.holds(reference))
+    }
+
     /// The State blueprint, if a State message carried one.
     pub fn state_schema(&self) -> Option<&Value> {
         self.state_schema.as_ref()

@@ -59,6 +59,8 @@ pub enum Clash {
     Call { call: usize, target: usize },
     /// The known data already holds the path.
     KnownData,
+    /// The known data holds a path above it (writing inside changes it).
+    KnownDataAbove,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,8 +97,20 @@ pub struct Schedule {
     pub unscheduled: Vec<usize>,
 }
 
+/// A branch of a choice: call `choice` writes one of its `||` targets, and
+/// `target` (an index into them) is the one taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Branch {
+    pub choice: usize,
+    pub target: usize,
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Graph {
+    /// Per call, the branches it runs on: it reads (directly, or through
+    /// the calls it depends on) what only that branch of a choice writes.
+    /// Calls on different branches of one choice never both run.
+    pub guards: Vec<Vec<Branch>>,
     pub edges: Vec<Edge>,
     pub reads: Vec<ReadFact>,
     pub clashes: Vec<WriteClash>,
@@ -173,34 +187,6 @@ pub fn build(plan: &Plan, data: &KnownData, max_edges: usize) -> Result<Graph, T
         }
     }
 
-    for call in calls {
-        for (t, target) in call
-            .output
-            .iter()
-            .flat_map(|o| o.targets.iter().enumerate())
-        {
-            if let Some((other, other_target)) = trie.earliest_other_writer(target, call.index) {
-                if other < call.index {
-                    graph.clashes.push(WriteClash {
-                        call: call.index,
-                        target: t,
-                        with: Clash::Call {
-                            call: other,
-                            target: other_target,
-                        },
-                    });
-                }
-            }
-            if data.holds(target) {
-                graph.clashes.push(WriteClash {
-                    call: call.index,
-                    target: t,
-                    with: Clash::KnownData,
-                });
-            }
-        }
-    }
-
     let n = calls.len();
     let mut out: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
     for (e, edge) in graph.edges.iter().enumerate() {
@@ -218,6 +204,52 @@ pub fn build(plan: &Plan, data: &KnownData, max_edges: usize) -> Result<Graph, T
         .collect();
     graph.in_cycle = in_cycle;
     graph.schedule = schedule(&out);
+    graph.guards = guards(plan, &graph);
+
+    // Writes that clash: the earliest other call whose write overlaps, among
+    // those that can run together with this one (not on another branch of
+    // the same choice); and writes at or below a path the known data holds.
+    for call in calls {
+        for (t, target) in call
+            .output
+            .iter()
+            .flat_map(|o| o.targets.iter().enumerate())
+        {
+            let mut budget = max_edges;
+            let other = match trie.overlapping(target, &mut budget) {
+                Some(writes) => writes.into_iter().find(|&(other, _)| {
+                    other < call.index && !exclusive(&graph.guards, other, call.index)
+                }),
+                None => trie
+                    .earliest_other_writer(target, call.index)
+                    .filter(|&(other, _)| other < call.index),
+            };
+            if let Some((other, other_target)) = other {
+                graph.clashes.push(WriteClash {
+                    call: call.index,
+                    target: t,
+                    with: Clash::Call {
+                        call: other,
+                        target: other_target,
+                    },
+                });
+            }
+            let known = if data.holds(target) {
+                Some(Clash::KnownData)
+            } else if data.holds_at_or_above(target) {
+                Some(Clash::KnownDataAbove)
+            } else {
+                None
+            };
+            if let Some(with) = known {
+                graph.clashes.push(WriteClash {
+                    call: call.index,
+                    target: t,
+                    with,
+                });
+            }
+        }
+    }
 
     if let Some(schema) = data.state_schema() {
         for call in calls {
@@ -250,6 +282,78 @@ pub fn build(plan: &Plan, data: &KnownData, max_edges: usize) -> Result<Graph, T
         }
     }
     Ok(graph)
+}
+
+/// Whether calls `a` and `b` run on different branches of one choice.
+pub fn exclusive(guards: &[Vec<Branch>], a: usize, b: usize) -> bool {
+    let (Some(ga), Some(gb)) = (guards.get(a), guards.get(b)) else {
+        return false;
+    };
+    ga.iter().any(|x| {
+        gb.iter()
+            .any(|y| x.choice == y.choice && x.target != y.target)
+    })
+}
+
+/// The branches each call runs on, in schedule order (calls in cycles get
+/// none). A read whose only writer is a choice, through exactly one of its
+/// `||` targets, puts the reader on that branch; a call also runs on every
+/// branch that all the writers of one of its reads run on.
+fn guards(plan: &Plan, graph: &Graph) -> Vec<Vec<Branch>> {
+    let calls = &plan.calls;
+    let mut guards: Vec<Vec<Branch>> = vec![Vec::new(); calls.len()];
+    let mut facts: Vec<Vec<&ReadFact>> = vec![Vec::new(); calls.len()];
+    for fact in &graph.reads {
+        if let Some(slot) = facts.get_mut(fact.call) {
+            slot.push(fact);
+        }
+    }
+    for &c in graph.schedule.waves.iter().flatten() {
+        let mut mine: Vec<Branch> = Vec::new();
+        for fact in facts.get(c).map(Vec::as_slice).unwrap_or_default() {
+            if !matches!(fact.resolution, Resolution::Written { .. }) {
+                continue;
+            }
+            let Some(read) = calls.get(c).and_then(|call| call.reads.get(fact.read)) else {
+                continue;
+            };
+            if let [w] = fact.writers.as_slice() {
+                if let Some(output) = calls.get(*w).and_then(|w| w.output.as_ref()) {
+                    if output.is_alternative() {
+                        let hits: Vec<usize> = output
+                            .targets
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, t)| t.overlaps(&read.reference))
+                            .map(|(i, _)| i)
+                            .collect();
+                        if let [target] = hits.as_slice() {
+                            mine.push(Branch {
+                                choice: *w,
+                                target: *target,
+                            });
+                        }
+                    }
+                }
+            }
+            // The branches every writer runs on.
+            let mut common: Option<Vec<Branch>> = None;
+            for w in &fact.writers {
+                let theirs = guards.get(*w).cloned().unwrap_or_default();
+                common = Some(match common {
+                    None => theirs,
+                    Some(so_far) => so_far.into_iter().filter(|b| theirs.contains(b)).collect(),
+                });
+            }
+            mine.extend(common.unwrap_or_default());
+        }
+        mine.sort_unstable();
+        mine.dedup();
+        if let Some(slot) = guards.get_mut(c) {
+            *slot = mine;
+        }
+    }
+    guards
 }
 
 /// The deepest path the plan uses (at least 1): blueprint slots deeper
@@ -658,6 +762,48 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn calls_on_different_branches_of_a_choice_do_not_clash() {
+        // "Is it Sunny?": a choice, one call per branch writing the same
+        // path, a join; and a call downstream of one branch only.
+        let g = graph(
+            r#"[{"_tool": "weather", "_outputPath": "†state.sunny || †state.rainy"},
+                {"_tool": "picnic", "f": "†state.sunny", "_outputPath": "†state.activity"},
+                {"_tool": "museum", "f": "†state.rainy", "_outputPath": "†state.activity"},
+                {"_tool": "invite", "a": "†state.activity"},
+                {"_tool": "basket", "a": "†state.activity", "s": "†state.sunny", "_outputPath": "†state.basket"},
+                {"_tool": "umbrella", "r": "†state.rainy", "_outputPath": "†state.basket"},
+                {"_tool": "both", "_outputPath": "†state.activity"}]"#,
+        );
+        let sunny = Branch {
+            choice: 0,
+            target: 0,
+        };
+        let rainy = Branch {
+            choice: 0,
+            target: 1,
+        };
+        assert_eq!(g.guards[1], [sunny]);
+        assert_eq!(g.guards[2], [rainy]);
+        // The join waits for whichever branch runs: on no branch itself.
+        assert!(g.guards[3].is_empty());
+        assert_eq!(g.guards[4], [sunny]);
+        assert!(exclusive(&g.guards, 1, 2));
+        assert!(!exclusive(&g.guards, 1, 3));
+        // Only the unguarded call's write clashes (with the earliest call
+        // it can run with), and the umbrella (rainy) with nothing: the
+        // basket is written on the sunny branch.
+        let clashes: Vec<(usize, usize)> = g
+            .clashes
+            .iter()
+            .filter_map(|c| match c.with {
+                Clash::Call { call, .. } => Some((c.call, call)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(clashes, [(6, 1)]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! parallel), and the data-flow graph (Mermaid, Graphviz DOT).
 
 use crate::check::DagReport;
-use crate::graph::{ReadFact, Resolution};
+use crate::graph::{Branch, ReadFact, Resolution};
 use crate::plan::Call;
 use crate::reference::Join;
 use acp_plan_conformance::catalog::Severity;
@@ -105,7 +105,7 @@ pub fn render_dry_run(report: &DagReport) -> String {
     for (number, wave) in graph.schedule.waves.iter().enumerate() {
         let _ = writeln!(out, "wave {}", number + 1);
         for call in wave.iter().filter_map(|&c| calls.get(c)) {
-            render_call(&mut out, call, calls, facts.get(call.index));
+            render_call(&mut out, call, calls, facts.get(call.index), &graph.guards);
         }
     }
     if !graph.schedule.unscheduled.is_empty() {
@@ -116,7 +116,7 @@ pub fn render_dry_run(report: &DagReport) -> String {
             .iter()
             .filter_map(|&c| calls.get(c))
         {
-            render_call(&mut out, call, calls, facts.get(call.index));
+            render_call(&mut out, call, calls, facts.get(call.index), &graph.guards);
         }
     }
     out
@@ -134,8 +134,35 @@ fn facts_by_call(report: &DagReport) -> Vec<Vec<&ReadFact>> {
     by_call
 }
 
-fn render_call(out: &mut String, call: &Call, calls: &[Call], facts: Option<&Vec<&ReadFact>>) {
+fn render_call(
+    out: &mut String,
+    call: &Call,
+    calls: &[Call],
+    facts: Option<&Vec<&ReadFact>>,
+    all_guards: &[Vec<Branch>],
+) {
     let _ = writeln!(out, "  {} (line {})", call.label(), call.place.line);
+    let guards = all_guards
+        .get(call.index)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for branch in guards {
+        let Some(choice) = calls.get(branch.choice) else {
+            continue;
+        };
+        let Some(target) = choice
+            .output
+            .as_ref()
+            .and_then(|o| o.targets.get(branch.target))
+        else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "      only if {} writes {target} (skipped on the other branch)",
+            choice.label()
+        );
+    }
     let facts = facts.map(Vec::as_slice).unwrap_or_default();
     if facts.is_empty() {
         let _ = writeln!(out, "      reads  (nothing)");
@@ -149,13 +176,13 @@ fn render_call(out: &mut String, call: &Call, calls: &[Call], facts: Option<&Vec
             "      {} {}  {}",
             if i == 0 { "reads " } else { "      " },
             read.reference,
-            source(fact, calls)
+            source(fact, calls, all_guards)
         );
     }
     let _ = writeln!(out, "      writes {}", writes(call));
 }
 
-fn source(fact: &ReadFact, calls: &[Call]) -> String {
+fn source(fact: &ReadFact, calls: &[Call], guards: &[Vec<Branch>]) -> String {
     match fact.resolution {
         Resolution::Written { .. } => {
             let writers: Vec<String> = fact
@@ -163,7 +190,22 @@ fn source(fact: &ReadFact, calls: &[Call]) -> String {
                 .iter()
                 .filter_map(|&w| calls.get(w).map(Call::label))
                 .collect();
-            format!("← {}", writers.join(", "))
+            // Writers on different branches of one choice: only one runs,
+            // so the read waits for whichever does, not for all.
+            let one_runs = fact.writers.len() > 1
+                && fact.writers.iter().enumerate().all(|(i, &a)| {
+                    fact.writers[i + 1..]
+                        .iter()
+                        .all(|&b| crate::graph::exclusive(guards, a, b))
+                });
+            if one_runs {
+                format!(
+                    "← {} (one branch runs: whichever does)",
+                    writers.join(" or ")
+                )
+            } else {
+                format!("← {}", writers.join(", "))
+            }
         }
         Resolution::Known => "(given)".into(),
         Resolution::Unchecked => "(not checked)".into(),

@@ -570,6 +570,16 @@ pub fn graph_findings(
                     format!("{} data", target.kind)
                 }
             ),
+            Clash::KnownDataAbove => format!(
+                "call {} {} {target}, inside a path the {} given already holds",
+                call.label(),
+                may(call),
+                if target.kind == "state" {
+                    "State".to_owned()
+                } else {
+                    format!("{} data", target.kind)
+                }
+            ),
         };
         let d = match writes {
             WriteMode::Immutable => Diagnostic::new(&WRITE_TWICE, format!("{what}; State is immutable once written"))

@@ -130,6 +130,13 @@ fn expectations() -> Vec<Expectation> {
         ),
         ("corpus/dag/payment-replan.json", Immutable, vec![]),
         ("corpus/dag/translation.json", Immutable, vec![]),
+        // "Is it Sunny?": the two branch calls both write state.activity,
+        // but only one runs (each reads one alternative of the choice).
+        (
+            "corpus/dag/sunny.json",
+            Immutable,
+            vec![("DAG-READ-ALTERNATIVE", 2)],
+        ),
         // Broken on purpose.
         (
             "corpus/dag/broken/bad-reference.json",
@@ -155,6 +162,13 @@ fn expectations() -> Vec<Expectation> {
             "corpus/dag/broken/double-write.json",
             LastWins,
             vec![("DAG-WRITE-OVERWRITE", 2)],
+        ),
+        // Writing inside a path the State holds, like writing inside one
+        // an earlier call wrote.
+        (
+            "corpus/dag/broken/below-state.json",
+            Immutable,
+            vec![("DAG-WRITE-TWICE", 1)],
         ),
         (
             "corpus/dag/broken/missing-tool.json",

@@ -54,7 +54,7 @@ impl Default for Limits {
             max_entries_per_plan: 10_000,
             max_outstanding_requests: 10_000,
             max_diagnostics: 10_000,
-            max_state_bytes: 64 * 1024 * 1024,
+            max_state_bytes: 32 * 1024 * 1024,
         }
     }
 }

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Write hostile traces for `bench/run.sh --hostile` (issue 11: memory is
+bounded in bytes, whatever the shape): each line stays under the default
+--max-line-bytes (16 MiB), so every one is read and checked.
+
+    python3 bench/hostile.py DIR [--line-bytes N]
+
+Shapes (one file each, deterministic):
+  numbers  4 plan updates whose entry `_meta` is an array of millions of small numbers
+  deep     4 plan updates whose `_meta` holds many objects nested 100 deep
+  members  4 plan updates whose `_meta` has millions of tiny members
+  entries  200 plans at the entry limit (10 000 entries each)
+  content  8 markdown plans of a whole line each (over the state byte budget)
+"""
+
+import json
+import os
+import sys
+
+HEAD = [
+    {"direction": "client_to_agent", "message": {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+     "params": {"protocolVersion": 1, "clientCapabilities": {"plan": {}}}}},
+    {"direction": "agent_to_client", "message": {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": 1}}},
+    {"direction": "client_to_agent", "message": {"jsonrpc": "2.0", "id": 2, "method": "session/new",
+     "params": {"cwd": "/w", "mcpServers": []}}},
+    {"direction": "agent_to_client", "message": {"jsonrpc": "2.0", "id": 2, "result": {"sessionId": "s"}}},
+]
+
+
+def update(plan_update):
+    return ('{"direction":"agent_to_client","message":{"jsonrpc":"2.0","method":"session/update",'
+            '"params":{"sessionId":"s","update":' + plan_update + '}}}')
+
+
+def items(plan_id, entries_json):
+    return update('{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"%s","entries":%s}}'
+                  % (plan_id, entries_json))
+
+
+def entry_with_meta(meta_json):
+    return '[{"content":"a","priority":"high","status":"pending","_meta":%s}]' % meta_json
+
+
+def write(path, lines):
+    with open(path, "w", encoding="utf-8") as f:
+        for m in HEAD:
+            f.write(json.dumps(m, separators=(",", ":")) + "\n")
+        for line in lines:
+            f.write(line + "\n")
+
+
+def main():
+    out = sys.argv[1]
+    budget = 16 * 1024 * 1024 - 4096
+    if "--line-bytes" in sys.argv:
+        budget = int(sys.argv[sys.argv.index("--line-bytes") + 1]) - 4096
+    os.makedirs(out, exist_ok=True)
+
+    n = (budget - 16) // 2
+    numbers = '{"a":[' + ",".join(["0"] * n) + "]}"
+    write(os.path.join(out, "hostile-numbers.jsonl"), [items("p%d" % i, entry_with_meta(numbers)) for i in range(4)])
+
+    depth = 100
+    nest = '{"a":' * depth + "0" + "}" * depth
+    deep = '{"d":[' + ",".join([nest] * (budget // (len(nest) + 1))) + "]}"
+    write(os.path.join(out, "hostile-deep.jsonl"), [items("p%d" % i, entry_with_meta(deep)) for i in range(4)])
+
+    members = []
+    size = 2
+    i = 0
+    while size < budget:
+        member = '"%x":0' % i
+        members.append(member)
+        size += len(member) + 1
+        i += 1
+    tiny = "{" + ",".join(members[:-1]) + "}"
+    write(os.path.join(out, "hostile-members.jsonl"), [items("p%d" % i, entry_with_meta(tiny)) for i in range(4)])
+
+    entries = "[" + ",".join('{"content":"step %d","priority":"low","status":"pending"}' % k for k in range(10000)) + "]"
+    write(os.path.join(out, "hostile-entries.jsonl"), [items("p%d" % i, entries) for i in range(200)])
+
+    text = "x" * (budget - 200)
+    markdown = [update('{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"m%d","content":"%s"}}'
+                       % (i, text)) for i in range(8)]
+    write(os.path.join(out, "hostile-content.jsonl"), markdown)
+
+
+if __name__ == "__main__":
+    main()
