@@ -2,6 +2,7 @@
 
 use acp_plan_conformance::live::scenario::Scenario;
 use acp_plan_conformance::live::PermissionChoice;
+use acp_plan_conformance::report::files::ReportFile;
 use acp_plan_conformance::report::{Format, ReportOptions};
 use acp_plan_conformance::spec::SpecChoice;
 use chrono::NaiveDate;
@@ -10,10 +11,29 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// `acp-plan --version`: the suite's version and the spec revisions it knows.
+pub fn version_text() -> String {
+    let revisions: Vec<&str> = acp_plan_conformance::Revision::ALL
+        .iter()
+        .map(|r| r.as_str())
+        .collect();
+    format!(
+        "{} (ACP plan spec revisions: {}; Acts of Emergence 010 for dag)",
+        env!("CARGO_PKG_VERSION"),
+        revisions.join(", ")
+    )
+}
+
+/// The clap command, with the version text: what `main`, the completions
+/// and the man page are generated from.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command().version(version_text())
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "acp-plan",
-    version,
     about = "Conformance checks for the plan messages of the Agent Client Protocol",
     after_help = "Exit status: 0 conformant, 1 not conformant, 2 usage or I/O error."
 )]
@@ -41,6 +61,20 @@ pub enum Command {
     FakeAgent(FakeAgentArgs),
     /// Write a deterministic synthetic trace (conformant unless --inject).
     Gen(GenArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), generated from the same definitions as --help.
+    Man,
+}
+
+/// `acp-plan completions SHELL`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "e.g. `acp-plan completions bash > ~/.local/share/bash-completion/completions/acp-plan`"
+)]
+pub struct CompletionsArgs {
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// `--format`: the library's [`Format`] as a command-line value.
@@ -80,6 +114,12 @@ pub struct ReportArgs {
     /// Leave info-level diagnostics out of human and github output.
     #[arg(long)]
     pub quiet: bool,
+    /// Also write the report in FORMAT (human, json, junit, sarif, github) to PATH;
+    /// repeatable, one run, several reports. Every file is written whatever the
+    /// verdict; a path that cannot be written is exit 2 before anything runs. A bare
+    /// PATH takes the --format report instead of the terminal.
+    #[arg(long = "report", value_name = "[FORMAT=]PATH", value_parser = parse_report)]
+    pub reports: Vec<ReportFile>,
 }
 
 impl ReportArgs {
@@ -133,13 +173,13 @@ pub enum RulesFormat {
     Human,
     /// A list of rule objects.
     Json,
-    /// The rule reference table (as in the README).
+    /// The rule reference (docs/rules.md is this output).
     Markdown,
 }
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Trace files; `-` reads standard input.
+    /// Trace files or directories (every *.jsonl below, in path order); `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     #[command(flatten)]
@@ -150,7 +190,7 @@ pub struct CheckArgs {
     pub verdict: VerdictArgs,
     #[command(flatten)]
     pub state: StateArgs,
-    /// Accept the failures listed in this baseline file (README, "Baselines").
+    /// Accept the failures listed in this baseline file (docs/guide.md, "Baselines").
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
     /// Judge baseline expiry as of this date (YYYY-MM-DD) instead of today (UTC).
@@ -189,7 +229,7 @@ pub struct BaselineWriteArgs {
     pub limits: LimitArgs,
 }
 
-/// Input limits (see README, "Limits").
+/// Input limits (see docs/guide.md, "Limits").
 #[derive(Debug, Args)]
 pub struct LimitArgs {
     #[arg(long, value_name = "BYTES", default_value_t = acp_plan_conformance::trace::Limits::default().max_line_bytes)]
@@ -248,7 +288,7 @@ pub struct DagArgs {
     /// State message (or an object of values) the plan starts from; its `schema` is the blueprint of paths the plan may fill. Without it the State starts empty.
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
-    /// Tools the plan may call, with their argument schemas (see README).
+    /// Tools the plan may call, with their argument schemas (see docs/dag.md).
     #[arg(long, value_name = "FILE")]
     pub tools: Option<PathBuf>,
     /// What two writes to one State path mean.
@@ -268,7 +308,7 @@ pub struct DagArgs {
     pub limits: DagLimitArgs,
 }
 
-/// Input limits of `acp-plan dag` (see README, "acp-plan dag").
+/// Input limits of `acp-plan dag` (see docs/dag.md, "Limits").
 #[derive(Debug, Args)]
 pub struct DagLimitArgs {
     #[arg(long, value_name = "BYTES", default_value_t = acp_plan_dag::DagLimits::default().max_bytes)]
@@ -346,9 +386,6 @@ the other formats write one report at exit.\n\n\
 Exit status: the agent's (128 + N if signal N ended it); 2 if the tap cannot start."
 )]
 pub struct TapArgs {
-    /// Write diagnostics and the summary here instead of stderr.
-    #[arg(long = "report", value_name = "FILE")]
-    pub report_file: Option<PathBuf>,
     /// Write the traffic as an envelope trace (re-check it with `acp-plan check`).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
@@ -382,7 +419,12 @@ pub struct FakeAgentArgs {
 #[command(after_help = "The same options and seed always write the same bytes. \
 Each --inject adds one violation (spread evenly over the messages) and prints \
 `injected RULE at line N` to standard error. Injecting CAP-PLAN-OPS makes the \
-client omit the capability; CAP-LEGACY-V2 and SHAPE-FILE-URI-ABSOLUTE need --spec v2.")]
+client omit the capability; CAP-LEGACY-V2 and SHAPE-FILE-URI-ABSOLUTE need --spec v2.
+
+The benchmark's shapes (bench/run.sh): plan-heavy `--sessions 8 --plans 2 --entries 6 \
+--payload-bytes 120`; chat-heavy `--non-plan-share 0.95 --chunk-bytes 3000`; \
+tool-output-heavy `--non-plan-share 0.9 --tool-output-bytes 6000`; many-sessions \
+`--sessions 10000 --turn-length 2`.")]
 pub struct GenArgs {
     /// Seed of the generator.
     #[arg(long, default_value_t = 0)]
@@ -411,6 +453,17 @@ pub struct GenArgs {
     /// Bytes of text in each entry, message chunk and markdown plan.
     #[arg(long, value_name = "N", default_value_t = 40)]
     pub payload_bytes: usize,
+    /// Bytes of text in each message chunk instead, prose with line breaks
+    /// (chat-heavy traces).
+    #[arg(long, value_name = "N")]
+    pub chunk_bytes: Option<usize>,
+    /// Give each `tool_call` a nested `rawOutput` of about N bytes
+    /// (tool-output-heavy traces).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub tool_output_bytes: usize,
+    /// Updates per turn, on average (short turns with many sessions).
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..))]
+    pub turn_length: u8,
     /// Inject a violation of RULE (repeatable); `--inject list` lists them.
     #[arg(long, value_name = "RULE")]
     pub inject: Vec<String>,
@@ -462,6 +515,10 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         .ok()
         .filter(|d| !d.is_zero())
         .ok_or_else(|| format!("`{text}` is not a positive duration"))
+}
+
+fn parse_report(text: &str) -> Result<ReportFile, String> {
+    text.parse()
 }
 
 fn parse_date(text: &str) -> Result<NaiveDate, String> {

@@ -1,22 +1,23 @@
-use super::{print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
+use super::{emit, finish_reports, open_reports, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
 use crate::cli::{CheckArgs, LimitArgs};
 use crate::error::{self, Error};
 use acp_plan_conformance::baseline;
 use acp_plan_conformance::report::{self, Outcome, Run};
 use acp_plan_conformance::trace::Limits;
-use acp_plan_conformance::validate::{check_reader, Config, TraceReport};
-use std::fs::File;
-use std::io::{self, BufReader};
-use std::path::{Path, PathBuf};
+use acp_plan_conformance::validate::{check_paths, default_jobs, Config, TraceReport};
+use std::path::PathBuf;
 
 pub fn run(args: CheckArgs) -> Result<u8, Error> {
+    let reports = open_reports(&args.report)?;
+    let files = acp_plan_conformance::trace::discover::expand(&args.files)
+        .map_err(|e| Error::Usage(e.to_string()))?;
     // A baseline that cannot be used is a usage error: fail before checking.
     let baseline = args.baseline.as_deref().map(baseline::load).transpose()?;
     let config = Config {
         spec: args.spec.spec,
         limits: limits(&args.limits),
     };
-    let (traces, unread) = check_all(&args.files, &config);
+    let (traces, unread) = check_all(&files, &config);
     if traces.is_empty() {
         // Nothing was checked: a report would only print a "conformant" verdict.
         return Err(Error::Unread(unread));
@@ -25,23 +26,27 @@ pub fn run(args: CheckArgs) -> Result<u8, Error> {
     let today = args.today.unwrap_or_else(baseline::today_utc);
     let judgement = baseline.map(|b| baseline::judge(&b, &traces, today));
     let run = Run::new(&traces, options).with_baseline(judgement.as_ref());
-    print(&report::render(args.report.format(), &run));
+    emit(&report::render(args.report.format(), &run), &reports)?;
+    let status = if run.outcome() == Outcome::Pass {
+        EXIT_CONFORMANT
+    } else {
+        EXIT_NOT_CONFORMANT
+    };
+    finish_reports(reports, status, |format| report::render(format, &run))?;
     if unread > 0 {
         Err(Error::Unread(unread))
-    } else if run.outcome() == Outcome::Pass {
-        Ok(EXIT_CONFORMANT)
     } else {
-        Ok(EXIT_NOT_CONFORMANT)
+        Ok(status)
     }
 }
 
-/// Check every file; unreadable ones are reported on stderr as they fail
-/// and counted.
+/// Check every file, on every core; unreadable ones are reported on stderr
+/// (in argument order) and counted.
 pub(super) fn check_all(files: &[PathBuf], config: &Config) -> (Vec<TraceReport>, usize) {
     let mut traces = Vec::new();
     let mut unread = 0;
-    for path in files {
-        match check_path(path, config.clone()) {
+    for (path, result) in files.iter().zip(check_paths(files, config, default_jobs())) {
+        match result {
             Ok(report) => traces.push(report),
             Err(source) => {
                 error::print(&Error::Read {
@@ -53,18 +58,6 @@ pub(super) fn check_all(files: &[PathBuf], config: &Config) -> (Vec<TraceReport>
         }
     }
     (traces, unread)
-}
-
-fn check_path(path: &Path, config: Config) -> io::Result<TraceReport> {
-    if path.as_os_str() == "-" {
-        return check_reader("<stdin>", io::stdin().lock(), config);
-    }
-    let file = File::open(path)?;
-    check_reader(
-        &path.display().to_string(),
-        BufReader::with_capacity(256 * 1024, file),
-        config,
-    )
 }
 
 pub(super) fn limits(args: &LimitArgs) -> Limits {

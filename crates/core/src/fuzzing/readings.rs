@@ -252,6 +252,7 @@ pub fn check(trace: &str, line: usize, choice: usize, other: usize, seed: u64) -
         let repeated = report(&lines)?;
         let mut expected = findings(&base);
         let mut got = findings(&repeated);
+
         got.retain(|(rule, l, _)| !(*rule == "ENV-DUPLICATE-KEY" && *l == target_line));
         expected.retain(|(rule, l, _)| !(*rule == "ENV-DUPLICATE-KEY" && *l == target_line));
         ensure!(

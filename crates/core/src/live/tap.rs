@@ -14,8 +14,9 @@
 //! SIGHUP are forwarded to the agent's process group, and the tap exits with
 //! the agent's status (128 + N when a signal N ended it).
 
-use super::process::{signal_group, AgentCommand};
+use super::process::{describe_status, signal_group, AgentCommand};
 use super::transcript::Transcript;
+use super::{SessionEnd, Unanswered};
 use crate::diag::Diagnostic;
 use crate::jsonrpc::Direction;
 use crate::rules::trace::LIMIT;
@@ -25,7 +26,7 @@ use std::io::{self, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread;
@@ -50,6 +51,8 @@ pub struct TapOptions {
 pub struct TapEnd {
     pub status: ExitStatus,
     pub report: TraceReport,
+    /// How the session ended, beyond the rules.
+    pub session: SessionEnd,
     /// Writing `--trace` failed.
     pub trace_error: Option<io::Error>,
 }
@@ -96,12 +99,15 @@ pub struct CopyQueue {
     events: Sender<CopyEvent>,
     queued_bytes: Arc<AtomicUsize>,
     limit_bytes: usize,
+    /// Newlines in the copies dropped: lines the checker never saw end.
+    dropped_lines: Arc<AtomicU64>,
 }
 
 /// The checker's end of a [`CopyQueue`].
 pub struct CopyReceiver {
     events: Receiver<CopyEvent>,
     queued_bytes: Arc<AtomicUsize>,
+    dropped_lines: Arc<AtomicU64>,
 }
 
 /// A queue that holds at most `limit_bytes` of copied data (and always at
@@ -109,15 +115,18 @@ pub struct CopyReceiver {
 pub fn copy_queue(limit_bytes: usize) -> (CopyQueue, CopyReceiver) {
     let (events, receiver) = mpsc::channel();
     let queued_bytes = Arc::new(AtomicUsize::new(0));
+    let dropped_lines = Arc::new(AtomicU64::new(0));
     (
         CopyQueue {
             events,
             queued_bytes: Arc::clone(&queued_bytes),
             limit_bytes,
+            dropped_lines: Arc::clone(&dropped_lines),
         },
         CopyReceiver {
             events: receiver,
             queued_bytes,
+            dropped_lines,
         },
     )
 }
@@ -135,6 +144,8 @@ impl CopyQueue {
         };
         if over || self.events.send(event).is_err() {
             self.queued_bytes.fetch_sub(size, Ordering::SeqCst);
+            let lines = memchr::memchr_iter(b'\n', bytes).count() as u64;
+            self.dropped_lines.fetch_add(lines, Ordering::Relaxed);
             return false;
         }
         true
@@ -163,6 +174,11 @@ impl CopyReceiver {
         let events: Vec<CopyEvent> = self.events.try_iter().collect();
         events.iter().for_each(|e| self.release(e));
         events
+    }
+
+    /// Newlines in the copies dropped so far.
+    pub fn dropped_lines(&self) -> u64 {
+        self.dropped_lines.load(Ordering::Relaxed)
     }
 
     fn release(&self, event: &CopyEvent) {
@@ -293,12 +309,15 @@ pub fn run(options: TapOptions, name: &str, on_diagnostic: DiagnosticSink) -> io
     signal_handle.close();
     copy_tx.close(Direction::AgentToClient, lost, cut_by_client);
     drop(copy_tx);
-    let (report, trace_error) = checker
+    let (report, trace_error, mut session) = checker
         .join()
         .map_err(|_| io::Error::other("the checker thread panicked"))?;
+    session.agent_end = describe_status(status);
+    session.agent_failed = !status.success();
     Ok(TapEnd {
         status,
         report,
+        session,
         trace_error,
     })
 }
@@ -326,11 +345,16 @@ impl LineAssembler {
     /// Feed bytes; `emit` gets every line they complete.
     fn push(&mut self, mut data: &[u8], max: usize, emit: &mut dyn FnMut(Piece<'_>)) {
         while !data.is_empty() {
-            let (part, complete, rest) = match data.iter().position(|&b| b == b'\n') {
+            let (part, complete, rest) = match memchr::memchr(b'\n', data) {
                 Some(i) => (&data[..i], true, &data[i + 1..]),
                 None => (data, false, &data[data.len()..]),
             };
             data = rest;
+            if complete && self.length == 0 && !self.skipping && part.len() <= max {
+                // A whole line in this chunk: handed out from it, not copied.
+                emit(Piece::Line(part.strip_suffix(b"\r").unwrap_or(part)));
+                continue;
+            }
             self.length += part.len() as u64;
             if !self.skipping && self.length <= max as u64 {
                 self.buf.extend_from_slice(part);
@@ -382,7 +406,9 @@ fn check_copies(
     mut transcript: Transcript,
     name: String,
     mut on_diagnostic: DiagnosticSink,
-) -> (TraceReport, Option<io::Error>) {
+) -> (TraceReport, Option<io::Error>, SessionEnd) {
+    let mut session = SessionEnd::default();
+    let mut skipped_pieces: u64 = 0;
     let max_line = config.limits.max_line_bytes;
     let max_kept = config.limits.max_diagnostics;
     let mut validator = Validator::new(config);
@@ -434,6 +460,7 @@ fn check_copies(
             continue;
         };
         if lost_before > 0 {
+            session.skipped_bytes += lost_before;
             assembler.gap();
             let line = transcript.record_gap();
             report_found(vec![Diagnostic {
@@ -447,20 +474,27 @@ fn check_copies(
                 .hint("checking resumes at the next whole line; diagnostics right after a gap may follow from it. Raise --max-backlog-bytes")
             }]);
         }
-        let mut pieces = Vec::new();
-        let mut collect = |piece: Piece<'_>| pieces.push(own(piece));
         if last {
-            assembler.finish(max_line, &mut collect);
-        } else {
-            assembler.push(&bytes, max_line, &mut collect);
-        }
-        for piece in pieces {
-            if cut_by_peer && is_cut(&piece.as_piece()) {
-                report_found(vec![cut_line(direction, &mut transcript)]);
-                continue;
+            if assembler.length > 0 {
+                session.cut_lines.push((direction, assembler.length));
             }
-            let found = handle(direction, piece.as_piece(), &mut validator, &mut transcript);
+            if session.first_closed.is_none() {
+                session.first_closed = Some(direction);
+            }
+        }
+        let mut check = |piece: Piece<'_>| {
+            skipped_pieces += u64::from(matches!(piece, Piece::Skipped));
+            if cut_by_peer && is_cut(&piece) {
+                report_found(vec![cut_line(direction, &mut transcript)]);
+                return;
+            }
+            let found = handle(direction, piece, &mut validator, &mut transcript);
             report_found(found);
+        };
+        if last {
+            assembler.finish(max_line, &mut check);
+        } else {
+            assembler.push(&bytes, max_line, &mut check);
         }
         if last {
             if let Some(c) = closed.get_mut(side) {
@@ -473,20 +507,34 @@ fn check_copies(
     }
     // The client's last line may still be open when the agent exits.
     if !closed[0] {
-        let mut pieces = Vec::new();
-        assemblers[0].finish(max_line, &mut |piece| pieces.push(own(piece)));
-        for piece in pieces {
+        if assemblers[0].length > 0 {
+            session
+                .cut_lines
+                .push((Direction::ClientToAgent, assemblers[0].length));
+        }
+        assemblers[0].finish(max_line, &mut |piece| {
             let found = handle(
                 Direction::ClientToAgent,
-                piece.as_piece(),
+                piece,
                 &mut validator,
                 &mut transcript,
             );
             report_found(found);
-        }
+        });
     }
     super::finish_report(&mut report, &validator, transcript.lines());
-    (report, transcript.finish().err())
+    session.skipped_lines = copies.dropped_lines() + skipped_pieces;
+    for direction in [Direction::ClientToAgent, Direction::AgentToClient] {
+        for (id, method, line) in validator.unanswered(direction) {
+            session.unanswered.push(Unanswered {
+                direction,
+                id,
+                method,
+                line,
+            });
+        }
+    }
+    (report, transcript.finish().err(), session)
 }
 
 /// A last line without its newline that stops short of a complete JSON
@@ -519,31 +567,6 @@ fn cut_line(direction: Direction, transcript: &mut Transcript) -> Diagnostic {
             ),
         )
         .hint("a message cut because its receiver closed the connection is not its sender's error")
-    }
-}
-
-/// An owned [`Piece`], so assembling and validating can borrow separately.
-enum OwnedPiece {
-    Line(Vec<u8>),
-    TooLong(u64),
-    Skipped,
-}
-
-impl OwnedPiece {
-    fn as_piece(&self) -> Piece<'_> {
-        match self {
-            OwnedPiece::Line(bytes) => Piece::Line(bytes),
-            OwnedPiece::TooLong(n) => Piece::TooLong(*n),
-            OwnedPiece::Skipped => Piece::Skipped,
-        }
-    }
-}
-
-fn own(piece: Piece<'_>) -> OwnedPiece {
-    match piece {
-        Piece::Line(bytes) => OwnedPiece::Line(bytes.to_vec()),
-        Piece::TooLong(n) => OwnedPiece::TooLong(n),
-        Piece::Skipped => OwnedPiece::Skipped,
     }
 }
 
@@ -709,7 +732,7 @@ mod tests {
         tx.close(Direction::ClientToAgent, 0, false);
         tx.close(Direction::AgentToClient, 0, cut_by_peer);
         drop(tx);
-        let (report, _) = check_copies(
+        let (report, _, _) = check_copies(
             rx,
             Config::default(),
             Transcript::in_memory(128),

@@ -3,6 +3,7 @@
 //!
 //! Nothing here knows JSON-RPC; it only reports what a line is.
 
+pub mod discover;
 pub mod interop;
 mod lines;
 mod record;
