@@ -12,7 +12,7 @@ pub fn run(args: AgentArgs) -> u8 {
     use super::{check::limits, print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
     use crate::cli::Format;
     use crate::live::process::AgentCommand;
-    use crate::live::report::{agent_outcome, progress_line, render_agent, render_incidents};
+    use crate::live::report::{progress_line, render_agent, render_incidents, AgentReport};
     use crate::live::runner::{self, RunOptions, DEFAULT_PROMPT};
     use crate::live::scenario::{client_revision, select};
     use crate::report::{Outcome, ReportOptions};
@@ -80,17 +80,19 @@ pub fn run(args: AgentArgs) -> u8 {
         show_state: args.show_state,
         quiet: args.quiet,
     };
+    let agent_name = options.agent.display();
+    let report = AgentReport {
+        agent: &agent_name,
+        outcomes: &outcomes,
+        options: report_options,
+        allow_unexercised: args.allow_unexercised,
+    };
     if args.format != Format::Human {
-        // Only the human report has room for stderr tails: elsewhere they go to stderr.
+        // Only the human report has room for stderr tails: elsewhere they go to stderr too.
         eprint!("{}", render_incidents(&outcomes));
     }
-    print(&render_agent(
-        args.format,
-        &outcomes,
-        report_options,
-        args.allow_unexercised,
-    ));
-    match agent_outcome(&outcomes, args.allow_unexercised) {
+    print(&render_agent(args.format, &report));
+    match report.outcome() {
         Outcome::Pass => EXIT_CONFORMANT,
         Outcome::Fail => EXIT_NOT_CONFORMANT,
     }

@@ -192,7 +192,7 @@ pub fn spec_label(traces: &[TraceReport]) -> String {
     }
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
+pub(crate) fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
@@ -202,4 +202,4 @@ fn display_path(name: &str) -> String {
 }
 
 /// Name of the trace read from standard input (it has no file to point at).
-const STDIN: &str = "<stdin>";
+pub(crate) const STDIN: &str = "<stdin>";
