@@ -1085,3 +1085,123 @@ fn every_failed_scenario_carries_the_last_messages_and_stderr() {
     assert!(tail.lines().count() <= 20, "{tail}");
     assert_eq!(s["evidence"]["agent_end"], "exit status 3");
 }
+
+#[test]
+fn the_tap_report_says_how_the_session_ended() {
+    // The agent answers `initialize`, then dies mid-line during the prompt
+    // turn while the client's side is still open.
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("tap.json");
+    let agent = sh(
+        r#"read a; echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}'; read b; printf '{"jsonrpc":"2.0","method":"session/upd'; kill -9 $$"#,
+    );
+    let mut child = Command::new(BIN)
+        .args(["tap", "--format", "json", "--report"])
+        .arg(&report)
+        .arg("--")
+        .args(agent)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1,\"clientCapabilities\":{}}}\n")
+        .unwrap();
+    let mut seen = Vec::new();
+    let mut byte = [0u8; 1];
+    while !seen.ends_with(b"\n") {
+        assert_eq!(
+            stdout.read(&mut byte).unwrap(),
+            1,
+            "the agent answers initialize"
+        );
+        seen.push(byte[0]);
+    }
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/prompt\",\"params\":{\"sessionId\":\"s\",\"prompt\":[]}}\n")
+        .unwrap();
+    let mut rest = Vec::new();
+    stdout.read_to_end(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(128 + 9));
+    let document: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let end = &document["session_end"];
+    assert_eq!(end["agent"], "killed by signal 9", "{end}");
+    assert_eq!(end["agent_failed"], true);
+    assert_eq!(end["first_closed"], "agent", "{end}");
+    assert_eq!(
+        end["unanswered"],
+        json!([{"from": "client", "id": "2", "method": "session/prompt", "line": 3}]),
+        "{end}"
+    );
+    assert_eq!(
+        end["cut_lines"],
+        json!([{"from": "agent", "bytes": 38}]),
+        "{end}"
+    );
+    assert_eq!(end["skipped_lines"], 0);
+
+    // The human summary says the same before the verdict.
+    let (_, _, human) = through_tap(
+        &[],
+        &sh("read a; exit 3"),
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}\n".to_vec(),
+        1,
+    );
+    let session = human.find("session end:\n").expect(&human);
+    let verdict = human.find("verdict:").expect(&human);
+    assert!(session < verdict, "{human}");
+    for expected in [
+        "  agent: exit status 3\n",
+        "  requests left unanswered: `initialize` (id 1, line 1) from the client\n",
+    ] {
+        assert!(human.contains(expected), "{expected:?} in {human}");
+    }
+    // SARIF carries it as notifications of the run, and stays valid.
+    let (_, _, sarif) = through_tap(
+        &["--format", "sarif"],
+        &sh("read a; exit 3"),
+        b"{}\n".to_vec(),
+        1,
+    );
+    let document: Value = serde_json::from_str(&sarif).unwrap();
+    assert!(sarif_validator().is_valid(&document), "{document:#}");
+    let notes = &document["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+    assert_eq!(
+        notes[0]["message"]["text"], "agent: exit status 3",
+        "{notes}"
+    );
+    assert_eq!(notes[0]["level"], "warning", "{notes}");
+}
+
+#[test]
+fn the_tap_counts_what_the_checker_skipped() {
+    let traffic = random_traffic(&mut Rng(7));
+    let (_, output, report) = through_tap(
+        &["--max-backlog-bytes", "1", "--format", "json"],
+        &["cat".to_owned()],
+        traffic,
+        7,
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let document: Value = serde_json::from_str(&report).unwrap();
+    let end = &document["session_end"];
+    let gaps = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["message"].as_str().unwrap().contains("fell behind"))
+        .count();
+    // Whether the checker falls behind depends on scheduling; when it does,
+    // the end of session says how much it skipped.
+    if gaps > 0 {
+        assert!(end["skipped_lines"].as_u64().unwrap() > 0, "{end}");
+        assert!(end["skipped_bytes"].as_u64().unwrap() > 0, "{end}");
+    } else {
+        assert_eq!(end["skipped_bytes"], 0, "{end}");
+    }
+}

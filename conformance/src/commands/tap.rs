@@ -98,11 +98,12 @@ pub fn run(args: TapArgs) -> u8 {
         }
     };
     match args.format {
-        Format::Human => write(&render_tap_summary(&end.report, options)),
+        Format::Human => write(&render_tap_summary(&end.report, &end.session, options)),
         format => {
             // One document, unmarked so it stays parseable.
             if let Ok(mut sink) = sink.lock() {
-                let _ = sink.write_all(render_tap(format, &end.report, options).as_bytes());
+                let text = render_tap(format, &end.report, &end.session, options);
+                let _ = sink.write_all(text.as_bytes());
                 let _ = sink.flush();
             }
         }

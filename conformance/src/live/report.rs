@@ -8,6 +8,7 @@
 //! scenario results, `verdict` the diagnostics.
 
 use super::scenario::{Scenario, ScenarioOutcome, ScenarioResult};
+use super::SessionEnd;
 use crate::cli::Format;
 use crate::diag::Diagnostic;
 use crate::jsonrpc::Direction;
@@ -527,14 +528,103 @@ fn agent_github(agent: &AgentReport<'_>) -> String {
 }
 
 /// The summary `acp-plan tap` writes at exit in human format (its
-/// diagnostics were written as they were found).
-pub fn render_tap_summary(report: &TraceReport, options: ReportOptions) -> String {
-    human::render_summary(&tap_run(report, options))
+/// diagnostics were written as they were found): the trace's counts, how
+/// the session ended, then the verdict.
+pub fn render_tap_summary(
+    report: &TraceReport,
+    session: &SessionEnd,
+    options: ReportOptions,
+) -> String {
+    let run = tap_run(report, options);
+    let counts = human::render_trace_summaries(&run);
+    let full = human::render_summary(&run);
+    let mut out = counts.clone();
+    let _ = writeln!(out, "session end:");
+    for line in session.describe() {
+        let _ = writeln!(out, "  {line}");
+    }
+    out.push_str(full.get(counts.len()..).unwrap_or_default());
+    out
 }
 
-/// The report `acp-plan tap` writes at exit in the other formats.
-pub fn render_tap(format: Format, report: &TraceReport, options: ReportOptions) -> String {
-    report::render(format, &tap_run(report, options))
+/// The report `acp-plan tap` writes at exit in the other formats, each
+/// saying how the session ended.
+pub fn render_tap(
+    format: Format,
+    report: &TraceReport,
+    session: &SessionEnd,
+    options: ReportOptions,
+) -> String {
+    let run = tap_run(report, options);
+    let pretty = |document: &Value| {
+        let mut text = serde_json::to_string_pretty(document).unwrap_or_default();
+        text.push('\n');
+        text
+    };
+    match format {
+        Format::Human => {
+            let mut out = human::render_diagnostics(&run);
+            out.push_str(&render_tap_summary(report, session, options));
+            out
+        }
+        Format::Json => {
+            let mut document = report::json::render(&run);
+            document["session_end"] = session.to_json();
+            pretty(&document)
+        }
+        Format::Sarif => {
+            let mut document = sarif::render(&run);
+            let level = if session.abnormal() {
+                "warning"
+            } else {
+                "note"
+            };
+            let notifications: Vec<Value> = session
+                .describe()
+                .into_iter()
+                .map(|text| {
+                    json!({
+                        "descriptor": { "id": "session-end" },
+                        "level": level,
+                        "message": { "text": text },
+                    })
+                })
+                .collect();
+            if let Some(run) = document["runs"].get_mut(0) {
+                run["invocations"][0]["toolExecutionNotifications"] = Value::Array(notifications);
+                run["properties"]["session_end"] = session.to_json();
+            }
+            pretty(&document)
+        }
+        Format::Junit => {
+            let mut junit = report::junit::report(&run);
+            if let Some(suite) = junit.test_suites.first_mut() {
+                suite.add_property(Property::new("agent", session.agent_end.as_str()));
+                let mut text = String::from("session end:\n");
+                for line in session.describe() {
+                    let _ = writeln!(text, "  {line}");
+                }
+                suite.set_system_out(text);
+            }
+            junit.to_string().unwrap_or_default()
+        }
+        Format::Github => {
+            let mut out = github::render(&run);
+            github::annotate(
+                &mut out,
+                if session.abnormal() {
+                    "warning"
+                } else {
+                    "notice"
+                },
+                None,
+                0,
+                "acp-plan tap: session end",
+                &session.describe().join("\n"),
+            );
+            out
+        }
+    }
 }
 
 fn tap_run(report: &TraceReport, options: ReportOptions) -> Run<'_> {
