@@ -3,7 +3,7 @@
 //! ([`tap`], `acp-plan tap`), and play a scripted agent ([`fake_agent`],
 //! `acp-plan fake-agent`).
 //!
-//! Everything goes through the same [`Validator`](crate::Validator) as
+//! Everything goes through the same [`Validator`] as
 //! `check`, line by line, with the line numbers of the transcript
 //! ([`transcript`]) that `check` re-checks with the same result.
 //!
@@ -22,8 +22,14 @@ pub mod report;
 pub mod runner;
 pub mod scenario;
 #[cfg(unix)]
+mod suite;
+#[cfg(unix)]
 pub mod tap;
 pub mod transcript;
+
+pub use scenario::{Scenario, ScenarioOutcome, ScenarioResult};
+#[cfg(unix)]
+pub use suite::{AgentRun, LiveRun, Scenarios};
 
 use crate::jsonrpc::Direction;
 use crate::rules::shape::PLAN_KINDS;
