@@ -30,11 +30,13 @@ pub fn run(args: DagArgs) -> u8 {
         quiet: args.quiet,
     };
     let text = match args.format {
-        Format::Junit | Format::Sarif | Format::Github => {
-            // Those writers report traces rule by rule; plans need their own mapping.
-            eprintln!("error: acp-plan dag writes --format human or json");
-            return EXIT_USAGE;
-        }
+        Format::Junit => report::dag::render_junit(&report, report_options),
+        Format::Sarif => format!(
+            "{}\n",
+            serde_json::to_string_pretty(&report::dag::render_sarif(&report, report_options))
+                .unwrap_or_default()
+        ),
+        Format::Github => report::dag::render_github(&report, report_options),
         Format::Human => report::dag::render_human(&report, report_options, args.dry_run),
         Format::Json => format!(
             "{}\n",

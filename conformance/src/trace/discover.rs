@@ -65,7 +65,13 @@ mod tests {
         let root = dir.path();
         fs::create_dir_all(root.join("b/deep")).unwrap();
         fs::create_dir_all(root.join(".hidden")).unwrap();
-        for file in ["z.jsonl", "a.jsonl", "b/deep/c.jsonl", "b/notes.txt", ".hidden/x.jsonl"] {
+        for file in [
+            "z.jsonl",
+            "a.jsonl",
+            "b/deep/c.jsonl",
+            "b/notes.txt",
+            ".hidden/x.jsonl",
+        ] {
             fs::write(root.join(file), "").unwrap();
         }
         let single = root.join("b/notes.txt");
