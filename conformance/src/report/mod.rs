@@ -3,6 +3,7 @@
 
 pub mod dag;
 pub mod dataflow;
+pub mod files;
 pub mod github;
 pub mod human;
 pub mod json;
@@ -11,7 +12,7 @@ pub mod reference;
 pub mod sarif;
 
 use crate::baseline::{EntryOutcome, Judgement};
-use crate::cli::Format;
+pub use crate::cli::Format;
 use crate::diag::Diagnostic;
 use crate::rules::Severity;
 use crate::validate::{Counts, TraceReport};
