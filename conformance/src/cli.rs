@@ -2,6 +2,7 @@
 
 use crate::live::scenario::Scenario;
 use crate::live::PermissionChoice;
+use crate::report::files::ReportFile;
 use crate::spec::SpecChoice;
 use chrono::NaiveDate;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -9,10 +10,29 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// `acp-plan --version`: the suite's version and the spec revisions it knows.
+pub fn version_text() -> String {
+    let revisions: Vec<&str> = crate::spec::Revision::ALL
+        .iter()
+        .map(|r| r.as_str())
+        .collect();
+    format!(
+        "{} (ACP plan spec revisions: {}; Acts of Emergence 010 for dag)",
+        env!("CARGO_PKG_VERSION"),
+        revisions.join(", ")
+    )
+}
+
+/// The clap command, with the version text: what `main`, the completions
+/// and the man page are generated from.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command().version(version_text())
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "acp-plan",
-    version,
     about = "Conformance checks for the plan messages of the Agent Client Protocol",
     after_help = "Exit status: 0 conformant, 1 not conformant, 2 usage or I/O error."
 )]
@@ -40,6 +60,31 @@ pub enum Command {
     FakeAgent(FakeAgentArgs),
     /// Write a deterministic synthetic trace (conformant unless --inject).
     Gen(GenArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), generated from the same definitions as --help.
+    Man,
+}
+
+/// `acp-plan completions SHELL`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "e.g. `acp-plan completions bash > ~/.local/share/bash-completion/completions/acp-plan`"
+)]
+pub struct CompletionsArgs {
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `--report [FORMAT=]PATH` of the commands that report (`check`, `agent`, `tap`, `dag`).
+#[derive(Debug, Args)]
+pub struct ReportFileArgs {
+    /// Also write the report in FORMAT (human, json, junit, sarif, github) to PATH;
+    /// repeatable, one run, several reports. Every file is written whatever the
+    /// verdict; a path that cannot be written is exit 2 before anything runs. A bare
+    /// PATH takes the --format report instead of the terminal.
+    #[arg(long = "report", value_name = "[FORMAT=]PATH", value_parser = parse_report)]
+    pub reports: Vec<ReportFile>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -68,7 +113,7 @@ pub enum RulesFormat {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Trace files; `-` reads standard input.
+    /// Trace files or directories (every *.jsonl below, in path order); `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Revision of the plan rules: auto, draft-2026-05, v1 or v2.
@@ -91,6 +136,8 @@ pub struct CheckArgs {
     /// Judge baseline expiry as of this date (YYYY-MM-DD) instead of today (UTC).
     #[arg(long, value_name = "DATE", value_parser = parse_date, requires = "baseline")]
     pub today: Option<NaiveDate>,
+    #[command(flatten)]
+    pub reports: ReportFileArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -202,6 +249,8 @@ pub struct DagArgs {
     #[arg(long)]
     pub quiet: bool,
     #[command(flatten)]
+    pub reports: ReportFileArgs,
+    #[command(flatten)]
     pub limits: DagLimitArgs,
 }
 
@@ -274,6 +323,8 @@ pub struct AgentArgs {
     #[arg(long)]
     pub quiet: bool,
     #[command(flatten)]
+    pub reports: ReportFileArgs,
+    #[command(flatten)]
     pub limits: LimitArgs,
     /// The agent command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]
@@ -286,9 +337,9 @@ pub struct AgentArgs {
     after_help = "Exit status: the agent's (128 + N if signal N ended it); 2 if the tap cannot start."
 )]
 pub struct TapArgs {
-    /// Write diagnostics and the summary here instead of stderr.
-    #[arg(long, value_name = "FILE")]
-    pub report: Option<PathBuf>,
+    /// `--report PATH`: diagnostics and the summary go there instead of stderr.
+    #[command(flatten)]
+    pub reports: ReportFileArgs,
     /// Write the traffic as an envelope trace (re-check it with `acp-plan check`).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
@@ -407,6 +458,10 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         .ok()
         .filter(|d| !d.is_zero())
         .ok_or_else(|| format!("`{text}` is not a positive duration"))
+}
+
+fn parse_report(text: &str) -> Result<ReportFile, String> {
+    text.parse()
 }
 
 fn parse_date(text: &str) -> Result<NaiveDate, String> {

@@ -93,9 +93,12 @@ cmd_run() {
     eval "words=(${agent})"
     "$bin" agent --spec "$spec" --out "$transcripts" "${reports[@]}" "${extra[@]}" -- "${words[@]}" || status=$?
   else
-    local files=() pattern
+    local files=() patterns=() pattern
+    # Split on whitespace first (no globbing), then expand each pattern.
+    read -r -a patterns <<<"$traces"
     shopt -s nullglob globstar
-    for pattern in $traces; do
+    for pattern in "${patterns[@]}"; do
+      # shellcheck disable=SC2206 # the pattern is meant to glob
       local matched=($pattern)
       if [ ${#matched[@]} -eq 0 ]; then
         echo "::error title=acp-plan::no trace matches \`$pattern\`"

@@ -9,7 +9,8 @@ pub fn run(_args: AgentArgs) -> u8 {
 
 #[cfg(unix)]
 pub fn run(args: AgentArgs) -> u8 {
-    use super::{check::limits, print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
+    use super::{check::limits, emit, finish_reports, open_reports};
+    use super::{EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
     use crate::cli::Format;
     use crate::live::process::AgentCommand;
     use crate::live::report::{progress_line, render_agent, render_incidents, AgentReport};
@@ -18,6 +19,10 @@ pub fn run(args: AgentArgs) -> u8 {
     use crate::report::{Outcome, ReportOptions};
     use std::io::IsTerminal;
 
+    let reports = match open_reports(&args.reports) {
+        Ok(reports) => reports,
+        Err(code) => return code,
+    };
     let scenarios = match select(&args.scenarios, client_revision(args.spec)) {
         Ok(scenarios) => scenarios,
         Err(e) => {
@@ -91,9 +96,10 @@ pub fn run(args: AgentArgs) -> u8 {
         // Only the human report has room for stderr tails: elsewhere they go to stderr too.
         eprint!("{}", render_incidents(&outcomes));
     }
-    print(&render_agent(args.format, &report));
-    match report.outcome() {
+    emit(&render_agent(args.format, &report), &reports);
+    let code = match report.outcome() {
         Outcome::Pass => EXIT_CONFORMANT,
         Outcome::Fail => EXIT_NOT_CONFORMANT,
-    }
+    };
+    finish_reports(reports, code, |format| render_agent(format, &report))
 }

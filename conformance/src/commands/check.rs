@@ -1,4 +1,4 @@
-use super::{print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT, EXIT_USAGE};
+use super::{emit, finish_reports, open_reports, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT, EXIT_USAGE};
 use crate::baseline;
 use crate::cli::{CheckArgs, LimitArgs};
 use crate::report::{self, Outcome, ReportOptions, Run};
@@ -9,6 +9,17 @@ use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 
 pub fn run(args: CheckArgs) -> u8 {
+    let reports = match open_reports(&args.reports) {
+        Ok(reports) => reports,
+        Err(code) => return code,
+    };
+    let files = match crate::trace::discover::expand(&args.files) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
     // A baseline that cannot be used is a usage error: fail before checking.
     let baseline = match args.baseline.as_deref().map(baseline::load).transpose() {
         Ok(baseline) => baseline,
@@ -21,7 +32,7 @@ pub fn run(args: CheckArgs) -> u8 {
         spec: args.spec,
         limits: limits(&args.limits),
     };
-    let (traces, io_failed) = check_all(&args.files, &config);
+    let (traces, io_failed) = check_all(&files, &config);
     if traces.is_empty() {
         // Nothing was checked: a report would only print a "conformant" verdict.
         return EXIT_USAGE;
@@ -34,14 +45,15 @@ pub fn run(args: CheckArgs) -> u8 {
     let today = args.today.unwrap_or_else(baseline::today_utc);
     let judgement = baseline.map(|b| baseline::judge(&b, &traces, today));
     let run = Run::new(&traces, options).with_baseline(judgement.as_ref());
-    print(&report::render(args.format, &run));
-    if io_failed {
+    emit(&report::render(args.format, &run), &reports);
+    let code = if io_failed {
         EXIT_USAGE
     } else if run.outcome() == Outcome::Pass {
         EXIT_CONFORMANT
     } else {
         EXIT_NOT_CONFORMANT
-    }
+    };
+    finish_reports(reports, code, |format| report::render(format, &run))
 }
 
 /// Check every file; unreadable ones are reported on stderr and flagged.

@@ -1,4 +1,6 @@
-use super::{print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT, EXIT_USAGE};
+use super::{
+    emit, finish_reports, open_reports, print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT, EXIT_USAGE,
+};
 use crate::cli::{DagArgs, DagLimitArgs, Format, GraphFormat, Writes};
 use crate::dag::{self, DagLimits, DagOptions, KnownData, ToolCatalog, WriteMode};
 use crate::report::{self, ReportOptions, Verdict};
@@ -8,6 +10,10 @@ use std::io::{self, Read};
 use std::path::Path;
 
 pub fn run(args: DagArgs) -> u8 {
+    let reports = match open_reports(&args.reports) {
+        Ok(reports) => reports,
+        Err(code) => return code,
+    };
     let limits = limits(&args.limits);
     let options = match options(&args, limits) {
         Ok(options) => options,
@@ -29,7 +35,7 @@ pub fn run(args: DagArgs) -> u8 {
         show_state: false,
         quiet: args.quiet,
     };
-    let text = match args.format {
+    let render = |format: Format| match format {
         Format::Junit => report::dag::render_junit(&report, report_options),
         Format::Sarif => format!(
             "{}\n",
@@ -48,6 +54,7 @@ pub fn run(args: DagArgs) -> u8 {
             .unwrap_or_default()
         ),
     };
+    let text = render(args.format);
     match args.graph {
         // The graph alone on stdout, so it can be piped to a renderer.
         Some(format) => {
@@ -57,12 +64,13 @@ pub fn run(args: DagArgs) -> u8 {
             });
             eprint!("{text}");
         }
-        None => print(&text),
+        None => emit(&text, &reports),
     }
-    match report::dag::verdict(&report, report_options) {
+    let code = match report::dag::verdict(&report, report_options) {
         Verdict::Conformant => EXIT_CONFORMANT,
         Verdict::NotConformant => EXIT_NOT_CONFORMANT,
-    }
+    };
+    finish_reports(reports, code, render)
 }
 
 fn options(args: &DagArgs, limits: DagLimits) -> Result<DagOptions, String> {

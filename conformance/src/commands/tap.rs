@@ -29,16 +29,19 @@ pub fn run(args: TapArgs) -> u8 {
         eprintln!("error: no agent command after `--`");
         return EXIT_USAGE;
     };
-    let (sink, prefix): (Box<dyn Write + Send>, &str) = match &args.report {
-        Some(path) => match File::create(path) {
-            Ok(file) => (Box::new(file), ""),
+    let reports = match super::open_reports(&args.reports) {
+        Ok(reports) => reports,
+        Err(code) => return code,
+    };
+    let (sink, prefix): (Box<dyn Write + Send>, &str) =
+        match reports.primary().map(File::try_clone).transpose() {
+            Ok(Some(file)) => (Box::new(file), ""),
+            Ok(None) => (Box::new(io::stderr()), PREFIX),
             Err(e) => {
-                eprintln!("error: cannot create {}: {e}", path.display());
+                eprintln!("error: {e}");
                 return EXIT_USAGE;
             }
-        },
-        None => (Box::new(io::stderr()), PREFIX),
-    };
+        };
     let sink = Arc::new(Mutex::new(sink));
     let write = {
         let sink = Arc::clone(&sink);
@@ -111,5 +114,10 @@ pub fn run(args: TapArgs) -> u8 {
     if let Some(e) = &end.trace_error {
         eprintln!("{PREFIX}warning: writing the trace failed: {e}");
     }
-    end.exit_code()
+    // The tap's status is the agent's; a report it could not write is said on stderr.
+    let code = end.exit_code();
+    super::finish_reports(reports, code, |format| {
+        render_tap(format, &end.report, &end.session, options)
+    });
+    code
 }
