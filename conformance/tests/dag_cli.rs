@@ -134,7 +134,7 @@ fn every_report_format_points_at_the_calls_line() {
     assert_eq!(report.test_suites.len(), 1);
     let suite = &report.test_suites[0];
     assert_eq!(suite.name.as_str(), "corpus/dag/broken/cycle.json");
-    let dag_rules = acp_plan_conformance::rules::dag::RULES;
+    let dag_rules = acp_plan_dag::rules::RULES;
     assert_eq!(suite.test_cases.len(), dag_rules.len());
     let cycle = suite
         .test_cases

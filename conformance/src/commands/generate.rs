@@ -1,24 +1,24 @@
 //! `acp-plan completions SHELL` and `acp-plan man`: generated from the same
 //! clap definitions as the parser, so they cannot drift from it.
 
-use super::{EXIT_CONFORMANT, EXIT_USAGE};
+use super::EXIT_CONFORMANT;
 use crate::cli::{command, CompletionsArgs};
+use crate::error::Error;
 use std::io::{self, Write};
 
-pub fn completions(args: CompletionsArgs) -> u8 {
+pub fn completions(args: CompletionsArgs) -> Result<u8, Error> {
     let mut command = command();
     let mut out = Vec::new();
     clap_complete::generate(args.shell, &mut command, "acp-plan", &mut out);
-    write_out(&out)
+    Ok(write_out(&out))
 }
 
-pub fn man() -> u8 {
+pub fn man() -> Result<u8, Error> {
     let mut out = Vec::new();
-    if let Err(e) = clap_mangen::Man::new(command()).render(&mut out) {
-        eprintln!("error: cannot render the man page: {e}");
-        return EXIT_USAGE;
-    }
-    write_out(&out)
+    clap_mangen::Man::new(command())
+        .render(&mut out)
+        .map_err(|e| Error::Usage(format!("cannot render the man page: {e}")))?;
+    Ok(write_out(&out))
 }
 
 fn write_out(bytes: &[u8]) -> u8 {

@@ -11,16 +11,19 @@ mod rules;
 mod tap;
 
 use crate::cli::{Cli, Command};
-use crate::report::files::OpenReports;
-use std::process::ExitCode;
+use crate::error::Error;
+use acp_plan_conformance::report::files::OpenReports;
+use acp_plan_conformance::report::Format;
 
-/// Exit statuses shared by every subcommand.
+/// Exit statuses shared by every subcommand (2, usage or I/O error, is
+/// `main`'s, for every [`Error`]).
 pub const EXIT_CONFORMANT: u8 = 0;
 pub const EXIT_NOT_CONFORMANT: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 
-pub fn run(cli: Cli) -> ExitCode {
-    let code = match cli.command {
+/// Run the command; `Ok` holds its exit status.
+pub fn run(cli: Cli) -> Result<u8, Error> {
+    match cli.command {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules::run(args),
         Command::Baseline(command) => baseline::run(command),
@@ -31,45 +34,43 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Gen(args) => gen::run(args),
         Command::Completions(args) => generate::completions(args),
         Command::Man => generate::man(),
-    };
-    ExitCode::from(code)
+    }
 }
 
 /// Create the `--report` files before anything runs: one that cannot be
 /// written is a usage error (exit 2).
-fn open_reports(args: &crate::cli::ReportFileArgs) -> Result<OpenReports, u8> {
-    OpenReports::create(&args.reports).map_err(|e| {
-        eprintln!("error: {e}");
-        EXIT_USAGE
-    })
+fn open_reports(args: &crate::cli::ReportArgs) -> Result<OpenReports, Error> {
+    OpenReports::create(&args.reports).map_err(|(path, source)| Error::Create { path, source })
 }
 
 /// The `--format` report: to a bare `--report PATH` if there is one, else stdout.
-fn emit(text: &str, reports: &OpenReports) {
+fn emit(text: &str, reports: &OpenReports) -> Result<(), Error> {
     use std::io::Write;
     match reports.primary() {
-        Some(mut file) => {
-            if let Err(e) = file.write_all(text.as_bytes()) {
-                eprintln!("error: writing the report failed: {e}");
-            }
+        Some((path, mut file)) => file
+            .write_all(text.as_bytes())
+            .map_err(|source| Error::Write {
+                path: path.to_owned(),
+                source,
+            }),
+        None => {
+            print(text);
+            Ok(())
         }
-        None => print(text),
     }
 }
 
-/// Write every `FORMAT=PATH` report; a write that fails turns `code` into 2.
+/// Write every `FORMAT=PATH` report, then give the run's status; a report
+/// that could not be written is the run's error (exit 2).
 fn finish_reports(
     reports: OpenReports,
-    code: u8,
-    render: impl FnMut(crate::report::Format) -> String,
-) -> u8 {
-    match reports.write_all(render) {
-        Ok(()) => code,
-        Err(e) => {
-            eprintln!("error: {e}");
-            EXIT_USAGE
-        }
-    }
+    status: u8,
+    render: impl FnMut(Format) -> String,
+) -> Result<u8, Error> {
+    reports
+        .write_all(render)
+        .map_err(|(path, source)| Error::Write { path, source })?;
+    Ok(status)
 }
 
 /// Print to stdout; a closed pipe (e.g. `| head`) is not an error worth a panic.
