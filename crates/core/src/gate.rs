@@ -96,3 +96,26 @@ impl CheckedFile {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broken_trace_fails_the_gate_with_the_report() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("broken.jsonl");
+        std::fs::write(
+            &path,
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+        )
+        .unwrap();
+        let checked = check_file(&path).unwrap();
+        assert!(!checked.is_conformant());
+        let panic = std::panic::catch_unwind(|| checked.assert_conformant()).unwrap_err();
+        let message = panic.downcast_ref::<String>().unwrap();
+        assert!(message.contains("is not conformant"), "{message}");
+        assert!(message.contains("SES-BEFORE-INIT"), "{message}");
+        assert!(check_file(dir.path().join("missing.jsonl")).is_err());
+    }
+}

@@ -9,7 +9,7 @@ const AGENT: &str = env!("CARGO_BIN_EXE_example-agent");
 #[test]
 fn the_agent_passes_every_plan_scenario() {
     let run = Scenarios::v1()
-        .agent(&mut Command::new(AGENT))
+        .agent(Command::new(AGENT))
         .run()
         .expect("the agent starts");
     run.assert_conformant();

@@ -25,6 +25,7 @@ use super::PermissionChoice;
 use crate::report::{Format, Outcome, ReportOptions};
 use crate::spec::{Revision, SpecChoice};
 use crate::trace::Limits;
+use std::borrow::BorrowMut;
 use std::io;
 use std::path::PathBuf;
 use std::process::Command;
@@ -134,8 +135,10 @@ impl Scenarios {
     }
 
     /// The agent to run: its program, arguments, environment and working
-    /// directory are taken from `command` (stdio is the suite's).
-    pub fn agent(self, command: &mut Command) -> AgentRun {
+    /// directory are taken from `command` (a `Command` or `&mut Command`;
+    /// stdio is the suite's).
+    pub fn agent(self, mut command: impl BorrowMut<Command>) -> AgentRun {
+        let command = command.borrow_mut();
         let env = command
             .get_envs()
             .map(|(key, value)| {
