@@ -57,10 +57,15 @@ output() {  # output NAME VALUE: a step output when run by GitHub Actions
 }
 
 cmd_run() {
+  # The version this action installed, before any other acp-plan on PATH.
   local bin="${ACP_PLAN_BIN:-}"
   if [ -z "$bin" ]; then
-    bin="$(command -v acp-plan || true)"
-    [ -n "$bin" ] || bin="$(install_root)/bin/acp-plan"
+    bin="$(install_root)/bin/acp-plan"
+    [ -x "$bin" ] || bin="$(command -v acp-plan || true)"
+  fi
+  if [ -z "$bin" ]; then
+    echo "::error title=acp-plan::acp-plan is not installed (run.sh install)"
+    return 2
   fi
   local agent="${INPUT_AGENT:-}" traces="${INPUT_TRACES:-}"
   local spec="${INPUT_SPEC:-auto}" baseline="${INPUT_BASELINE:-}"
