@@ -276,11 +276,8 @@ fn dry_run_json(report: &DagReport) -> Value {
 
 /// Whether a diagnostic of `severity` fails the plan.
 fn fails(severity: Severity, options: ReportOptions) -> bool {
-    match severity {
-        Severity::Error => true,
-        Severity::Warning => options.deny_warnings,
-        Severity::Info => false,
-    }
+    // As `check` judges it (one definition of what fails a run).
+    acp_plan_conformance::report::Run::new(&[], options).fails(severity)
 }
 
 /// `--format junit`: a test suite for the plan file, a test case per
@@ -395,12 +392,16 @@ pub fn render_sarif(report: &DagReport, options: ReportOptions) -> Value {
 pub fn render_github(report: &DagReport, options: ReportOptions) -> String {
     let mut out = String::new();
     for d in &report.diagnostics {
-        let command = match d.severity() {
-            Severity::Error => "error",
-            Severity::Warning if options.deny_warnings => "error",
-            Severity::Warning => "warning",
-            Severity::Info if options.quiet => continue,
-            Severity::Info => "notice",
+        let severity = d.severity();
+        if options.quiet && severity == Severity::Info {
+            continue;
+        }
+        let command = if fails(severity, options) {
+            "error"
+        } else if severity == Severity::Warning {
+            "warning"
+        } else {
+            "notice"
         };
         github::annotate(
             &mut out,

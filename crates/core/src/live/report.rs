@@ -245,13 +245,10 @@ pub fn evidence_text(o: &ScenarioOutcome) -> String {
 /// The transcript line a failed scenario points at: the agent's first
 /// failing diagnostic, else the last message exchanged (0: none).
 fn scenario_line(o: &ScenarioOutcome, options: ReportOptions) -> u64 {
-    let failing = o.report.as_ref().and_then(|r| {
-        r.diagnostics.iter().find(|d| match d.severity() {
-            Severity::Error => true,
-            Severity::Warning => options.deny_warnings,
-            Severity::Info => false,
-        })
-    });
+    let failing = o
+        .report
+        .as_ref()
+        .and_then(|r| r.diagnostics.iter().find(|d| fails(d.severity(), options)));
     match failing {
         Some(d) => d.line,
         None => o
@@ -260,6 +257,11 @@ fn scenario_line(o: &ScenarioOutcome, options: ReportOptions) -> u64 {
             .and_then(|e| e.recent.last())
             .map_or(0, |m| m.line),
     }
+}
+
+/// Whether a diagnostic of `severity` fails the run: as `check` judges it.
+fn fails(severity: Severity, options: ReportOptions) -> bool {
+    Run::new(&[], options).fails(severity)
 }
 
 /// Where a scenario's diagnostics point: its transcript, when written.
@@ -366,11 +368,7 @@ fn rule_case(agent: &AgentReport<'_>, classname: &str, rule: &'static Rule) -> T
         let _ = writeln!(listing, "spec ({}): {}", rule.level.as_str(), rule.citation);
     }
     let severity = rule.severity();
-    let fails = match severity {
-        Severity::Error => true,
-        Severity::Warning => agent.options.deny_warnings,
-        Severity::Info => false,
-    };
+    let fails = fails(severity, agent.options);
     let status = if count > 0 && fails {
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
         let counted = plural(count, severity.as_str(), &format!("{severity}s"));
@@ -494,11 +492,12 @@ fn agent_github(agent: &AgentReport<'_>) -> String {
             if agent.options.quiet && d.severity() == Severity::Info {
                 continue;
             }
-            let command = match d.severity() {
-                Severity::Error => "error",
-                Severity::Warning if agent.options.deny_warnings => "error",
-                Severity::Warning => "warning",
-                Severity::Info => "notice",
+            let command = if fails(d.severity(), agent.options) {
+                "error"
+            } else if d.severity() == Severity::Warning {
+                "warning"
+            } else {
+                "notice"
             };
             let title = format!("{} ({})", d.rule.id, o.scenario);
             github::annotate(
