@@ -742,8 +742,10 @@ fn rules_json_is_the_catalog() -> Result<(), Failed> {
 
 // ------------------------------------------------------------------ harness
 
-/// The checks over the whole corpus, which need its files read as vector groups.
-const CORPUS_CHECKS: [(&str, fn(&[VectorFile]) -> Result<(), Failed>); 2] = [
+/// A check over the whole corpus, which needs its files read as vector groups.
+type CorpusCheck = fn(&[VectorFile]) -> Result<(), Failed>;
+
+const CORPUS_CHECKS: [(&str, CorpusCheck); 2] = [
     (
         "meta::vectors_agree_with_themselves_and_the_catalog",
         vectors_agree_with_themselves_and_the_catalog,
