@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks of `acp-plan check` and `acp-plan tap` (README, "Performance").
+# Benchmarks of `acp-plan check` and `acp-plan tap` (bench/README.md).
 #
 #   bench/run.sh [--smoke] [--runs N] [--dir DIR] [--strict] [--baseline BIN]
 #

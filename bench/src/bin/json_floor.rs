@@ -1,7 +1,7 @@
 //! The throughput floor for `acp-plan check`: read a trace the way `check`
 //! does (same buffer size, same bounded line reader) and parse each line into
 //! a `serde_json::Value`, then drop it. Validation must be at least this fast
-//! (see README, "Performance").
+//! (see bench/README.md).
 //!
 //! Usage: `json_floor FILE`; prints lines, bytes and the number of lines that
 //! were not JSON (so the compiler cannot skip the parse).
@@ -9,7 +9,7 @@
 //! It compiles the validator's own line reader from its source file instead
 //! of linking the crate: the crate turns on serde_json's `preserve_order`,
 //! which would make every `Value` here an index map, a slower floor than
-//! serde_json as it comes (README, "Performance").
+//! serde_json as it comes (bench/README.md).
 
 // Only `LineReader::next_line` is used here; the rest of the file serves the crate.
 #[allow(dead_code)]

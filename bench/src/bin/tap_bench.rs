@@ -20,7 +20,7 @@
 //!   `--tap-option --max-backlog-bytes=1073741824`.
 //!
 //! It prints the target (median added latency under 100 us per message);
-//! `--strict` exits 1 when it is missed (README, "Performance").
+//! `--strict` exits 1 when it is missed (bench/README.md).
 
 /// The target for the tap's median added latency per message.
 const TARGET_ADDED_MICROS: f64 = 100.0;
