@@ -62,7 +62,7 @@ pub enum RulesFormat {
     Human,
     /// A list of rule objects.
     Json,
-    /// The rule reference table (as in the README).
+    /// The rule reference (docs/rules.md is this output).
     Markdown,
 }
 
@@ -85,7 +85,7 @@ pub struct CheckArgs {
     /// Leave info-level diagnostics out of human and github output.
     #[arg(long)]
     pub quiet: bool,
-    /// Accept the failures listed in this baseline file (README, "Baselines").
+    /// Accept the failures listed in this baseline file (docs/guide.md, "Baselines").
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
     /// Judge baseline expiry as of this date (YYYY-MM-DD) instead of today (UTC).
@@ -125,7 +125,7 @@ pub struct BaselineWriteArgs {
     pub limits: LimitArgs,
 }
 
-/// Input limits (see README, "Limits").
+/// Input limits (see docs/guide.md, "Limits").
 #[derive(Debug, Args)]
 pub struct LimitArgs {
     #[arg(long, value_name = "BYTES", default_value_t = crate::trace::Limits::default().max_line_bytes)]
@@ -181,7 +181,7 @@ pub struct DagArgs {
     /// State message (or an object of values) the plan starts from; its `schema` is the blueprint of paths the plan may fill. Without it the State starts empty.
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
-    /// Tools the plan may call, with their argument schemas (see README).
+    /// Tools the plan may call, with their argument schemas (see docs/dag.md).
     #[arg(long, value_name = "FILE")]
     pub tools: Option<PathBuf>,
     /// What two writes to one State path mean.
@@ -205,7 +205,7 @@ pub struct DagArgs {
     pub limits: DagLimitArgs,
 }
 
-/// Input limits of `acp-plan dag` (see README, "acp-plan dag").
+/// Input limits of `acp-plan dag` (see docs/dag.md, "Limits").
 #[derive(Debug, Args)]
 pub struct DagLimitArgs {
     #[arg(long, value_name = "BYTES", default_value_t = crate::dag::DagLimits::default().max_bytes)]
