@@ -741,12 +741,10 @@ const CORPUS_CHECKS: [(&str, CorpusCheck); 2] = [
 
 fn main() -> std::process::ExitCode {
     let args = Arguments::from_args();
-    let mut trials = vec![
-        Trial::test(
-            "meta::vector_files_match_the_schema",
-            vector_files_match_the_schema,
-        ),
-    ];
+    let mut trials = vec![Trial::test(
+        "meta::vector_files_match_the_schema",
+        vector_files_match_the_schema,
+    )];
     match load() {
         Ok(files) => {
             let files = Arc::new(files);
