@@ -81,8 +81,9 @@ class Agent:
         """Where the package is installed."""
         return os.path.join(PEERS, "%s-%s" % (self.registry, self.key.replace("@", "-").replace("/", "-")))
 
-    def short_version(self):
-        return ".".join(self.version.split(".")[:2])
+    def trace_prefix(self):
+        """Kept transcripts of this row are named PREFIX-RUN-SCENARIO.jsonl."""
+        return "%s-%s-" % (self.agent, self.version)
 
 
 def node_module(agent, *path):
@@ -200,11 +201,11 @@ AGENTS = [
                      "-m", "gemini-2.5-flash"],
           gemini_env, gemini_setup,
           notes=["no plan message: `write_todos` shows only as `tool_call` / `tool_call_update`",
-                 "`session/load` is flaky: in a run where `session/new` and `session/load` fell "
-                 "in the same UTC minute (2026-11-23 02:19) the load failed with -32603 \"Invalid "
-                 "session identifier\" though the session's chat file was in the folder the error "
-                 "names; when the minute had changed (02:31, 02:32) it passed. A gemini-cli bug, "
-                 "not a plan rule; the `load` row shows what this run saw"]),
+                 "`session/load` fails when it falls in the same UTC minute as the `session/new` "
+                 "it loads: -32603 \"Invalid session identifier\", though the session's chat file "
+                 "is in the folder the error names. Seen in three runs on 2026-11-23: new and load "
+                 "at 02:19/02:19 and 02:44/02:44 failed, 02:31/02:32 passed. A gemini-cli bug, "
+                 "not a plan rule; the `load` row shows what the run above saw"]),
     Agent("qwen-code", "0.24.4", "npm", "@qwen-code/qwen-code",
           [Run("todo-write", "fake_openai_chat.py", "script_qwen_todos.json")],
           lambda a: ["node", node_module(a, "@qwen-code", "qwen-code", "cli.js"), "--acp"],
@@ -520,7 +521,7 @@ def keep_transcript(agent, run, scenario, transcript, home, expected):
     """Copy a transcript into corpus/traces/interop/ (trimmed) and record what `check` says of
     it; the trimmed copy must draw the same diagnostics as the original."""
     os.makedirs(TRACES, exist_ok=True)
-    name = "%s-%s-%s-%s.jsonl" % (agent.agent, agent.short_version(), run.name, scenario)
+    name = "%s-%s-%s-%s.jsonl" % (agent.agent, agent.version, run.name, scenario)
     dst = os.path.join(TRACES, name)
     trim_transcript(transcript, dst, [(home, "/home/agent"), (PEERS, "/peers")])
     spec = spec_of(run, scenario)
@@ -567,6 +568,14 @@ def sent_kinds(row):
     order = ["plan", "plan_update items", "plan_update markdown", "plan_update file", "plan_removed"]
     kinds = sorted(v1 | v2, key=lambda k: order.index(k) if k in order else len(order))
     return [k if k in v1 else "%s (v2 client)" % k for k in kinds]
+
+
+def current_notes(row):
+    """The catalogue's notes for a row (they are edited after a run), else the stored ones."""
+    for agent in AGENTS:
+        if (agent.agent, agent.version) == (row["agent"], row["version"]):
+            return agent.notes
+    return row.get("notes", [])
 
 
 def code_kind(kind):
@@ -622,10 +631,11 @@ def render(results):
         lines.append("### %s %s" % (r["label"], r["version"]))
         lines.append("")
         lines.append("Package `%s` (%s)." % (r["package"], r["registry"]))
+        lines.append("")
         if r["status"] != "ran":
-            lines += ["", "**Could not run:** %s" % r["reason"], ""]
+            lines += ["**Could not run:** %s" % r["reason"], ""]
             continue
-        for note in r.get("notes", []):
+        for note in current_notes(r):
             lines.append("- %s" % note)
         lines.append("")
         lines.append("| run | scenario | result | plan messages | errors | warnings | reason |")
@@ -706,8 +716,12 @@ def main():
     by_key = {"%s@%s" % (r["agent"], r["version"]): r for r in results["rows"]}
     failed = []
     for agent in chosen:
-        for stale in [k for k in expected if os.path.basename(k).startswith("%s-%s-" % (agent.agent, agent.short_version()))]:
+        # The row's transcripts from an earlier run go: scenarios and runs may have changed.
+        for stale in [k for k in expected if os.path.basename(k).startswith(agent.trace_prefix())]:
             del expected[stale]
+        for name in os.listdir(TRACES) if os.path.isdir(TRACES) else []:
+            if name.startswith(agent.trace_prefix()) and name.endswith(".jsonl"):
+                os.remove(os.path.join(TRACES, name))
         row = run_row(agent, expected)
         by_key[agent.key] = row
         if row["status"] != "ran" or any(run.get("error") for run in row["runs"]):
