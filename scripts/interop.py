@@ -25,6 +25,7 @@ printed, and shown in the table; it is never dropped. Exit status: 0 when every 
 ran, 1 otherwise (whatever the verdicts), 2 on usage errors.
 """
 import argparse
+import collections
 import datetime
 import json
 import os
@@ -570,6 +571,35 @@ def sent_kinds(row):
     return [k if k in v1 else "%s (v2 client)" % k for k in kinds]
 
 
+def findings(rows):
+    """A few lines derived from the rows (nothing hand-written, so nothing goes stale)."""
+    def names(pred):
+        return ", ".join("%s %s" % (r["agent"], r["version"]) for r in rows if r["status"] == "ran" and pred(r)) or "none"
+    def kinds(r):
+        return {k.split(" (")[0] for k in sent_kinds(r)}
+    agent_diags = collections.Counter()
+    for r in rows:
+        for run in r["runs"]:
+            for d in run["diagnostics"]:
+                if d.get("sender") != "client_to_agent":
+                    agent_diags["%s %s `%s` (%s)" % (r["agent"], r["version"], d["rule"], d["severity"])] += 1
+    failed = ["%s %s %s" % (r["agent"], r["version"], s["name"]) for r in rows for run in r["runs"]
+              for s in run["scenarios"] if s["result"] == "fail" and not s["errors"] and not s["warnings"]]
+    return [
+        "- Plan operations (`plan_update`, `plan_removed`): %s." % names(lambda r: kinds(r) - {"plan"}),
+        "- Only the legacy `plan`: %s." % names(lambda r: kinds(r) == {"plan"}),
+        "- No plan message at all: %s." % names(lambda r: not kinds(r)),
+        "- Plan operations sent without the capability: %s." % names(
+            lambda r: capability_honoured(r).startswith("no")),
+        "- Diagnostics against an agent: %s." % (", ".join(
+            "%s ×%d" % (k, n) for k, n in sorted(agent_diags.items())) or "none"),
+        "- Scenarios that failed without a diagnostic (a setup request failed): %s." % (
+            ", ".join(failed) or "none"),
+        "- Could not run: %s." % (", ".join("%s %s (%s)" % (r["agent"], r["version"], r["reason"])
+                                           for r in rows if r["status"] != "ran") or "nothing"),
+    ]
+
+
 def current_notes(row):
     """The catalogue's notes for a row (they are edited after a run), else the stored ones."""
     for agent in AGENTS:
@@ -626,7 +656,7 @@ def render(results):
             capability_honoured(r),
             ", ".join("%d %s" % (n, k.replace("_", " ")) for k, n in sorted(counts.items())),
             ", ".join("%s ×%d" % (k, n) for k, n in sorted(diags.items())) or "none"))
-    lines += ["", "## Per agent", ""]
+    lines += ["", "## What the runs show", ""] + findings(rows) + ["", "## Per agent", ""]
     for r in rows:
         lines.append("### %s %s" % (r["label"], r["version"]))
         lines.append("")
