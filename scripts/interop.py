@@ -17,6 +17,8 @@ Usage:
   scripts/interop.py [ROW...]        run the rows (default: all), then regenerate the documents
   scripts/interop.py --list          the rows
   scripts/interop.py --render        regenerate docs/interop.md from docs/interop.json only
+  scripts/interop.py --check         exit 1 if docs/interop.md is not what docs/interop.json
+                                     renders to (CI runs this; it needs no agent)
 
 A ROW is an agent id (every version of it) or AGENT@VERSION. Needs cargo, node/npm, python3.
 Nothing leaves the machine once the agents are installed: the model APIs are the fake servers.
@@ -718,6 +720,7 @@ def main():
     ap.add_argument("rows", nargs="*")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--render", action="store_true")
+    ap.add_argument("--check", action="store_true")
     ap.add_argument("--no-build", action="store_true", help="use the acp-plan binary as it is")
     opts = ap.parse_args()
     if opts.list:
@@ -725,6 +728,8 @@ def main():
             log("%-28s %s %s (%s)" % (a.key, a.registry, a.package, ", ".join(r.name for r in a.runs)))
         return 0
     results = load_results()
+    if opts.check:
+        return check_doc(DOC, render(results))
     if opts.render:
         write_doc(results)
         return 0
@@ -769,6 +774,17 @@ def main():
         log("could not run (see %s): %s" % (os.path.relpath(DOC, ROOT), ", ".join(failed)))
         return 1
     return 0
+
+
+def check_doc(path, text):
+    try:
+        same = open(path, encoding="utf-8").read() == text
+    except OSError:
+        same = False
+    if not same:
+        log("%s is not what its JSON renders to: run %s --render" % (
+            os.path.relpath(path, ROOT), os.path.relpath(sys.argv[0], ROOT)))
+    return 0 if same else 1
 
 
 def write_doc(results):

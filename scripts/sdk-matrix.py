@@ -16,8 +16,9 @@ with only null members normalised, or accepts it changed (entries dropped, membe
 values coerced), then compares that with the vector's verdict on that message. Writes
 docs/sdk-matrix.json and docs/sdk-matrix.md.
 
-Usage: scripts/sdk-matrix.py [--render]
+Usage: scripts/sdk-matrix.py [--render | --check]
   --render   regenerate docs/sdk-matrix.md from docs/sdk-matrix.json only
+  --check    exit 1 if docs/sdk-matrix.md is not what docs/sdk-matrix.json renders to (CI)
 Needs cargo, node/npm, python3; installs the SDKs into $PEERS (default /tmp/peers) when missing.
 A reader that cannot be installed or run is reported (and the document says so); the exit
 status is then 1.
@@ -628,7 +629,17 @@ def md(text):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--render", action="store_true")
+    ap.add_argument("--check", action="store_true")
     opts = ap.parse_args()
+    if opts.check:
+        text = render(json.load(open(RESULTS)))
+        try:
+            same = open(DOC, encoding="utf-8").read() == text
+        except OSError:
+            same = False
+        if not same:
+            log("docs/sdk-matrix.md is not what docs/sdk-matrix.json renders to: run scripts/sdk-matrix.py --render")
+        return 0 if same else 1
     if opts.render:
         doc = json.load(open(RESULTS))
     else:
