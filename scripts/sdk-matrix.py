@@ -104,6 +104,15 @@ JUDGEMENTS = {
         "unknown values are reserved for ACP. The v2 schema's `other` branches accept any string "
         "so that older readers pass future ACP values, and the SDKs follow the schema "
         "(TypeScript keeps them as custom values, Rust as `Other(String)`)."),
+    "json-interop-limits": (
+        "both readings are allowed; the suite is right to warn and not to err",
+        "A number beyond the range of doubles and an unpaired surrogate escape are legal JSON, "
+        "but RFC 8259 lets implementations limit the range of numbers (section 6) and calls the "
+        "behaviour of software receiving unpaired surrogates unpredictable (section 8.2); no ACP "
+        "MUST forbids them. The suite names them (warnings) and still checks the plan. The Rust "
+        "crate (serde_json) rejects the whole notification, so a Rust client loses the plan; "
+        "TypeScript reads 1e999 as `Infinity` and Python as `inf` (both written back as `null`, "
+        "which is what the table shows). Agents should not send them; the warning says so."),
     "file-uri-not-absolute": (
         "SDK bug (reported below); the suite is right",
         "v2: a file plan's `uri` MUST be an absolute URI (the schema says `format: uri`, RFC "
@@ -181,7 +190,9 @@ def samples():
                     if item.get("direction") != "agent_to_client":
                         continue
                     if "message" in item:
-                        line = json.dumps(item["message"], ensure_ascii=False, separators=(",", ":"))
+                        # ASCII escapes: some vectors hold lone surrogates, which no UTF-8
+                        # pipe can carry as characters.
+                        line = json.dumps(item["message"], separators=(",", ":"))
                     elif "raw" in item:
                         line = item["raw"]
                     else:
@@ -249,7 +260,7 @@ def prepare():
 
 
 def run_reader(cmd, items, env=None):
-    text = "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items)
+    text = "".join(json.dumps(i) + "\n" for i in items)
     p = subprocess.run(cmd, input=text, capture_output=True, text=True, env=env)
     if p.returncode:
         raise RuntimeError("%s exited %d: %s" % (cmd[0], p.returncode, p.stderr.strip()[-300:]))
@@ -284,11 +295,11 @@ def read_all(items, problems):
         rust_items = []
         for s in items:
             try:
-                params = json.dumps(json.loads(s["line"])["params"], ensure_ascii=False)
+                params = json.dumps(json.loads(s["line"])["params"])
             except (ValueError, KeyError):
                 continue
             # Raw lines: serde reads the params text as sent (repeated members included).
-            if s["line"] != json.dumps(json.loads(s["line"]), ensure_ascii=False, separators=(",", ":")):
+            if s["line"] != json.dumps(json.loads(s["line"]), separators=(",", ":")):
                 params = raw_params(s["line"]) or params
             rust_items.append({"id": s["id"], "revision": s["revision"], "params": params})
         binary = os.path.join(RUST_TARGET, "release", "sdk-matrix-rust")
@@ -400,6 +411,8 @@ def family(reader):
 
 
 ENTRY_RULES = {"SHAPE-ENTRY", "SHAPE-PRIORITY", "SHAPE-STATUS"}
+# Legal JSON that RFC 8259 calls unpredictable between implementations.
+JSON_LIMIT_RULES = {"ENV-NUMBER-RANGE", "ENV-UNPAIRED-SURROGATE"}
 V2_OPEN_ENUM_RULES = {"SHAPE-PLAN-TYPE", "SHAPE-PRIORITY", "SHAPE-STATUS"}
 
 
@@ -408,6 +421,8 @@ def cause_of(sample, result, diffs, answer):
     one that no class covers yet (shown as unjudged)."""
     rules = {r for r in sample["errors"] if r.startswith("SHAPE-") or r == "SES-UPDATE-PARAMS"}
     kinds = {k for k, _ in diffs}
+    if sample["verdict"] == "valid" and JSON_LIMIT_RULES & set(sample["rules"]):
+        return "json-interop-limits"
     accepted = result != "changes"
     if sample["verdict"] == "invalid":
         if "SHAPE-FILE-URI-ABSOLUTE" in rules:
@@ -477,7 +492,7 @@ def measure():
         for (revision, kind), rejected in by_kind.items():
             if rejected and all(rejected):
                 unsupported[reader].add((revision, kind))
-    rows = []
+    rows, ambiguous = [], []
     outcomes = collections.defaultdict(dict)
     for s in items:
         for reader, _, revisions in READERS:
@@ -494,6 +509,12 @@ def measure():
                 result, diffs = outcome(s, answer)
                 agree = agreement(s["verdict"], result)
             outcomes[s["id"]][reader] = result
+            if s["verdict"] == "ambiguous" and result not in ("no type", "not run"):
+                row = {"sample": s["id"], "reader": reader, "result": result,
+                       "changes": ["%s at %s" % d for d in diffs]}
+                if answer and "error" in answer:
+                    row["error"] = answer["error"][:200]
+                ambiguous.append(row)
             if agree not in ("agree", "n/a"):
                 row = {"sample": s["id"], "reader": reader, "result": result, "agreement": agree,
                        "cause": cause_of(s, result, diffs, answer or {}),
@@ -510,6 +531,7 @@ def measure():
         "samples": [dict({k: s[k] for k in ("id", "revision", "kind", "rules", "errors", "verdict")},
                          outcomes=outcomes[s["id"]]) for s in items],
         "disagreements": rows,
+        "ambiguous": ambiguous,
         "node": subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip(),
         "python": sys.version.split()[0],
     }
@@ -601,6 +623,18 @@ def render(doc):
         lines.append("")
     if unjudged:
         lines += ["%d cause(s) above are not judged yet." % unjudged, ""]
+    if doc.get("ambiguous"):
+        lines += ["## Repeated members (ambiguous messages)", "",
+                  "A plan update with a member repeated inside one object has two readings. The "
+                  "suite reports `ENV-DUPLICATE-KEY`, checks every reading and applies neither, "
+                  "because readers do not agree on which value wins: compared here with the last "
+                  "value (what Python's and JavaScript's JSON parsers keep), \"unchanged\" means "
+                  "the reader kept the last one.", "",
+                  "| vector | reader | outcome | what it does |", "|---|---|---|---|"]
+        for r in doc["ambiguous"]:
+            does = "; ".join(r["changes"]) or ("rejects: " + r["error"][:100] if r.get("error") else "keeps the last value")
+            lines.append("| `%s` | `%s` | %s | %s |" % (r["sample"], r["reader"], r["result"], md(does)))
+        lines.append("")
     reports = [(cause, item) for cause in groups for item in UPSTREAM.get(cause, [])]
     lines += ["## SDK bugs to report upstream", ""]
     if not reports:
@@ -615,10 +649,10 @@ def compact(doc):
     parts = []
     for key, value in doc.items():
         if isinstance(value, list) and value and isinstance(value[0], dict):
-            body = ",\n  ".join(json.dumps(v, ensure_ascii=False, separators=(",", ":")) for v in value)
+            body = ",\n  ".join(json.dumps(v, separators=(",", ":")) for v in value)
             parts.append('"%s": [\n  %s\n ]' % (key, body))
         else:
-            parts.append('"%s": %s' % (key, json.dumps(value, ensure_ascii=False)))
+            parts.append('"%s": %s' % (key, json.dumps(value)))
     return "{\n " + ",\n ".join(parts) + "\n}\n"
 
 

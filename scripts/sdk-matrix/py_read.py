@@ -30,4 +30,4 @@ for text in sys.stdin:
                                     for err in e.errors()[:6])
     except (ValueError, KeyError, TypeError) as e:
         answer["error"] = "not read: %s" % e
-    print(json.dumps(answer, ensure_ascii=False), flush=True)
+    print(json.dumps(answer), flush=True)  # ASCII: vectors hold lone surrogates
