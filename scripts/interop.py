@@ -19,6 +19,9 @@ Usage:
   scripts/interop.py --render        regenerate docs/interop.md from docs/interop.json only
   scripts/interop.py --check         exit 1 if docs/interop.md is not what docs/interop.json
                                      renders to (CI runs this; it needs no agent)
+  scripts/interop.py --recheck       after a change to the suite: `acp-plan check` every kept
+                                     transcript again, print what changed and rewrite
+                                     expected.json (no agent runs; judge every change printed)
 
 A ROW is an agent id (every version of it) or AGENT@VERSION. Needs cargo, node/npm, python3.
 Nothing leaves the machine once the agents are installed: the model APIs are the fake servers.
@@ -721,6 +724,7 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--render", action="store_true")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--recheck", action="store_true")
     ap.add_argument("--no-build", action="store_true", help="use the acp-plan binary as it is")
     opts = ap.parse_args()
     if opts.list:
@@ -728,6 +732,10 @@ def main():
             log("%-28s %s %s (%s)" % (a.key, a.registry, a.package, ", ".join(r.name for r in a.runs)))
         return 0
     results = load_results()
+    if opts.recheck:
+        if not opts.no_build:
+            build()
+        return recheck()
     if opts.check:
         return check_doc(DOC, render(results))
     if opts.render:
@@ -773,6 +781,22 @@ def main():
     if failed:
         log("could not run (see %s): %s" % (os.path.relpath(DOC, ROOT), ", ".join(failed)))
         return 1
+    return 0
+
+
+def recheck():
+    expected = json.load(open(EXPECTED))
+    changed = 0
+    for trace, known in sorted(expected.items()):
+        now, _ = check(os.path.join(ROOT, trace), known["spec"])
+        if now != known["diagnostics"]:
+            changed += 1
+            log("%s: was %s, now %s" % (trace, known["diagnostics"], now))
+            known["diagnostics"] = now
+    with open(EXPECTED, "w") as fh:
+        json.dump(expected, fh, indent=1)
+        fh.write("\n")
+    log("%d of %d transcripts changed; wrote %s" % (changed, len(expected), os.path.relpath(EXPECTED, ROOT)))
     return 0
 
 
