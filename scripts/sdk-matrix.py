@@ -28,6 +28,7 @@ import collections
 import datetime
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -446,7 +447,6 @@ def cause_of(sample, result, diffs, answer):
 
 def change_kinds(diffs):
     """What a reader changed, without counts or entry numbers."""
-    import re
     return sorted({"%s at %s" % (re.sub(r" \(\d+ of \d+\)", "", k), generic(p)) for k, p in diffs})
 
 
@@ -456,7 +456,6 @@ def generic(pointer):
 
 
 def generalise(error):
-    import re
     error = re.sub(r"line \d+ column \d+", "line L column C", error)
     error = re.sub(r"\b\d+\b", "N", error)
     error = re.sub(r'"[^"]{0,80}"', '"…"', error)

@@ -12,7 +12,6 @@ marked as such by the caller.
 import json
 import sys
 
-import acp
 from acp.schema import SessionNotification
 from pydantic import ValidationError
 
