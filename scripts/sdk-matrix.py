@@ -2,7 +2,8 @@
 """Leniency matrix of the official ACP SDKs (opt-in; not part of CI).
 
 Feeds every plan-carrying `session/update` of corpus/vectors (every message whose
-`sessionUpdate` is `plan`, `plan_update` or `plan_removed`) to the official readers:
+`sessionUpdate` is `plan`, `plan_update` or `plan_removed`), and every distinct one that real
+agents sent in corpus/traces, to the official readers:
 
   rust      agent-client-protocol-schema 1.15.1 (`v1` module for draft-2026-05 and v1,
             `v2` module for v2), scripts/sdk-matrix/rust
@@ -37,6 +38,8 @@ ROOT = os.path.dirname(HERE)
 PEERS = os.environ.get("PEERS", "/tmp/peers")
 VECTORS = os.path.join(ROOT, "corpus", "vectors")
 RULES = os.path.join(ROOT, "corpus", "rules.json")
+TRACES = os.path.join(ROOT, "corpus", "traces")
+EXPECTED_TRACES = os.path.join(TRACES, "interop", "expected.json")
 RESULTS = os.path.join(ROOT, "docs", "sdk-matrix.json")
 DOC = os.path.join(ROOT, "docs", "sdk-matrix.md")
 READERS_DIR = os.path.join(HERE, "sdk-matrix")
@@ -78,7 +81,9 @@ JUDGEMENTS = {
         "skip such entries on purpose (the schema's `x-deserialize-skip-invalid-items`: "
         "serde_with `VecSkipError` in Rust, `vecSkipError` in TypeScript, `skip_invalid_items` "
         "in Python) so that one bad entry does not lose the whole plan. The client then shows a "
-        "shorter plan and nobody learns that the agent is broken: the suite reports it."),
+        "shorter plan and nobody learns that the agent is broken: the suite reports it. It "
+        "happens with real agents: opencode 1.15.4's entry with status `blocked` "
+        "(`opencode-1.15.4-custom-status-capability.jsonl:9`) vanishes in every SDK."),
     "entries-not-a-list": (
         "SDK bug (reported below); the suite is right",
         "`entries` is required and is an array. Given `null` or an object, the Rust crate and "
@@ -221,6 +226,59 @@ def samples():
                         "verdict": verdict(rules, errors),
                     })
     return out, skipped
+
+
+def trace_samples():
+    """The distinct plan messages real agents sent (corpus/traces: the recorded traces and the
+    interop transcripts), with what `acp-plan check` reports on their lines
+    (corpus/traces/interop/expected.json; the other recorded traces are conformant)."""
+    levels = rule_levels()
+    try:
+        expected = json.load(open(EXPECTED_TRACES))
+    except (OSError, ValueError):
+        expected = {}
+    out, seen = [], {}
+    folders = [TRACES, os.path.join(TRACES, "interop")]
+    for folder in folders:
+        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            if not name.endswith(".jsonl"):
+                continue
+            rel = os.path.relpath(os.path.join(folder, name), ROOT)
+            known = expected.get(rel, {"spec": "auto", "diagnostics": []})
+            revision = "v2" if known["spec"] == "v2" else "v1"
+            by_line = collections.defaultdict(list)
+            for rule, _, line in known["diagnostics"]:
+                by_line[line].append(rule)
+            with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as fh:
+                for n, text in enumerate(fh, start=1):
+                    try:
+                        record = json.loads(text)
+                    except ValueError:
+                        continue
+                    msg = record.get("message", record) if isinstance(record, dict) else None
+                    if not isinstance(msg, dict) or msg.get("method") != "session/update":
+                        continue
+                    update = (msg.get("params") or {}).get("update")
+                    kind = update.get("sessionUpdate") if isinstance(update, dict) else None
+                    if kind not in PLAN_KINDS:
+                        continue
+                    line = json.dumps(msg, separators=(",", ":"))
+                    key = (revision, json.dumps(update, sort_keys=True))
+                    if key in seen:  # the same message in several scenarios: read it once
+                        seen[key]["occurrences"] += 1
+                        continue
+                    rules = sorted(set(by_line.get(n, [])))
+                    errors = [r for r in rules if levels.get(r) == "MUST"]
+                    plan = update.get("plan") if kind == "plan_update" else None
+                    sample = {
+                        "id": "%s:%d" % (name, n), "revision": revision, "source": "trace",
+                        "kind": kind + (" %s" % plan.get("type") if isinstance(plan, dict) and isinstance(plan.get("type"), str) else ""),
+                        "line": line, "rules": rules, "errors": errors, "verdict": verdict(rules, errors),
+                        "occurrences": 1,
+                    }
+                    seen[key] = sample
+                    out.append(sample)
+    return out
 
 
 def verdict(rules, errors):
@@ -469,6 +527,9 @@ def measure():
     items, skipped = samples()
     log("%d plan-carrying messages in the vectors (%s)" % (
         len(items), ", ".join("%d skipped: %s" % (n, k) for k, n in skipped.items()) or "none skipped"))
+    traced = trace_samples()
+    log("%d distinct plan messages in the real agents' traces" % len(traced))
+    items += traced
     problems = prepare()
     for fam, problem in problems.items():
         log("COULD NOT RUN %s: %s" % (fam, problem))
@@ -484,7 +545,8 @@ def measure():
                 unsupported[reader].add((probe["revision"], probe["kind"]))
         by_kind = collections.defaultdict(list)
         for s in items:
-            if s["revision"] in revisions and s["verdict"] == "valid" and not s["errors"]:
+            if s.get("source") != "trace" and s["revision"] in revisions and s["verdict"] == "valid" \
+                    and not s["errors"]:
                 a = answers.get((s["id"], reader))
                 if a is not None:
                     by_kind[(s["revision"], s["kind"])].append("error" in a)
@@ -527,8 +589,9 @@ def measure():
         "problems": problems,
         "unsupported": {r: sorted("%s %s" % k for k in v) for r, v in unsupported.items()},
         "skipped": dict(skipped),
-        "samples": [dict({k: s[k] for k in ("id", "revision", "kind", "rules", "errors", "verdict")},
-                         outcomes=outcomes[s["id"]]) for s in items],
+        "samples": [dict({k: s[k] for k in ("id", "revision", "kind", "rules", "errors", "verdict")
+                          if k in s}, source=s.get("source", "vector"), outcomes=outcomes[s["id"]])
+                    for s in items],
         "disagreements": rows,
         "ambiguous": ambiguous,
         "node": subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip(),
@@ -546,7 +609,8 @@ def render(doc):
         "",
         "Every plan-carrying `session/update` of [`corpus/vectors`](../corpus/vectors) (%d messages) is read "
         "by each official reader the way an SDK-based client reads an incoming notification, and "
-        "what the reader returns is compared with what was sent:" % len(doc["samples"]),
+        "what the reader returns is compared with what was sent:" % len(
+            [x for x in doc["samples"] if x.get("source", "vector") == "vector"]),
         "",
         "- **rejects**: the reader fails (the client drops the notification or errors);",
         "- **unchanged**: it returns exactly what was sent;",
@@ -577,7 +641,8 @@ def render(doc):
               "| revision | reader | messages | rejects | unchanged | normalises nulls | changes | no type | agree | disagree |",
               "|---|---|---|---|---|---|---|---|---|---|"]
     counts = collections.OrderedDict()
-    for s in doc["samples"]:
+    vector_samples = [s for s in doc["samples"] if s.get("source", "vector") == "vector"]
+    for s in vector_samples:
         for reader, result in s["outcomes"].items():
             c = counts.setdefault((s["revision"], reader), collections.Counter())
             c["messages"] += 1
@@ -589,7 +654,29 @@ def render(doc):
             revision, reader, c["messages"], c["rejects"], c["unchanged"], c["normalises nulls"], c["changes"],
             c["no type"], c["agree"], disagree))
     lines += ["", "Verdicts of the vectors: %s." % ", ".join(
-        "%s %d" % (k, n) for k, n in sorted(collections.Counter(s["verdict"] for s in doc["samples"]).items())), ""]
+        "%s %d" % (k, n) for k, n in sorted(collections.Counter(s["verdict"] for s in vector_samples).items())), ""]
+    traced = [s for s in doc["samples"] if s.get("source") == "trace"]
+    if traced:
+        lines += ["## Real agents' plan messages", "",
+                  "The %d distinct plan messages that real agents sent in `corpus/traces/` (the recorded "
+                  "traces and the [interop](interop.md) transcripts; a message repeated across "
+                  "scenarios is read once), through the same readers. Verdicts: %s." % (
+                      len(traced), ", ".join("%s %d" % (k, n) for k, n in sorted(
+                          collections.Counter(s["verdict"] for s in traced).items()))), "",
+                  "| reader | messages | rejects | unchanged | normalises nulls | changes | no type |",
+                  "|---|---|---|---|---|---|---|"]
+        per_reader = collections.OrderedDict((r["name"], collections.Counter()) for r in doc["readers"])
+        for s in traced:
+            for reader, result in s["outcomes"].items():
+                per_reader[reader]["messages"] += 1
+                per_reader[reader][result] += 1
+        for reader, c in per_reader.items():
+            if c["messages"]:
+                lines.append("| `%s` | %d | %d | %d | %d | %d | %d |" % (
+                    reader, c["messages"], c["rejects"], c["unchanged"], c["normalises nulls"],
+                    c["changes"], c["no type"]))
+        lines += ["", "Where a reader and the suite disagree on one of them, the message is listed under "
+                  "its cause below (ids `TRACE:LINE`).", ""]
     # Disagreements grouped by cause, across readers.
     groups = collections.OrderedDict()
     for row in doc["disagreements"]:
@@ -615,7 +702,8 @@ def render(doc):
             outcomes = sorted({r["agreement"] for r in rs})
             does = sorted({c for r in rs for c in r["changes"]}) or sorted(
                 {"rejects: " + r["error"][:80] for r in rs if r.get("error")}) or ["accepts it as sent"]
-            cases = sorted({r["sample"] for r in rs})
+            # Real agents' messages (TRACE:LINE) first: they show the cause is not hypothetical.
+            cases = sorted({r["sample"] for r in rs}, key=lambda c: (".jsonl:" not in c, c))
             shown = ", ".join("`%s`" % c for c in cases[:4]) + (" and %d more" % (len(cases) - 4) if len(cases) > 4 else "")
             lines.append("| `%s` | %d | %s | %s | %s |" % (
                 reader, len(rs), ", ".join(outcomes), md("; ".join(does[:4]) + (" …" if len(does) > 4 else "")), shown))
