@@ -3,10 +3,8 @@ use crate::baseline;
 use crate::cli::{CheckArgs, LimitArgs};
 use crate::report::{self, Outcome, ReportOptions, Run};
 use crate::trace::Limits;
-use crate::validate::{check_reader, Config, TraceReport};
-use std::fs::File;
-use std::io::{self, BufReader};
-use std::path::{Path, PathBuf};
+use crate::validate::{check_paths, default_jobs, Config, TraceReport};
+use std::path::PathBuf;
 
 pub fn run(args: CheckArgs) -> u8 {
     // A baseline that cannot be used is a usage error: fail before checking.
@@ -44,12 +42,13 @@ pub fn run(args: CheckArgs) -> u8 {
     }
 }
 
-/// Check every file; unreadable ones are reported on stderr and flagged.
+/// Check every file, on every core; unreadable ones are reported on stderr
+/// (in argument order) and flagged.
 pub(super) fn check_all(files: &[PathBuf], config: &Config) -> (Vec<TraceReport>, bool) {
     let mut traces = Vec::new();
     let mut io_failed = false;
-    for path in files {
-        match check_path(path, config.clone()) {
+    for (path, result) in files.iter().zip(check_paths(files, config, default_jobs())) {
+        match result {
             Ok(report) => traces.push(report),
             Err(e) => {
                 eprintln!("error: cannot read {}: {e}", path.display());
@@ -58,18 +57,6 @@ pub(super) fn check_all(files: &[PathBuf], config: &Config) -> (Vec<TraceReport>
         }
     }
     (traces, io_failed)
-}
-
-fn check_path(path: &Path, config: Config) -> io::Result<TraceReport> {
-    if path.as_os_str() == "-" {
-        return check_reader("<stdin>", io::stdin().lock(), config);
-    }
-    let file = File::open(path)?;
-    check_reader(
-        &path.display().to_string(),
-        BufReader::with_capacity(256 * 1024, file),
-        config,
-    )
 }
 
 pub(super) fn limits(args: &LimitArgs) -> Limits {
