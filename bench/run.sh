@@ -71,7 +71,7 @@ shape_options() {
 echo "== build ($profile; the floor: $floor_profile)"
 # Two builds, so that features do not mix: the binary as users get it, and
 # the helpers (the floor among them) with serde_json as it comes.
-cargo build --quiet --profile "$profile" -p acp-plan-conformance --bin acp-plan
+cargo build --quiet --profile "$profile" -p acp-plan --bin acp-plan
 cargo build --quiet --profile "$floor_profile" -p acp-plan-bench --bins
 acp="$out/acp-plan"
 run() { "$floor_out/bench_run" --out "$results" --label "$@"; }
