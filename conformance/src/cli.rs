@@ -379,7 +379,12 @@ pub struct FakeAgentArgs {
 #[command(after_help = "The same options and seed always write the same bytes. \
 Each --inject adds one violation (spread evenly over the messages) and prints \
 `injected RULE at line N` to standard error. Injecting CAP-PLAN-OPS makes the \
-client omit the capability; CAP-LEGACY-V2 and SHAPE-FILE-URI-ABSOLUTE need --spec v2.")]
+client omit the capability; CAP-LEGACY-V2 and SHAPE-FILE-URI-ABSOLUTE need --spec v2.
+
+The benchmark's shapes (bench/run.sh): plan-heavy `--sessions 8 --plans 2 --entries 6 \
+--payload-bytes 120`; chat-heavy `--non-plan-share 0.95 --chunk-bytes 3000`; \
+tool-output-heavy `--non-plan-share 0.9 --tool-output-bytes 6000`; many-sessions \
+`--sessions 10000 --turn-length 2`.")]
 pub struct GenArgs {
     /// Seed of the generator.
     #[arg(long, default_value_t = 0)]
@@ -408,6 +413,17 @@ pub struct GenArgs {
     /// Bytes of text in each entry, message chunk and markdown plan.
     #[arg(long, value_name = "N", default_value_t = 40)]
     pub payload_bytes: usize,
+    /// Bytes of text in each message chunk instead, prose with line breaks
+    /// (chat-heavy traces).
+    #[arg(long, value_name = "N")]
+    pub chunk_bytes: Option<usize>,
+    /// Give each `tool_call` a nested `rawOutput` of about N bytes
+    /// (tool-output-heavy traces).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub tool_output_bytes: usize,
+    /// Updates per turn, on average (short turns with many sessions).
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..))]
+    pub turn_length: u8,
     /// Inject a violation of RULE (repeatable); `--inject list` lists them.
     #[arg(long, value_name = "RULE")]
     pub inject: Vec<String>,
