@@ -153,9 +153,9 @@ pub struct RulesArgs {
 /// What a second write to a State path means (`acp-plan dag --writes`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Writes {
-    /// State is immutable once written (the seed's text as of late 2025): an error.
+    /// State is immutable once written (essay 009 as of late 2025, not the 010 seed): a warning.
     Immutable,
-    /// The last write wins (later revisions of the text): an info.
+    /// The last write wins (later revisions of essay 009): an info.
     LastWins,
 }
 

@@ -368,12 +368,30 @@ fn rules_json_lists_every_rule_once_with_its_fields() {
             );
         }
         assert!(rule["summary"].as_str().is_some_and(|s| !s.is_empty()));
-        for field in ["document", "section", "text"] {
+        let mut citations = vec![&rule["citation"]];
+        for by_revision in rule["revision_citations"]
+            .as_array()
+            .expect("revision_citations")
+        {
             assert!(
-                rule["citation"][field]
-                    .as_str()
-                    .is_some_and(|s| !s.is_empty()),
-                "{id}: citation.{field}"
+                revisions.contains(&by_revision["revision"]),
+                "{id}: {by_revision}"
+            );
+            citations.push(&by_revision["citation"]);
+        }
+        for citation in citations {
+            for field in ["document", "section"] {
+                assert!(
+                    citation[field].as_str().is_some_and(|s| !s.is_empty()),
+                    "{id}: citation.{field}"
+                );
+            }
+            // A quotation, or the suite's note saying why there is none.
+            let text = citation["text"].as_str().expect("text is a string");
+            let note = citation["note"].as_str().expect("note is a string");
+            assert!(
+                !text.is_empty() || !note.is_empty(),
+                "{id}: neither text nor note"
             );
         }
     }

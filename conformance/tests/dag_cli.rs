@@ -58,8 +58,17 @@ fn errors_exit_1_and_warnings_only_when_denied() {
 
 #[test]
 fn writes_mode_changes_the_verdict() {
+    // A second write is a warning by default (essay 009, not the 010 seed):
+    // the run passes unless warnings are denied.
     let immutable = acp_plan(&["dag", "corpus/dag/broken/double-write.json"]);
-    assert_eq!(immutable.status.code(), Some(1));
+    assert_eq!(immutable.status.code(), Some(0));
+    assert!(stdout(&immutable).contains("warning[DAG-WRITE-TWICE]"));
+    let denied = acp_plan(&[
+        "dag",
+        "--deny-warnings",
+        "corpus/dag/broken/double-write.json",
+    ]);
+    assert_eq!(denied.status.code(), Some(1));
     let last_wins = acp_plan(&[
         "dag",
         "--writes",

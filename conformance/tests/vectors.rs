@@ -517,16 +517,11 @@ fn vectors_agree_with_themselves_and_the_catalog() {
         }
         for citation in &case.citations {
             if let Some(r) = citation.rule.as_deref().and_then(rule) {
-                if r.citation.document != citation.document
-                    || r.citation.section != citation.section
-                {
+                let cited = r.citation_for(revision);
+                if cited.document != citation.document || cited.section != citation.section {
                     problem(format!(
                         "citation of {} says {:?} / {:?}; the catalog says {:?} / {:?}",
-                        r.id,
-                        citation.document,
-                        citation.section,
-                        r.citation.document,
-                        r.citation.section
+                        r.id, citation.document, citation.section, cited.document, cited.section
                     ));
                 }
             }

@@ -82,12 +82,11 @@ fn body(d: &Diagnostic) -> String {
     if let Some(hint) = &d.hint {
         let _ = write!(text, "\nhelp: {hint}");
     }
-    let _ = write!(
-        text,
-        "\nspec ({}): {}",
-        d.rule.level.as_str(),
-        d.rule.citation
-    );
+    let citation = d.citation();
+    let _ = write!(text, "\nspec ({}): {}", d.rule.level.as_str(), citation);
+    if !citation.note.is_empty() {
+        let _ = write!(text, "\nnote: {}", citation.note);
+    }
     text
 }
 

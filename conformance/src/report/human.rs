@@ -205,12 +205,11 @@ pub(crate) fn render_diagnostic(
     if let Some(hint) = &d.hint {
         let _ = writeln!(out, "   = help: {hint}");
     }
-    let _ = writeln!(
-        out,
-        "   = spec ({}): {}",
-        d.rule.level.as_str(),
-        d.rule.citation
-    );
+    let citation = d.citation();
+    let _ = writeln!(out, "   = spec ({}): {}", d.rule.level.as_str(), citation);
+    if !citation.note.is_empty() {
+        let _ = writeln!(out, "   = note: {}", citation.note);
+    }
     if let Some((entry, baseline)) = baselined {
         let _ = writeln!(
             out,

@@ -82,6 +82,7 @@ pub fn diagnostic(file: &str, d: &Diagnostic) -> Value {
         "plan": d.plan,
         "message": d.message,
         "hint": d.hint,
+        "citation": super::sarif::citation_json(d.citation()),
     })
 }
 

@@ -34,8 +34,7 @@ const FAILURE: &str = "Example: Handling Failure";
 
 const DEPENDENCY: &str = "This creates a clear dependency: the second tool can't start until the first one has finished its job and written the result to the notepad.";
 const CONNECTIONS: &str = "Connections (The State Object): The links between steps are formed when one tool writes a result to the State notepad, and another tool reads it. A tool says where it will write its result using a special note called _outputPath. Another tool can then use that result by pointing to the same spot on the notepad using a Variable Reference.";
-const DIRECTED: &str = "Directed: The connections only go one way. Data flows from a tool that creates it to a tool that uses it, never backward.";
-const SLOTS: &str = "By providing the schema, the user gives the agent a clear map for the data. The agent doesn't have to guess the variable names or the right order; it just fills in the predefined slots, leading to a much more reliable Plan.";
+const TOOLS_GIVEN: &str = "The agent gets a set of tools and a user's request.";
 
 pub const INPUT: Rule = Rule {
     id: "DAG-INPUT",
@@ -45,8 +44,10 @@ pub const INPUT: Rule = Rule {
     citation: Citation {
         document: docs::SUITE_DAG,
         section: "acp-plan dag",
-        text: "A plan file is one JSON document: an array of tool calls, a solution {\"calls\": [...], \"output\": ...}, a plan message {\"type\": \"plan\", \"plan\": [...]}, or a context array holding one plan message.",
+        text: "The plan file is one JSON document: a bare array of calls, a solution {\"calls\": [...], \"output\": ...}, a plan message {\"type\": \"plan\", \"plan\": [...]}, or a context array (messages with a string type) holding exactly one plan message",
+        note: "The suite's own input format: a file it cannot read holds no plan it can judge.",
     },
+    revision_citations: &[],
 };
 
 pub const LIMIT: Rule = Rule {
@@ -57,8 +58,10 @@ pub const LIMIT: Rule = Rule {
     citation: Citation {
         document: docs::SUITE_DAG,
         section: "Limits",
-        text: "A plan must fit the checker's limits (size, nesting, calls, references, path segments, dependencies); raise them with the --max-* options.",
+        text: "A plan over a limit is not fully checked, so the suite cannot call the plan sound.",
+        note: "The checker's own limit, not a fault of the plan.",
     },
+    revision_citations: &[],
 };
 
 pub const TOOL_MISSING: Rule = Rule {
@@ -70,7 +73,9 @@ pub const TOOL_MISSING: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: FORMED,
         text: "Steps (Tool Calls): Each step in the plan is a specific action, like fetchUserProfile.",
+        note: "A call without a tool name names no action: it cannot run.",
     },
+    revision_citations: &[],
 };
 
 pub const REF_SYNTAX: Rule = Rule {
@@ -82,7 +87,9 @@ pub const REF_SYNTAX: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: FORMED,
         text: CONNECTIONS,
+        note: "010 gives the reference syntax by example only (†input.amount, †state.userProfileData). A string starting with † that the suite cannot read as †<kind>.<path> points to no spot on the notepad, so the call cannot run: the suite's reading of the examples, not a sentence of 010.",
     },
+    revision_citations: &[],
 };
 
 pub const OUTPUT_SYNTAX: Rule = Rule {
@@ -92,9 +99,11 @@ pub const OUTPUT_SYNTAX: Rule = Rule {
     summary: "`_outputPath` is not a string of references joined by `||` (one of) or `&&` (all of)",
     citation: Citation {
         document: docs::EMERGENCE_PLAN,
-        section: FORMED,
-        text: CONNECTIONS,
+        section: FAILURE,
+        text: "\"_outputPath\": \"†state.receipt || †state.error\"",
+        note: "010's only output with several targets joins them with || (one of, by success or failure). The suite also reads && (all of), a companion essay's notation that 010 does not use. An _outputPath the suite cannot read names no spot to write, so the call cannot run: the suite's reading, not a sentence of 010.",
     },
+    revision_citations: &[],
 };
 
 pub const OUTPUT_KIND: Rule = Rule {
@@ -106,7 +115,9 @@ pub const OUTPUT_KIND: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: FORMED,
         text: CONNECTIONS,
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const READ_DANGLING: Rule = Rule {
@@ -118,7 +129,9 @@ pub const READ_DANGLING: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: FORMED,
         text: DEPENDENCY,
+        note: "A read that no call writes and no known data holds can never start.",
     },
+    revision_citations: &[],
 };
 
 pub const READ_UNCHECKED: Rule = Rule {
@@ -130,7 +143,9 @@ pub const READ_UNCHECKED: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: FORMED,
         text: DEPENDENCY,
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const READ_ALTERNATIVE: Rule = Rule {
@@ -142,7 +157,9 @@ pub const READ_ALTERNATIVE: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: FAILURE,
         text: "The system tries to run the processPayment tool, but it fails. The system writes an error message to the shared notepad.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const CYCLE: Rule = Rule {
@@ -154,7 +171,9 @@ pub const CYCLE: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: FLOWCHART,
         text: "Acyclic: The flowchart can't have any loops. This guarantees that the plan has a clear start and a clear finish. It's a safety feature to stop the computer brain from accidentally creating a plan that runs forever. The system always checks to make sure a Plan has no loops before it starts.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const ORDER: Rule = Rule {
@@ -166,19 +185,23 @@ pub const ORDER: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: DOING,
         text: "Carrying out the plan is handled by the Execution Loop, which reads the Plan and runs the tools in the right order, updating the shared State notepad as it goes.",
+        note: "Listing order is not normative; the warning is for reviewers and list-order executors.",
     },
+    revision_citations: &[],
 };
 
 pub const WRITE_TWICE: Rule = Rule {
     id: "DAG-WRITE-TWICE",
-    level: Level::Must,
+    level: Level::Should,
     revisions: ALL_REVISIONS,
-    summary: "--writes immutable (default): two calls may write the same (or an overlapping) path, or a call writes a path the State already holds; State is immutable once written (read with 009: Agent/State as of late 2025)",
+    summary: "--writes immutable (default): two calls may write the same (or an overlapping) path, or a call writes a path the State already holds; State is immutable once written (companion essay 009 as of late 2025; 010 does not say so)",
     citation: Citation {
-        document: docs::EMERGENCE_PLAN,
-        section: FLOWCHART,
-        text: DIRECTED,
+        document: docs::EMERGENCE_STATE,
+        section: "Agent/State",
+        text: "",
+        note: "010 says nothing about writing a State path twice. Under --writes immutable (the default) the suite follows the companion essay 009 as read in late 2025, where State is immutable once written; later revisions of 009 say the last write wins. Hence a warning, never an error. 009 is not one of the seeds, so nothing is quoted.",
     },
+    revision_citations: &[],
 };
 
 pub const WRITE_OVERWRITE: Rule = Rule {
@@ -187,10 +210,12 @@ pub const WRITE_OVERWRITE: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "--writes last-wins: two calls may write the same (or an overlapping) path, or a call overwrites a value the State holds; the last write wins",
     citation: Citation {
-        document: docs::EMERGENCE_PLAN,
-        section: FLOWCHART,
-        text: DIRECTED,
+        document: docs::EMERGENCE_STATE,
+        section: "Agent/State",
+        text: "",
+        note: "010 says nothing about writing a State path twice. Under --writes last-wins the suite follows later revisions of the companion essay 009: the last write wins. 009 is not one of the seeds, so nothing is quoted.",
     },
+    revision_citations: &[],
 };
 
 pub const SCHEMA_PATH: Rule = Rule {
@@ -201,8 +226,10 @@ pub const SCHEMA_PATH: Rule = Rule {
     citation: Citation {
         document: docs::EMERGENCE_PLAN,
         section: BLUEPRINT,
-        text: SLOTS,
+        text: "By providing the schema, the user gives the agent a clear map for the data. The agent doesn't have to guess the variable names or the right order; it just fills in the predefined slots, leading to a much more reliable Plan.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const SCHEMA_UNFILLED: Rule = Rule {
@@ -214,7 +241,9 @@ pub const SCHEMA_UNFILLED: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: BLUEPRINT,
         text: "The user gives the agent an Input and a State message that only contains a schema, or blueprint. This blueprint describes the data flow by listing the \"variables\" the plan should fill in.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const TOOL_UNKNOWN: Rule = Rule {
@@ -225,8 +254,10 @@ pub const TOOL_UNKNOWN: Rule = Rule {
     citation: Citation {
         document: docs::EMERGENCE_PLAN,
         section: FAILURE,
-        text: "The agent gets a set of tools and a user's request.",
+        text: TOOLS_GIVEN,
+        note: "A call to a tool the agent was not given cannot run.",
     },
+    revision_citations: &[],
 };
 
 pub const TOOL_ARGS: Rule = Rule {
@@ -237,8 +268,10 @@ pub const TOOL_ARGS: Rule = Rule {
     citation: Citation {
         document: docs::EMERGENCE_PLAN,
         section: FAILURE,
-        text: "The agent gets a set of tools and a user's request.",
+        text: TOOLS_GIVEN,
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const RULES: &[&Rule] = &[
@@ -564,7 +597,7 @@ pub fn graph_findings(
             ),
         };
         let d = match writes {
-            WriteMode::Immutable => Diagnostic::new(&WRITE_TWICE, format!("{what}; State is immutable once written"))
+            WriteMode::Immutable => Diagnostic::new(&WRITE_TWICE, format!("{what}; State is immutable once written (essay 009; 010 does not say)"))
                 .hint("give each result its own path; if later writes are meant to win, check with --writes last-wins"),
             WriteMode::LastWins => Diagnostic::new(&WRITE_OVERWRITE, format!("{what}; the last write wins")),
         };
@@ -814,7 +847,7 @@ mod tests {
             assert!(super::super::find(rule.id).is_some(), "{}", rule.id);
             assert!(rule.id.starts_with("DAG-"));
             assert_eq!(rule.revisions, ALL_REVISIONS);
-            assert!(!rule.citation.text.is_empty());
+            assert!(!rule.citation.text.is_empty() || !rule.citation.note.is_empty());
         }
     }
 
@@ -823,7 +856,8 @@ mod tests {
         let plan = r#"[{"_tool": "a", "_outputPath": "†state.x"}, {"_tool": "b", "_outputPath": "†state.x"}]"#;
         assert_eq!(ids(plan, WriteMode::Immutable), ["DAG-WRITE-TWICE"]);
         assert_eq!(ids(plan, WriteMode::LastWins), ["DAG-WRITE-OVERWRITE"]);
-        assert_eq!(WRITE_TWICE.level, Level::Must);
+        // 010 says nothing of writing twice; the default rests on essay 009.
+        assert_eq!(WRITE_TWICE.level, Level::Should);
         assert_eq!(WRITE_OVERWRITE.level, Level::Info);
     }
 

@@ -1,7 +1,8 @@
 //! SES-*: connection and session lifecycle around plan updates.
 
-use super::{docs, Citation, Level, Rule, ALL_REVISIONS};
+use super::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
+use crate::spec::Revision;
 
 pub const BEFORE_INIT: Rule = Rule {
     id: "SES-BEFORE-INIT",
@@ -9,10 +10,22 @@ pub const BEFORE_INIT: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "No session message before `initialize` has been answered",
     citation: Citation {
-        document: docs::INITIALIZATION,
+        document: docs::INITIALIZATION_V1,
         section: "Initialization",
-        text: "Before a Session can be created, Clients MUST initialize the connection by calling the initialize method.",
+        text: "Before a Session can be created, Clients MUST initialize the connection by calling the initialize method",
+        note: "The suite treats a session/update before the initialize answer the same way: no session can exist yet.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::INITIALIZATION_V2,
+                section: "Initialization",
+                text: "Before a Session can be created, Clients MUST initialize the connection by calling the initialize method",
+                note: "",
+            },
+        },
+    ],
 };
 
 pub const UNKNOWN_SESSION: Rule = Rule {
@@ -21,10 +34,22 @@ pub const UNKNOWN_SESSION: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "`session/update` names a session established on this connection",
     citation: Citation {
-        document: docs::SESSION_SETUP,
+        document: docs::SESSION_SETUP_V1,
         section: "Session ID",
-        text: "The session ID returned by session/new is a unique identifier for the conversation context; clients use it in session/prompt and agents in session/update (or the id given to session/load).",
+        text: "The session ID returned by session/new is a unique identifier for the conversation context.",
+        note: "The suite infers that an agent's session/update names a session of this connection: one that session/new or session/fork returned, or that session/load or session/resume named. Schema: sessionId is \"The ID of the session this update pertains to.\"",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::SESSION_SETUP_V2,
+                section: "Session ID",
+                text: "The session ID returned by session/new is a unique identifier for the conversation context.",
+                note: "The suite infers that an agent's session/update names a session of this connection: one that session/new or session/fork returned, or that session/resume named.",
+            },
+        },
+    ],
 };
 
 pub const UPDATE_PARAMS: Rule = Rule {
@@ -33,10 +58,22 @@ pub const UPDATE_PARAMS: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "`session/update` params carry a string `sessionId` and an `update` object with a string `sessionUpdate`",
     citation: Citation {
-        document: docs::PROMPT_TURN,
-        section: "3. Agent reports output (SessionNotification)",
-        text: "SessionNotification: required sessionId (SessionId) and update (SessionUpdate), discriminated by sessionUpdate.",
+        document: docs::SCHEMA_V1,
+        section: "SessionNotification",
+        text: "\"required\": [\"sessionId\", \"update\"]",
+        note: "update is a SessionUpdate, an object discriminated by its string sessionUpdate.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::SCHEMA_V2,
+                section: "UpdateSessionNotification",
+                text: "\"required\": [\"sessionId\", \"update\"]",
+                note: "update is a SessionUpdate, an object discriminated by its string sessionUpdate.",
+            },
+        },
+    ],
 };
 
 pub const UPDATE_NOTIFICATION: Rule = Rule {
@@ -45,11 +82,22 @@ pub const UPDATE_NOTIFICATION: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "`session/update` is a notification from the agent to the client",
     citation: Citation {
-        document: docs::PROMPT_TURN,
-        section: "3. Agent reports output",
-        text:
-            "The Agent reports the model's output to the Client via session/update notifications.",
+        document: docs::PROMPT_TURN_V1,
+        section: "3. Agent Reports Output",
+        text: "The Agent reports the model's output to the Client via session/update notifications.",
+        note: "A notification has no id (JSON-RPC 2.0, 4.1), and it travels from the agent to the client.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PROMPT_LIFECYCLE_V2,
+                section: "3. Agent Reports Output",
+                text: "The Agent reports the model's output to the Client via session/update notifications.",
+                note: "A notification has no id (JSON-RPC 2.0, 4.1), and it travels from the agent to the client.",
+            },
+        },
+    ],
 };
 
 pub const RULES: &[&Rule] = &[

@@ -6,7 +6,7 @@
 //! pointer. Unlike the official SDK it never drops an entry: a message with a
 //! bad entry is rejected whole (and the reference state is left as it was).
 
-use super::{docs, Citation, Level, Rule, ALL_REVISIONS, V2_ONLY};
+use super::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS, V2_ONLY};
 use crate::diag::{json_type, member_pointer, shorten, Diagnostic};
 use crate::spec::messages::{
     LegacyPlan, Meta, Plan, PlanContent, PlanEntry, PlanMessage, PlanRemoved, PlanUpdate, Priority,
@@ -26,8 +26,29 @@ pub const ENTRIES: Rule = Rule {
     citation: Citation {
         document: docs::PLAN_V1,
         section: "Creating Plans",
-        text: "entries PlanEntry[] required: An array of plan entries representing the tasks to be accomplished",
+        text: "entries PlanEntry[] required An array of plan entries representing the tasks to be accomplished",
+        note: "items plans carry the same field (RFD: \"entries: PlanEntry[]\").",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::Draft202605,
+            citation: Citation {
+                document: docs::PLAN_DRAFT,
+                section: "Creating Plans",
+                text: "entries PlanEntry[] required An array of plan entries representing the tasks to be accomplished",
+                note: "items plans carry the same field (RFD: \"entries: PlanEntry[]\").",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Item-Based Plans",
+                text: "plan.entries PlanEntry[] required An array of plan entries representing the tasks to be accomplished.",
+                note: "",
+            },
+        },
+    ],
 };
 
 pub const ENTRY: Rule = Rule {
@@ -38,8 +59,29 @@ pub const ENTRY: Rule = Rule {
     citation: Citation {
         document: docs::PLAN_V1,
         section: "Plan Entries",
-        text: "content string required: A human-readable description of what this task aims to accomplish",
+        text: "content string required A human-readable description of what this task aims to accomplish",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::Draft202605,
+            citation: Citation {
+                document: docs::PLAN_DRAFT,
+                section: "Plan Entries",
+                text: "content string required A human-readable description of what this task aims to accomplish",
+                note: "",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Plan Entries",
+                text: "content string required A human-readable description of what this task aims to accomplish",
+                note: "",
+            },
+        },
+    ],
 };
 
 pub const PRIORITY: Rule = Rule {
@@ -50,8 +92,29 @@ pub const PRIORITY: Rule = Rule {
     citation: Citation {
         document: docs::PLAN_V1,
         section: "Plan Entries",
-        text: "priority PlanEntryPriority required: high, medium, low. (v2: custom values MUST start with `_`; other unknown values are reserved for ACP.)",
+        text: "priority PlanEntryPriority required The relative importance of this task. high medium low",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::Draft202605,
+            citation: Citation {
+                document: docs::PLAN_DRAFT,
+                section: "Plan Entries",
+                text: "priority PlanEntryPriority required The relative importance of this task. high medium low",
+                note: "",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Plan Entries",
+                text: "Custom priorities MUST begin with _; unknown non-underscore priorities are reserved for future ACP variants.",
+                note: "v2 keeps high, medium and low.",
+            },
+        },
+    ],
 };
 
 pub const STATUS: Rule = Rule {
@@ -62,8 +125,29 @@ pub const STATUS: Rule = Rule {
     citation: Citation {
         document: docs::PLAN_V1,
         section: "Plan Entries",
-        text: "status PlanEntryStatus required: pending, in_progress, completed. (v2 adds cancelled; custom values MUST start with `_`.)",
+        text: "status PlanEntryStatus required The current execution status of this task pending in_progress completed",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::Draft202605,
+            citation: Citation {
+                document: docs::PLAN_DRAFT,
+                section: "Plan Entries",
+                text: "status PlanEntryStatus required The current execution status of this task pending in_progress completed",
+                note: "",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Plan Entries",
+                text: "Custom statuses MUST begin with _; unknown non-underscore statuses are reserved for future ACP variants.",
+                note: "v2 lists pending, in_progress, completed and cancelled.",
+            },
+        },
+    ],
 };
 
 pub const PLAN: Rule = Rule {
@@ -75,7 +159,28 @@ pub const PLAN: Rule = Rule {
         document: docs::RFD,
         section: "What we propose to do about it",
         text: "Add a new SessionUpdate variant — plan_update — that carries a plan field.",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "plan_update carries a plan object with a type discriminator.",
+                note: "",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Agent Plan",
+                text: "plan_update carries a plan object with a type discriminator and a required planId so Clients can track multiple plans independently.",
+                note: "",
+            },
+        },
+    ],
 };
 
 pub const PLAN_TYPE: Rule = Rule {
@@ -86,8 +191,29 @@ pub const PLAN_TYPE: Rule = Rule {
     citation: Citation {
         document: docs::RFD,
         section: "What we propose to do about it",
-        text: "The plan field is a tagged union (discriminated by type) with the following variants: items, file, markdown. (v2: custom types MUST start with `_`.)",
+        text: "The plan field is a tagged union (discriminated by type) with the following variants:",
+        note: "items, file and markdown.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "plan_update carries a plan object with a type discriminator.",
+                note: "Its variants are items, file and markdown.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Extensibility",
+                text: "Custom plan content types MUST begin with _; unknown non-underscore plan content types are reserved for future ACP variants.",
+                note: "v2 defines items (stable); file and markdown are unstable.",
+            },
+        },
+    ],
 };
 
 pub const PLAN_ID: Rule = Rule {
@@ -98,8 +224,29 @@ pub const PLAN_ID: Rule = Rule {
     citation: Citation {
         document: docs::PLAN_DRAFT,
         section: "Plan Operations",
-        text: "Every plan format includes a required id so Clients can track multiple plans independently. (Renamed planId in schema 1.3.0.)",
+        text: "Every plan format includes a required id so Clients can track multiple plans independently.",
+        note: "plan_removed carries the id too (RFD: \"a plan_removed session update type that carries only a plan id\").",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "Every plan format includes a required planId so Clients can track multiple plans independently.",
+                note: "id was renamed planId in schema 1.3.0 (2026-07-01); plan_removed carries planId too.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Extensibility",
+                text: "Every plan content variant, including custom or future variants, MUST carry a planId.",
+                note: "plan_removed carries planId too (schema: \"required\": [\"planId\"]).",
+            },
+        },
+    ],
 };
 
 pub const PLAN_ID_EMPTY: Rule = Rule {
@@ -111,7 +258,28 @@ pub const PLAN_ID_EMPTY: Rule = Rule {
         document: docs::RFD,
         section: "Multiple Plans",
         text: "The id field on every plan variant identifies a specific plan.",
+        note: "The schema allows the empty string; clients key plans by it, so the suite warns.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "Every plan format includes a required planId so Clients can track multiple plans independently.",
+                note: "The schema allows the empty string; clients key plans by it, so the suite warns.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Item-Based Plans",
+                text: "plan.planId PlanId required A unique identifier for this plan within the session.",
+                note: "The schema allows the empty string; clients key plans by it, so the suite warns.",
+            },
+        },
+    ],
 };
 
 pub const FILE_URI: Rule = Rule {
@@ -122,8 +290,29 @@ pub const FILE_URI: Rule = Rule {
     citation: Citation {
         document: docs::RFD,
         section: "What we propose to do about it",
-        text: "file | Agent provides a file URI containing the plan | uri: string",
+        text: "Agent provides a file URI containing the plan | uri: string",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_V1,
+                section: "PlanFile",
+                text: "\"required\": [\"planId\", \"uri\"]",
+                note: "uri is a string.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::SCHEMA_V2,
+                section: "PlanFile",
+                text: "\"required\": [\"planId\", \"uri\"]",
+                note: "uri is a string of format uri.",
+            },
+        },
+    ],
 };
 
 pub const FILE_URI_ABSOLUTE: Rule = Rule {
@@ -132,10 +321,12 @@ pub const FILE_URI_ABSOLUTE: Rule = Rule {
     revisions: V2_ONLY,
     summary: "A `file` plan's `uri` is an absolute URI (v2)",
     citation: Citation {
-        document: docs::SCHEMA_V2,
-        section: "PlanFile.uri",
-        text: "uri: string, format uri: plan file URIs MUST be absolute.",
+        document: docs::PLAN_V2_UNSTABLE,
+        section: "File Plans",
+        text: "Plan file URIs MUST be absolute.",
+        note: "The schema gives uri \"format\": \"uri\" (RFC 3986).",
     },
+    revision_citations: &[],
 };
 
 pub const MARKDOWN_CONTENT: Rule = Rule {
@@ -146,8 +337,29 @@ pub const MARKDOWN_CONTENT: Rule = Rule {
     citation: Citation {
         document: docs::RFD,
         section: "What we propose to do about it",
-        text: "markdown | Agent provides raw markdown text | content: string",
+        text: "Agent provides raw markdown text | content: string",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_V1,
+                section: "PlanMarkdown",
+                text: "\"required\": [\"planId\", \"content\"]",
+                note: "content is a string.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::SCHEMA_V2,
+                section: "PlanMarkdown",
+                text: "\"required\": [\"planId\", \"content\"]",
+                note: "content is a string.",
+            },
+        },
+    ],
 };
 
 pub const META: Rule = Rule {
@@ -156,10 +368,22 @@ pub const META: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "`_meta` is an object or null",
     citation: Citation {
-        document: docs::EXTENSIBILITY,
-        section: "The _meta field",
-        text: "All types in the protocol include a _meta field with type { [key: string]: unknown } (schema: object or null).",
+        document: docs::EXTENSIBILITY_V1,
+        section: "The _meta Field",
+        text: "All types in the protocol include a _meta field with type { [key: string]: unknown } that implementations can use to attach custom information.",
+        note: "The schema types _meta as \"type\": [\"object\", \"null\"].",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::EXTENSIBILITY_V2,
+                section: "The _meta Field",
+                text: "All types in the protocol include a _meta field with type { [key: string]: unknown } that implementations can use to attach custom information.",
+                note: "The schema types _meta as \"type\": [\"object\", \"null\"].",
+            },
+        },
+    ],
 };
 
 pub const UNKNOWN_FIELD: Rule = Rule {
@@ -168,10 +392,22 @@ pub const UNKNOWN_FIELD: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "No custom members at the root of plan types (custom data goes under `_meta`)",
     citation: Citation {
-        document: docs::EXTENSIBILITY,
-        section: "The _meta field",
+        document: docs::EXTENSIBILITY_V1,
+        section: "The _meta Field",
         text: "Implementations MUST NOT add any custom fields at the root of a type that's part of the specification. All possible names are reserved for future protocol versions.",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::EXTENSIBILITY_V2,
+                section: "The _meta Field",
+                text: "Implementations MUST NOT add any custom fields at the root of a type that's part of the specification. All possible names are reserved for future protocol versions.",
+                note: "",
+            },
+        },
+    ],
 };
 
 pub const RULES: &[&Rule] = &[

@@ -251,6 +251,7 @@ impl Validator {
         if d.line == 0 {
             d.line = self.line;
         }
+        d.revision.get_or_insert(self.revision.revision);
         self.diagnostics.push(d);
     }
 

@@ -48,3 +48,5 @@ pub fn relative(root: &Path, path: &Path) -> String {
         .collect::<Vec<_>>()
         .join("/")
 }
+
+pub mod excerpts;
