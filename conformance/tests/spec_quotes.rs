@@ -8,19 +8,34 @@ use acp_plan_conformance::rules::{catalog, docs, Citation, Level, Rule};
 use common::excerpts::{self, quoted_in, rendered, Excerpt};
 use std::collections::BTreeMap;
 
-/// The suite's own documents are its README (outside the generated rule table,
-/// which repeats the quotations).
+/// The suite's own documents: the README and the manual under `docs/`, except
+/// the generated rule reference (it repeats the quotations).
 fn readme_prose() -> Excerpt {
-    let text = std::fs::read_to_string(common::repo_root().join("README.md")).expect("README.md");
-    let start = text
-        .find("<!-- rules:start -->")
-        .expect("rules:start marker");
-    let end = text.find("<!-- rules:end -->").expect("rules:end marker");
+    let root = common::repo_root();
+    let mut files = vec!["README.md".to_owned()];
+    files.extend(
+        common::corpus_files("docs", "md")
+            .into_iter()
+            .filter(|f| !f.ends_with("docs/rules.md")),
+    );
+    let mut prose = String::new();
+    for file in &files {
+        let text = std::fs::read_to_string(root.join(file)).expect("readable doc");
+        let text = match (
+            text.find("<!-- rules:start -->"),
+            text.find("<!-- rules:end -->"),
+        ) {
+            (Some(start), Some(end)) => format!("{}\n{}", &text[..start], &text[end..]),
+            _ => text,
+        };
+        prose.push_str(&text);
+        prose.push('\n');
+    }
     Excerpt {
-        file: "README.md".into(),
-        document: "README".into(),
+        file: files.join(", "),
+        document: "the suite's docs".into(),
         header: BTreeMap::new(),
-        rendered: rendered(&format!("{}\n{}", &text[..start], &text[end..])),
+        rendered: rendered(&prose),
     }
 }
 
