@@ -214,9 +214,9 @@ pub const DUPLICATE_RESPONSE: Rule = Rule {
 
 pub const ID_REUSE: Rule = Rule {
     id: "ENV-ID-REUSE",
-    level: Level::Must,
+    level: Level::Should,
     revisions: ALL_REVISIONS,
-    summary: "A sender does not reuse a request id while that request awaits its response",
+    summary: "A request id is reused while a request with that id awaits its response (no text forbids it; answers become ambiguous)",
     citation: Citation {
         document: docs::JSONRPC,
         section: "4. Request object (id)",
@@ -328,7 +328,7 @@ pub fn request_outcome(
             Diagnostic::new(
                 &ID_REUSE,
                 format!(
-                    "the {} reused request id {id} for `{}` while its request on line {previous_line} still awaits a response",
+                    "the {} reused request id {id} for `{}` while its request on line {previous_line} still awaits a response: an answer to either is ambiguous",
                     direction.sender(),
                     crate::diag::shorten(method, 60)
                 ),

@@ -4,15 +4,14 @@
 //! that calls `session/load`), so only `acp-plan agent` decides them; a
 //! single trace can never trigger them.
 
-use super::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
+use super::{docs, Citation, Level, Rule, WITH_CAPABILITY};
 use crate::diag::Diagnostic;
-use crate::spec::Revision;
 use crate::state::SessionPlans;
 
 pub const REPLAY_STATE: Rule = Rule {
     id: "LOAD-REPLAY-STATE",
     level: Level::Must,
-    revisions: ALL_REVISIONS,
+    revisions: WITH_CAPABILITY,
     summary: "The plans a `session/load` replay ends with are the plans the live session ended with",
     citation: Citation {
         document: docs::SESSION_SETUP_V1,
@@ -20,23 +19,13 @@ pub const REPLAY_STATE: Rule = Rule {
         text: "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications (like session/prompt).",
         note: "The replay is what the agent sends before it answers session/load.",
     },
-    revision_citations: &[
-        RevisionCitation {
-            revision: Revision::V2,
-            citation: Citation {
-                document: docs::SESSION_SETUP_V2,
-                section: "Resuming Sessions",
-                text: "When replayFrom.type is \"start\", the Agent MUST replay the entire conversation to the Client in the form of session/update notifications before responding.",
-                note: "v2 has no session/load: session/resume with replayFrom {\"type\": \"start\"} replays \"the same message, tool-call, and plan updates as live traffic\" (Migrating to v2).",
-            },
-        },
-    ],
+    revision_citations: &[],
 };
 
 pub const REPLAY_MISSING: Rule = Rule {
     id: "LOAD-REPLAY-MISSING",
     level: Level::Should,
-    revisions: ALL_REVISIONS,
+    revisions: WITH_CAPABILITY,
     summary: "A `session/load` replay shows the plans the live session ended with (a replay without them is incomplete)",
     citation: Citation {
         document: docs::SESSION_SETUP_V1,
@@ -44,17 +33,7 @@ pub const REPLAY_MISSING: Rule = Rule {
         text: "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications (like session/prompt).",
         note: "Whether plan updates are part of \"the conversation\" is not spelled out in v1, so a replay without them is a warning.",
     },
-    revision_citations: &[
-        RevisionCitation {
-            revision: Revision::V2,
-            citation: Citation {
-                document: docs::SESSION_SETUP_V2,
-                section: "Resuming Sessions",
-                text: "When replayFrom.type is \"start\", the Agent MUST replay the entire conversation to the Client in the form of session/update notifications before responding.",
-                note: "v2 replays \"the same message, tool-call, and plan updates as live traffic\" (Migrating to v2, a guide, not the normative page), so the suite still warns only.",
-            },
-        },
-    ],
+    revision_citations: &[],
 };
 
 pub const RULES: &[&Rule] = &[&REPLAY_STATE, &REPLAY_MISSING];
