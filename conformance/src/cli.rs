@@ -79,6 +79,10 @@ pub struct CheckArgs {
     /// Fail (exit 1) on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// What input the checker could not check (its limits: TRACE-LIMIT,
+    /// DAG-LIMIT) does to the exit status: fail (exit 1, the default) or warn.
+    #[arg(long, value_enum, default_value_t = IncompletePolicy::Fail, value_name = "POLICY")]
+    pub incomplete: IncompletePolicy,
     /// Also print what a conformant client shows at the end of each trace.
     #[arg(long)]
     pub show_state: bool,
@@ -150,6 +154,15 @@ pub struct RulesArgs {
     pub format: RulesFormat,
 }
 
+/// What a result that could not be checked completely does to the exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IncompletePolicy {
+    /// Fail (exit 1): CI fails closed when part of the input was not checked.
+    Fail,
+    /// Report it as a warning and pass if nothing else fails.
+    Warn,
+}
+
 /// What a second write to a State path means (`acp-plan dag --writes`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Writes {
@@ -198,6 +211,10 @@ pub struct DagArgs {
     /// Fail (exit 1) on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// What input the checker could not check (its limits: TRACE-LIMIT,
+    /// DAG-LIMIT) does to the exit status: fail (exit 1, the default) or warn.
+    #[arg(long, value_enum, default_value_t = IncompletePolicy::Fail, value_name = "POLICY")]
+    pub incomplete: IncompletePolicy,
     /// Leave info-level diagnostics out of human output.
     #[arg(long)]
     pub quiet: bool,
@@ -267,6 +284,10 @@ pub struct AgentArgs {
     /// Fail a scenario on the agent's warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// What input the checker could not check (its limits: TRACE-LIMIT,
+    /// DAG-LIMIT) does to the exit status: fail (exit 1, the default) or warn.
+    #[arg(long, value_enum, default_value_t = IncompletePolicy::Fail, value_name = "POLICY")]
+    pub incomplete: IncompletePolicy,
     /// Also print what a conformant client shows at the end of each scenario.
     #[arg(long)]
     pub show_state: bool,

@@ -355,7 +355,10 @@ fn rules_json_lists_every_rule_once_with_its_fields() {
         assert!(is_rule_id(id), "rule id {id:?}");
         assert!(ids.insert(id.to_owned()), "rule id {id} appears twice");
         assert!(
-            matches!(rule["level"].as_str(), Some("MUST" | "SHOULD" | "INFO")),
+            matches!(
+                rule["level"].as_str(),
+                Some("MUST" | "SHOULD" | "INFO" | "LIMIT")
+            ),
             "{id}: level {}",
             rule["level"]
         );
@@ -506,4 +509,38 @@ fn hostile_input_gets_located_diagnostics_and_no_panic() {
         "the human report repeats hostile input: {} bytes",
         human.stdout.len()
     );
+}
+
+/// What the checker could not check makes the result incomplete: exit 1 by
+/// default (CI fails closed), 0 with `--incomplete warn`; the JSON report
+/// says which line was not checked and why.
+#[test]
+fn limits_make_the_result_incomplete_not_non_conformant() {
+    let deep = format!(
+        "{{\"jsonrpc\":\"2.0\",\"method\":\"_x\",\"params\":{}1{}}}",
+        "[".repeat(40),
+        "]".repeat(40)
+    );
+    let trace = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}"#,
+        deep.as_str(),
+    ]
+    .join("\n");
+    let path = scratch("incomplete.jsonl", trace.as_bytes());
+    let path = path.to_str().expect("UTF-8 temp path");
+    let failing = acp_plan(&["check", "--max-depth", "16", "--format", "json", path]);
+    assert_eq!(status(&failing), 1);
+    let document = json(&failing);
+    assert_eq!(document["verdict"], "incomplete");
+    assert_eq!(document["result"], "fail");
+    assert_eq!(document["summary"]["errors"], 0);
+    assert_eq!(document["summary"]["incomplete"], 1);
+    assert_eq!(document["unchecked"][0]["line"], 3);
+    assert_eq!(document["unchecked"][0]["rule"], "TRACE-LIMIT");
+    let warned = acp_plan(&["check", "--max-depth", "16", "--incomplete", "warn", path]);
+    assert_eq!(status(&warned), 0);
+    let text = String::from_utf8_lossy(&warned.stdout).into_owned();
+    assert!(text.contains("incomplete[TRACE-LIMIT]"), "{text}");
+    assert!(text.contains("verdict: incomplete"), "{text}");
 }

@@ -118,7 +118,28 @@ fn usage_and_io_errors_exit_2() {
 
 #[test]
 fn limits_are_reported_not_crashed_on() {
+    // Incomplete, not an error: fails closed by default, passes with --incomplete warn.
     let out = acp_plan(&["dag", "--max-calls", "1", "corpus/dag/profile.json"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).contains("error[DAG-LIMIT]"));
+    let text = stdout(&out);
+    assert!(text.contains("incomplete[DAG-LIMIT]"), "{text}");
+    assert!(
+        text.contains("verdict: incomplete (0 errors, 0 warnings, 1 part not checked)"),
+        "{text}"
+    );
+    let warned = acp_plan(&[
+        "dag",
+        "--incomplete",
+        "warn",
+        "--max-calls",
+        "1",
+        "--format",
+        "json",
+        "corpus/dag/profile.json",
+    ]);
+    assert_eq!(warned.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&warned.stdout).expect("JSON");
+    assert_eq!(report["verdict"], "incomplete");
+    assert_eq!(report["summary"]["incomplete"], 1);
+    assert_eq!(report["unchecked"][0]["rule"], "DAG-LIMIT");
 }

@@ -17,7 +17,7 @@ CORPUS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with open(os.path.join(CORPUS, "rules.json"), encoding="utf-8") as f:
     RULES = {rule["id"]: rule for rule in json.load(f)}
 
-SEVERITY = {"MUST": "error", "SHOULD": "warning", "INFO": "info"}
+SEVERITY = {"MUST": "error", "SHOULD": "warning", "INFO": "info", "LIMIT": "incomplete"}
 
 
 class Revision:
@@ -382,7 +382,7 @@ class Case:
 
     def build(self):
         rules = {d["rule"] for d in self.diagnostics}
-        by_severity = {"error": [], "warning": [], "info": []}
+        by_severity = {"error": [], "warning": [], "info": [], "incomplete": []}
         for rule in sorted(rules):
             by_severity[SEVERITY[RULES[rule]["level"]]].append(rule)
         for rule in rules | set(self.near_miss):
@@ -402,14 +402,17 @@ class Case:
         if self.limits:
             case["limits"] = self.limits
         case["messages"] = self.items
+        verdict = "not_conformant" if by_severity["error"] else "incomplete" if by_severity["incomplete"] else "conformant"
         expect = {
-            "verdict": "not_conformant" if by_severity["error"] else "conformant",
+            "verdict": verdict,
             "errors": by_severity["error"],
             "warnings": by_severity["warning"],
             "infos": by_severity["info"],
             "diagnostics": sorted(self.diagnostics, key=lambda d: (d["message"], d["rule"], d.get("pointer", ""))),
             "state": self.state(),
         }
+        if by_severity["incomplete"]:
+            expect["incomplete"] = by_severity["incomplete"]
         if self.steps:
             expect["steps"] = self.steps
         case["expect"] = expect

@@ -62,6 +62,7 @@ pub fn run(args: AgentArgs) -> u8 {
         out: args.out.clone(),
         permission: args.permission.clone(),
         deny_warnings: args.deny_warnings,
+        accept_incomplete: args.incomplete == crate::cli::IncompletePolicy::Warn,
     };
     let show_progress = std::io::stderr().is_terminal();
     let outcomes = match runner::run(&options, &mut |outcome| {
@@ -77,6 +78,7 @@ pub fn run(args: AgentArgs) -> u8 {
     };
     let report_options = ReportOptions {
         deny_warnings: args.deny_warnings,
+        accept_incomplete: args.incomplete == crate::cli::IncompletePolicy::Warn,
         show_state: args.show_state,
         quiet: args.quiet,
     };

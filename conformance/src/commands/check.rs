@@ -28,6 +28,7 @@ pub fn run(args: CheckArgs) -> u8 {
     }
     let options = ReportOptions {
         deny_warnings: args.deny_warnings,
+        accept_incomplete: args.incomplete == crate::cli::IncompletePolicy::Warn,
         show_state: args.show_state,
         quiet: args.quiet,
     };

@@ -26,6 +26,7 @@ pub fn run(args: DagArgs) -> u8 {
     let report = dag::check_named(&name, &bytes, &options);
     let report_options = ReportOptions {
         deny_warnings: args.deny_warnings,
+        accept_incomplete: args.incomplete == crate::cli::IncompletePolicy::Warn,
         show_state: false,
         quiet: args.quiet,
     };
@@ -60,6 +61,8 @@ pub fn run(args: DagArgs) -> u8 {
     match report::dag::verdict(&report, report_options) {
         Verdict::Conformant => EXIT_CONFORMANT,
         Verdict::NotConformant => EXIT_NOT_CONFORMANT,
+        Verdict::Incomplete if report_options.accept_incomplete => EXIT_CONFORMANT,
+        Verdict::Incomplete => EXIT_NOT_CONFORMANT,
     }
 }
 

@@ -57,6 +57,7 @@ pub fn run(args: TapArgs) -> u8 {
     };
     let options = ReportOptions {
         deny_warnings: false,
+        accept_incomplete: false,
         show_state: false,
         quiet: args.quiet,
     };

@@ -25,6 +25,10 @@ pub fn render(run: &Run<'_>) -> String {
                 (None, Severity::Error) => ("error", d.rule.id.to_owned()),
                 (None, Severity::Warning) => ("warning", d.rule.id.to_owned()),
                 (None, Severity::Info) => ("notice", d.rule.id.to_owned()),
+                (None, Severity::Incomplete) if run.fails(Severity::Incomplete) => {
+                    ("error", format!("{} (not checked)", d.rule.id))
+                }
+                (None, Severity::Incomplete) => ("warning", format!("{} (not checked)", d.rule.id)),
             };
             let mut body = body(d);
             if let Some(entry) = baselined {

@@ -52,7 +52,7 @@ pub const INPUT: Rule = Rule {
 
 pub const LIMIT: Rule = Rule {
     id: "DAG-LIMIT",
-    level: Level::Must,
+    level: Level::Limit,
     revisions: ALL_REVISIONS,
     summary: "The plan exceeds an input limit of the checker and was not (fully) checked",
     citation: Citation {

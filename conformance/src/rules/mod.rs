@@ -32,6 +32,10 @@ pub enum Level {
     /// Allowed, but worth knowing: an info.
     #[serde(rename = "INFO")]
     Info,
+    /// The checker's own limit: part of the input was not checked. Not a
+    /// violation by anyone; the result is incomplete.
+    #[serde(rename = "LIMIT")]
+    Limit,
 }
 
 impl Level {
@@ -40,6 +44,7 @@ impl Level {
             Level::Must => Severity::Error,
             Level::Should => Severity::Warning,
             Level::Info => Severity::Info,
+            Level::Limit => Severity::Incomplete,
         }
     }
 
@@ -48,6 +53,7 @@ impl Level {
             Level::Must => "MUST",
             Level::Should => "SHOULD",
             Level::Info => "INFO",
+            Level::Limit => "LIMIT",
         }
     }
 }
@@ -59,6 +65,9 @@ pub enum Severity {
     Error,
     Warning,
     Info,
+    /// Something was not checked (a [`Level::Limit`] rule): the result is
+    /// incomplete. Fails the run unless incomplete results are accepted.
+    Incomplete,
 }
 
 impl Severity {
@@ -67,6 +76,7 @@ impl Severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Info => "info",
+            Severity::Incomplete => "incomplete",
         }
     }
 }

@@ -25,7 +25,7 @@ pub const RECORD: Rule = Rule {
 
 pub const LIMIT: Rule = Rule {
     id: "TRACE-LIMIT",
-    level: Level::Must,
+    level: Level::Limit,
     revisions: ALL_REVISIONS,
     summary: "A message exceeds an input limit of the checker and was not (fully) checked",
     citation: Citation {

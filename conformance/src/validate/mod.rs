@@ -800,6 +800,8 @@ pub struct Counts {
     pub errors: u64,
     pub warnings: u64,
     pub infos: u64,
+    /// Diagnostics saying something was not checked (the checker's limits).
+    pub incomplete: u64,
 }
 
 impl Counts {
@@ -807,6 +809,7 @@ impl Counts {
         self.errors += other.errors;
         self.warnings += other.warnings;
         self.infos += other.infos;
+        self.incomplete += other.incomplete;
     }
 
     pub fn add(&mut self, d: &Diagnostic) {
@@ -814,6 +817,7 @@ impl Counts {
             crate::rules::Severity::Error => self.errors += 1,
             crate::rules::Severity::Warning => self.warnings += 1,
             crate::rules::Severity::Info => self.infos += 1,
+            crate::rules::Severity::Incomplete => self.incomplete += 1,
         }
     }
 }
