@@ -82,7 +82,7 @@ pub const REF_SYNTAX: Rule = Rule {
     id: "DAG-REF-SYNTAX",
     level: Level::Must,
     revisions: ALL_REVISIONS,
-    summary: "A string argument starting with † is not a reference `†<kind>.<dotted.path>`: it points to no spot on the notepad",
+    summary: "A string argument starting with † is not a reference `†<kind>.<dotted.path>` the suite can read: it points to no spot on the notepad, so the call cannot run (the suite's reading of 010's examples)",
     citation: Citation {
         document: docs::EMERGENCE_PLAN,
         section: FORMED,
@@ -96,7 +96,7 @@ pub const OUTPUT_SYNTAX: Rule = Rule {
     id: "DAG-OUTPUT-SYNTAX",
     level: Level::Must,
     revisions: ALL_REVISIONS,
-    summary: "`_outputPath` is not a string of references joined by `||` (one of) or `&&` (all of)",
+    summary: "`_outputPath` is not a string of references joined by `||` (one of) or `&&` (all of): it names no spot to write, so the call cannot run (the suite's reading of 010's example)",
     citation: Citation {
         document: docs::EMERGENCE_PLAN,
         section: FAILURE,
@@ -396,7 +396,7 @@ pub fn plan_faults(plan: &Plan) -> Vec<Diagnostic> {
                 FaultKind::BadReference { text, error } => Diagnostic::new(
                     &REF_SYNTAX,
                     format!(
-                        "call {label}: \"{}\" starts with † but is not a reference: {error}",
+                        "call {label} cannot run: \"{}\" starts with † but the suite cannot read it as a reference (it points to no spot on the notepad): {error}",
                         quoted(text)
                     ),
                 )
@@ -409,13 +409,13 @@ pub fn plan_faults(plan: &Plan) -> Vec<Diagnostic> {
                 }),
                 FaultKind::OutputNotString { found } => Diagnostic::new(
                     &OUTPUT_SYNTAX,
-                    format!("call {label}: `_outputPath` is {found}, not a string of references"),
+                    format!("call {label} cannot run: `_outputPath` is {found}, not a string of references (it names no spot to write)"),
                 )
                 .hint("write `\"_outputPath\": \"†state.result\"`"),
                 FaultKind::BadOutputPath { text, error } => Diagnostic::new(
                     &OUTPUT_SYNTAX,
                     format!(
-                        "call {label}: `_outputPath` \"{}\" is malformed: {error}",
+                        "call {label} cannot run: the suite cannot read `_outputPath` \"{}\" (it names no spot to write): {error}",
                         quoted(text)
                     ),
                 )
