@@ -48,7 +48,7 @@ results="$dir/results.txt"
 echo "== build ($profile)"
 # Two builds, so that features do not mix: the binary as users get it, and
 # the helpers (the floor among them) with serde_json as it comes.
-cargo build --quiet --profile "$profile" -p acp-plan-conformance --bin acp-plan
+cargo build --quiet --profile "$profile" -p acp-plan --bin acp-plan
 cargo build --quiet --profile "$profile" -p acp-plan-bench --bins
 acp="$out/acp-plan"
 run() { "$out/bench_run" --out "$results" --label "$@"; }

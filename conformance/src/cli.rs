@@ -1,8 +1,9 @@
 //! Command-line definitions (clap). No logic lives here.
 
-use crate::live::scenario::Scenario;
-use crate::live::PermissionChoice;
-use crate::spec::SpecChoice;
+use acp_plan_conformance::live::scenario::Scenario;
+use acp_plan_conformance::live::PermissionChoice;
+use acp_plan_conformance::report::{Format, ReportOptions};
+use acp_plan_conformance::spec::SpecChoice;
 use chrono::NaiveDate;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::ffi::OsString;
@@ -42,8 +43,9 @@ pub enum Command {
     Gen(GenArgs),
 }
 
+/// `--format`: the library's [`Format`] as a command-line value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub enum FormatArg {
     /// rustc-style diagnostics and a summary.
     Human,
     /// One JSON document (schemas/report.schema.json).
@@ -54,6 +56,80 @@ pub enum Format {
     Sarif,
     /// GitHub Actions workflow commands (annotations).
     Github,
+}
+
+impl From<FormatArg> for Format {
+    fn from(format: FormatArg) -> Format {
+        match format {
+            FormatArg::Human => Format::Human,
+            FormatArg::Json => Format::Json,
+            FormatArg::Junit => Format::Junit,
+            FormatArg::Sarif => Format::Sarif,
+            FormatArg::Github => Format::Github,
+        }
+    }
+}
+
+/// How a run is reported and judged: one definition of each flag, shared by
+/// `check`, `agent`, `dag` and `tap`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    pub format: FormatArg,
+    /// Leave info-level diagnostics out of human and github output.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl ReportArgs {
+    pub fn format(&self) -> Format {
+        self.format.into()
+    }
+}
+
+/// `--deny-warnings` of the commands that give a verdict (`check`, `agent`, `dag`).
+#[derive(Debug, Args)]
+pub struct VerdictArgs {
+    /// Fail (exit 1) on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// What input the checker could not check (its limits: TRACE-LIMIT,
+    /// DAG-LIMIT) does to the exit status: fail (exit 1, the default) or warn.
+    #[arg(long, value_enum, default_value_t = IncompletePolicy::Fail, value_name = "POLICY")]
+    pub incomplete: IncompletePolicy,
+}
+
+/// `--show-state` of the commands that follow a client's state (`check`, `agent`).
+#[derive(Debug, Args)]
+pub struct StateArgs {
+    /// Also print what a conformant client shows at the end of each trace (or scenario).
+    #[arg(long)]
+    pub show_state: bool,
+}
+
+/// `--spec` of the commands that check ACP traffic.
+#[derive(Debug, Args)]
+pub struct SpecArgs {
+    /// Revision of the plan rules: auto, draft-2026-05, v1 or v2.
+    #[arg(long, default_value = "auto", value_parser = parse_spec)]
+    pub spec: SpecChoice,
+}
+
+impl ReportArgs {
+    /// The report options of a run (`show_state` where the command has it).
+    pub fn options(
+        &self,
+        verdict: Option<&VerdictArgs>,
+        state: Option<&StateArgs>,
+    ) -> ReportOptions {
+        ReportOptions {
+            deny_warnings: verdict.is_some_and(|v| v.deny_warnings),
+            accept_incomplete: verdict.is_some_and(|v| v.incomplete == IncompletePolicy::Warn),
+            show_state: state.is_some_and(|s| s.show_state),
+            quiet: self.quiet,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -71,24 +147,14 @@ pub struct CheckArgs {
     /// Trace files; `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
-    /// Revision of the plan rules: auto, draft-2026-05, v1 or v2.
-    #[arg(long, default_value = "auto", value_parser = parse_spec)]
-    pub spec: SpecChoice,
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
-    /// Fail (exit 1) on warnings too.
-    #[arg(long)]
-    pub deny_warnings: bool,
-    /// What input the checker could not check (its limits: TRACE-LIMIT,
-    /// DAG-LIMIT) does to the exit status: fail (exit 1, the default) or warn.
-    #[arg(long, value_enum, default_value_t = IncompletePolicy::Fail, value_name = "POLICY")]
-    pub incomplete: IncompletePolicy,
-    /// Also print what a conformant client shows at the end of each trace.
-    #[arg(long)]
-    pub show_state: bool,
-    /// Leave info-level diagnostics out of human and github output.
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub spec: SpecArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    #[command(flatten)]
+    pub verdict: VerdictArgs,
+    #[command(flatten)]
+    pub state: StateArgs,
     /// Accept the failures listed in this baseline file (README, "Baselines").
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
@@ -119,9 +185,8 @@ pub struct BaselineWriteArgs {
     /// An expiry date (YYYY-MM-DD) for every entry: the last day it is honoured.
     #[arg(long, value_name = "DATE", value_parser = parse_date)]
     pub expires: Option<NaiveDate>,
-    /// Revision of the plan rules: auto, draft-2026-05, v1 or v2.
-    #[arg(long, default_value = "auto", value_parser = parse_spec)]
-    pub spec: SpecChoice,
+    #[command(flatten)]
+    pub spec: SpecArgs,
     /// Also accept warnings (for runs gated with --deny-warnings).
     #[arg(long)]
     pub deny_warnings: bool,
@@ -132,19 +197,19 @@ pub struct BaselineWriteArgs {
 /// Input limits (see README, "Limits").
 #[derive(Debug, Args)]
 pub struct LimitArgs {
-    #[arg(long, value_name = "BYTES", default_value_t = crate::trace::Limits::default().max_line_bytes)]
+    #[arg(long, value_name = "BYTES", default_value_t = acp_plan_conformance::trace::Limits::default().max_line_bytes)]
     pub max_line_bytes: usize,
-    #[arg(long, value_name = "N", default_value_t = crate::trace::Limits::default().max_depth)]
+    #[arg(long, value_name = "N", default_value_t = acp_plan_conformance::trace::Limits::default().max_depth)]
     pub max_depth: usize,
-    #[arg(long, value_name = "N", default_value_t = crate::trace::Limits::default().max_sessions)]
+    #[arg(long, value_name = "N", default_value_t = acp_plan_conformance::trace::Limits::default().max_sessions)]
     pub max_sessions: usize,
-    #[arg(long, value_name = "N", default_value_t = crate::trace::Limits::default().max_plans_per_session)]
+    #[arg(long, value_name = "N", default_value_t = acp_plan_conformance::trace::Limits::default().max_plans_per_session)]
     pub max_plans_per_session: usize,
-    #[arg(long, value_name = "N", default_value_t = crate::trace::Limits::default().max_entries_per_plan)]
+    #[arg(long, value_name = "N", default_value_t = acp_plan_conformance::trace::Limits::default().max_entries_per_plan)]
     pub max_entries_per_plan: usize,
-    #[arg(long, value_name = "N", default_value_t = crate::trace::Limits::default().max_outstanding_requests)]
+    #[arg(long, value_name = "N", default_value_t = acp_plan_conformance::trace::Limits::default().max_outstanding_requests)]
     pub max_outstanding_requests: usize,
-    #[arg(long, value_name = "N", default_value_t = crate::trace::Limits::default().max_diagnostics)]
+    #[arg(long, value_name = "N", default_value_t = acp_plan_conformance::trace::Limits::default().max_diagnostics)]
     pub max_diagnostics: usize,
 }
 
@@ -206,18 +271,10 @@ pub struct DagArgs {
     /// Print the data-flow graph on standard output (the report goes to standard error).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub graph: Option<GraphFormat>,
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
-    /// Fail (exit 1) on warnings too.
-    #[arg(long)]
-    pub deny_warnings: bool,
-    /// What input the checker could not check (its limits: TRACE-LIMIT,
-    /// DAG-LIMIT) does to the exit status: fail (exit 1, the default) or warn.
-    #[arg(long, value_enum, default_value_t = IncompletePolicy::Fail, value_name = "POLICY")]
-    pub incomplete: IncompletePolicy,
-    /// Leave info-level diagnostics out of human output.
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    #[command(flatten)]
+    pub verdict: VerdictArgs,
     #[command(flatten)]
     pub limits: DagLimitArgs,
 }
@@ -225,24 +282,26 @@ pub struct DagArgs {
 /// Input limits of `acp-plan dag` (see README, "acp-plan dag").
 #[derive(Debug, Args)]
 pub struct DagLimitArgs {
-    #[arg(long, value_name = "BYTES", default_value_t = crate::dag::DagLimits::default().max_bytes)]
+    #[arg(long, value_name = "BYTES", default_value_t = acp_plan_dag::DagLimits::default().max_bytes)]
     pub max_bytes: usize,
-    #[arg(long, value_name = "N", default_value_t = crate::dag::DagLimits::default().max_calls)]
+    #[arg(long, value_name = "N", default_value_t = acp_plan_dag::DagLimits::default().max_calls)]
     pub max_calls: usize,
-    #[arg(long, value_name = "N", default_value_t = crate::dag::DagLimits::default().max_references)]
+    #[arg(long, value_name = "N", default_value_t = acp_plan_dag::DagLimits::default().max_references)]
     pub max_references: usize,
-    #[arg(long, value_name = "N", default_value_t = crate::dag::DagLimits::default().max_path_segments)]
+    #[arg(long, value_name = "N", default_value_t = acp_plan_dag::DagLimits::default().max_path_segments)]
     pub max_path_segments: usize,
-    #[arg(long, value_name = "N", default_value_t = crate::dag::DagLimits::default().max_edges)]
+    #[arg(long, value_name = "N", default_value_t = acp_plan_dag::DagLimits::default().max_edges)]
     pub max_edges: usize,
-    #[arg(long, value_name = "N", default_value_t = crate::dag::DagLimits::default().max_diagnostics)]
+    #[arg(long, value_name = "N", default_value_t = acp_plan_dag::DagLimits::default().max_diagnostics)]
     pub max_diagnostics: usize,
 }
 
 /// `acp-plan agent [OPTIONS] -- CMD [ARGS...]`
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exit status: 0 every scenario passed or was not exercised (and at least one passed), \
+    after_help = "The client speaks the revision --spec names (v1 with auto, where the handshake decides \
+the rules); --deny-warnings fails a scenario on the agent's warnings.\n\n\
+Exit status: 0 every scenario passed or was not exercised (and at least one passed), \
 1 a scenario failed or none was exercised, 2 usage or I/O error."
 )]
 pub struct AgentArgs {
@@ -253,10 +312,8 @@ pub struct AgentArgs {
     /// Prompt to send, one turn each (repeatable). Default: a task that asks for a plan.
     #[arg(long = "prompt", value_name = "TEXT")]
     pub prompts: Vec<String>,
-    /// Revision the client speaks and the rules use: auto (the client speaks v1,
-    /// the handshake decides), draft-2026-05, v1 or v2.
-    #[arg(long, default_value = "auto", value_parser = parse_spec)]
-    pub spec: SpecChoice,
+    #[command(flatten)]
+    pub spec: SpecArgs,
     /// Longest wait for each response (e.g. 30, 30s, 500ms, 2m).
     #[arg(long, value_name = "DURATION", default_value = "120s", value_parser = parse_duration)]
     pub timeout: Duration,
@@ -279,21 +336,12 @@ pub struct AgentArgs {
     /// A run where no scenario was exercised passes.
     #[arg(long)]
     pub allow_unexercised: bool,
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
-    /// Fail a scenario on the agent's warnings too.
-    #[arg(long)]
-    pub deny_warnings: bool,
-    /// What input the checker could not check (its limits: TRACE-LIMIT,
-    /// DAG-LIMIT) does to the exit status: fail (exit 1, the default) or warn.
-    #[arg(long, value_enum, default_value_t = IncompletePolicy::Fail, value_name = "POLICY")]
-    pub incomplete: IncompletePolicy,
-    /// Also print what a conformant client shows at the end of each scenario.
-    #[arg(long)]
-    pub show_state: bool,
-    /// Leave info-level diagnostics out of human output.
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    #[command(flatten)]
+    pub verdict: VerdictArgs,
+    #[command(flatten)]
+    pub state: StateArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The agent command and its arguments.
@@ -304,24 +352,21 @@ pub struct AgentArgs {
 /// `acp-plan tap [OPTIONS] -- CMD [ARGS...]`
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exit status: the agent's (128 + N if signal N ended it); 2 if the tap cannot start."
+    after_help = "With --format human the diagnostics are written as they are found and a summary at exit; \
+the other formats write one report at exit.\n\n\
+Exit status: the agent's (128 + N if signal N ended it); 2 if the tap cannot start."
 )]
 pub struct TapArgs {
     /// Write diagnostics and the summary here instead of stderr.
-    #[arg(long, value_name = "FILE")]
-    pub report: Option<PathBuf>,
+    #[arg(long = "report", value_name = "FILE")]
+    pub report_file: Option<PathBuf>,
     /// Write the traffic as an envelope trace (re-check it with `acp-plan check`).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
-    /// Revision of the plan rules: auto, draft-2026-05, v1 or v2.
-    #[arg(long, default_value = "auto", value_parser = parse_spec)]
-    pub spec: SpecChoice,
-    /// human: diagnostics as they are found and a summary at exit; the others: one report at exit.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
-    /// Leave info-level diagnostics out of human output.
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub spec: SpecArgs,
+    #[command(flatten)]
+    pub report: ReportArgs,
     /// Most bytes of traffic waiting to be checked; beyond it the checker skips
     /// (and reports) traffic rather than slow the connection.
     #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
@@ -355,7 +400,7 @@ pub struct GenArgs {
     pub seed: u64,
     /// Revision to write: draft-2026-05, v1 or v2.
     #[arg(long, default_value = "v1", value_parser = parse_revision)]
-    pub spec: crate::spec::Revision,
+    pub spec: acp_plan_conformance::spec::Revision,
     /// Write bare JSON-RPC lines instead of envelopes.
     #[arg(long)]
     pub bare: bool,
@@ -385,7 +430,7 @@ pub struct GenArgs {
     pub output: Option<PathBuf>,
 }
 
-fn parse_revision(text: &str) -> Result<crate::spec::Revision, String> {
+fn parse_revision(text: &str) -> Result<acp_plan_conformance::spec::Revision, String> {
     text.parse()
 }
 
@@ -431,7 +476,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 }
 
 fn parse_date(text: &str) -> Result<NaiveDate, String> {
-    crate::baseline::parse_date(text)
+    acp_plan_conformance::baseline::parse_date(text)
 }
 
 #[cfg(test)]

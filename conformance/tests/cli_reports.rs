@@ -219,6 +219,6 @@ fn rules_markdown_is_the_library_reference() {
     assert_eq!(status(&out), 0);
     assert_eq!(
         stdout(&out),
-        acp_plan_conformance::report::reference::markdown()
+        acp_plan_conformance::report::reference::markdown(acp_plan_dag::every_rule())
     );
 }

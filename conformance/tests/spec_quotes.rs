@@ -4,7 +4,8 @@
 
 mod common;
 
-use acp_plan_conformance::rules::{catalog, docs, Citation, Level, Rule};
+use acp_plan_conformance::catalog::{docs, Citation, Level, Rule};
+use acp_plan_dag::rules::every_rule as catalog;
 use common::excerpts::{self, quoted_in, rendered, Excerpt};
 use std::collections::BTreeMap;
 

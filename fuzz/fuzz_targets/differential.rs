@@ -3,8 +3,8 @@
 
 use libfuzzer_sys::fuzz_target;
 
-// The official crate's reading, shared with conformance/tests/fuzz_regressions.rs.
-#[path = "../../conformance/tests/support/official.rs"]
+// The official crate's reading, shared with crates/core/tests/fuzz_regressions.rs.
+#[path = "../../crates/core/tests/support/official.rs"]
 mod official;
 
 fuzz_target!(|data: &[u8]| {

@@ -13,7 +13,7 @@
 
 // Only `LineReader::next_line` is used here; the rest of the file serves the crate.
 #[allow(dead_code)]
-#[path = "../../../conformance/src/trace/lines.rs"]
+#[path = "../../../crates/core/src/trace/lines.rs"]
 mod lines;
 
 use lines::{LineReader, RawLine};

@@ -1,46 +1,35 @@
-use super::EXIT_USAGE;
 use crate::cli::AgentArgs;
+use crate::error::Error;
 
 #[cfg(not(unix))]
-pub fn run(_args: AgentArgs) -> u8 {
-    eprintln!("error: acp-plan agent needs a Unix-like system (process groups)");
-    EXIT_USAGE
+pub fn run(_args: AgentArgs) -> Result<u8, Error> {
+    Err(Error::Usage(
+        "acp-plan agent needs a Unix-like system (process groups)".into(),
+    ))
 }
 
 #[cfg(unix)]
-pub fn run(args: AgentArgs) -> u8 {
+pub fn run(args: AgentArgs) -> Result<u8, Error> {
     use super::{check::limits, print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
-    use crate::cli::Format;
-    use crate::live::process::AgentCommand;
-    use crate::live::report::{agent_outcome, progress_line, render_agent, render_incidents};
-    use crate::live::runner::{self, RunOptions, DEFAULT_PROMPT};
-    use crate::live::scenario::{client_revision, select};
-    use crate::report::{Outcome, ReportOptions};
+    use acp_plan_conformance::live::process::AgentCommand;
+    use acp_plan_conformance::live::report::{
+        agent_outcome, progress_line, render_agent, render_incidents,
+    };
+    use acp_plan_conformance::live::runner::{self, RunOptions, DEFAULT_PROMPT};
+    use acp_plan_conformance::live::scenario::{client_revision, select};
+    use acp_plan_conformance::report::{Format, Outcome};
     use std::io::IsTerminal;
 
-    let scenarios = match select(&args.scenarios, client_revision(args.spec)) {
-        Ok(scenarios) => scenarios,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_USAGE;
-        }
-    };
-    let cwd = match args
+    let spec = args.spec.spec;
+    let scenarios = select(&args.scenarios, client_revision(spec))?;
+    let cwd = args
         .cwd
         .clone()
         .map_or_else(std::env::current_dir, Ok)
         .and_then(|dir| dir.canonicalize())
-    {
-        Ok(cwd) => cwd,
-        Err(e) => {
-            eprintln!("error: bad working directory: {e}");
-            return EXIT_USAGE;
-        }
-    };
-    let Some(mut agent) = AgentCommand::from_words(&args.command) else {
-        eprintln!("error: no agent command after `--`");
-        return EXIT_USAGE;
-    };
+        .map_err(|e| Error::Usage(format!("bad working directory: {e}")))?;
+    let mut agent = AgentCommand::from_words(&args.command)
+        .ok_or_else(|| Error::Usage("no agent command after `--`".into()))?;
     if let Ok(here) = std::env::current_dir() {
         agent.anchor_program(&here);
     }
@@ -54,46 +43,37 @@ pub fn run(args: AgentArgs) -> u8 {
         } else {
             args.prompts.clone()
         },
-        spec: args.spec,
+        spec,
         limits: limits(&args.limits),
         timeout: args.timeout,
         scenario_timeout: args.scenario_timeout,
         cwd,
         out: args.out.clone(),
         permission: args.permission.clone(),
-        deny_warnings: args.deny_warnings,
-        accept_incomplete: args.incomplete == crate::cli::IncompletePolicy::Warn,
+        deny_warnings: args.verdict.deny_warnings,
+        accept_incomplete: args.verdict.incomplete == crate::cli::IncompletePolicy::Warn,
     };
     let show_progress = std::io::stderr().is_terminal();
-    let outcomes = match runner::run(&options, &mut |outcome| {
+    let outcomes = runner::run(&options, &mut |outcome| {
         if show_progress {
             eprintln!("{}", progress_line(outcome));
         }
-    }) {
-        Ok(outcomes) => outcomes,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_USAGE;
-        }
-    };
-    let report_options = ReportOptions {
-        deny_warnings: args.deny_warnings,
-        accept_incomplete: args.incomplete == crate::cli::IncompletePolicy::Warn,
-        show_state: args.show_state,
-        quiet: args.quiet,
-    };
-    if args.format != Format::Human {
+    })
+    .map_err(Error::Live)?;
+    let report_options = args.report.options(Some(&args.verdict), Some(&args.state));
+    let format = args.report.format();
+    if format != Format::Human {
         // Only the human report has room for stderr tails: elsewhere they go to stderr.
         eprint!("{}", render_incidents(&outcomes));
     }
     print(&render_agent(
-        args.format,
+        format,
         &outcomes,
         report_options,
         args.allow_unexercised,
     ));
-    match agent_outcome(&outcomes, args.allow_unexercised) {
+    Ok(match agent_outcome(&outcomes, args.allow_unexercised) {
         Outcome::Pass => EXIT_CONFORMANT,
         Outcome::Fail => EXIT_NOT_CONFORMANT,
-    }
+    })
 }

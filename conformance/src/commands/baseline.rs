@@ -1,24 +1,25 @@
 use super::check::{check_all, limits};
-use super::{print, EXIT_CONFORMANT, EXIT_USAGE};
-use crate::baseline::{self, WriteOptions};
+use super::{print, EXIT_CONFORMANT};
 use crate::cli::{BaselineCommand, BaselineWriteArgs};
-use crate::validate::Config;
+use crate::error::Error;
+use acp_plan_conformance::baseline::{self, WriteOptions};
+use acp_plan_conformance::validate::Config;
 
-pub fn run(command: BaselineCommand) -> u8 {
+pub fn run(command: BaselineCommand) -> Result<u8, Error> {
     match command {
         BaselineCommand::Write(args) => write(args),
     }
 }
 
-fn write(args: BaselineWriteArgs) -> u8 {
+fn write(args: BaselineWriteArgs) -> Result<u8, Error> {
     let config = Config {
-        spec: args.spec,
+        spec: args.spec.spec,
         limits: limits(&args.limits),
     };
-    let (traces, io_failed) = check_all(&args.files, &config);
-    if io_failed {
+    let (traces, unread) = check_all(&args.files, &config);
+    if unread > 0 {
         // A baseline of part of the run would fail the next full run.
-        return EXIT_USAGE;
+        return Err(Error::Unread(unread));
     }
     let text = baseline::write(
         &traces,
@@ -30,12 +31,10 @@ fn write(args: BaselineWriteArgs) -> u8 {
     );
     match &args.output {
         None => print(&text),
-        Some(path) => {
-            if let Err(e) = std::fs::write(path, text) {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                return EXIT_USAGE;
-            }
-        }
+        Some(path) => std::fs::write(path, text).map_err(|source| Error::Write {
+            path: path.clone(),
+            source,
+        })?,
     }
-    EXIT_CONFORMANT
+    Ok(EXIT_CONFORMANT)
 }

@@ -1,64 +1,58 @@
-use super::{print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT, EXIT_USAGE};
-use crate::baseline;
+use super::{print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
 use crate::cli::{CheckArgs, LimitArgs};
-use crate::report::{self, Outcome, ReportOptions, Run};
-use crate::trace::Limits;
-use crate::validate::{check_reader, Config, TraceReport};
+use crate::error::{self, Error};
+use acp_plan_conformance::baseline;
+use acp_plan_conformance::report::{self, Outcome, Run};
+use acp_plan_conformance::trace::Limits;
+use acp_plan_conformance::validate::{check_reader, Config, TraceReport};
 use std::fs::File;
 use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 
-pub fn run(args: CheckArgs) -> u8 {
+pub fn run(args: CheckArgs) -> Result<u8, Error> {
     // A baseline that cannot be used is a usage error: fail before checking.
-    let baseline = match args.baseline.as_deref().map(baseline::load).transpose() {
-        Ok(baseline) => baseline,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return EXIT_USAGE;
-        }
-    };
+    let baseline = args.baseline.as_deref().map(baseline::load).transpose()?;
     let config = Config {
-        spec: args.spec,
+        spec: args.spec.spec,
         limits: limits(&args.limits),
     };
-    let (traces, io_failed) = check_all(&args.files, &config);
+    let (traces, unread) = check_all(&args.files, &config);
     if traces.is_empty() {
         // Nothing was checked: a report would only print a "conformant" verdict.
-        return EXIT_USAGE;
+        return Err(Error::Unread(unread));
     }
-    let options = ReportOptions {
-        deny_warnings: args.deny_warnings,
-        accept_incomplete: args.incomplete == crate::cli::IncompletePolicy::Warn,
-        show_state: args.show_state,
-        quiet: args.quiet,
-    };
+    let options = args.report.options(Some(&args.verdict), Some(&args.state));
     let today = args.today.unwrap_or_else(baseline::today_utc);
     let judgement = baseline.map(|b| baseline::judge(&b, &traces, today));
     let run = Run::new(&traces, options).with_baseline(judgement.as_ref());
-    print(&report::render(args.format, &run));
-    if io_failed {
-        EXIT_USAGE
+    print(&report::render(args.report.format(), &run));
+    if unread > 0 {
+        Err(Error::Unread(unread))
     } else if run.outcome() == Outcome::Pass {
-        EXIT_CONFORMANT
+        Ok(EXIT_CONFORMANT)
     } else {
-        EXIT_NOT_CONFORMANT
+        Ok(EXIT_NOT_CONFORMANT)
     }
 }
 
-/// Check every file; unreadable ones are reported on stderr and flagged.
-pub(super) fn check_all(files: &[PathBuf], config: &Config) -> (Vec<TraceReport>, bool) {
+/// Check every file; unreadable ones are reported on stderr as they fail
+/// and counted.
+pub(super) fn check_all(files: &[PathBuf], config: &Config) -> (Vec<TraceReport>, usize) {
     let mut traces = Vec::new();
-    let mut io_failed = false;
+    let mut unread = 0;
     for path in files {
         match check_path(path, config.clone()) {
             Ok(report) => traces.push(report),
-            Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
-                io_failed = true;
+            Err(source) => {
+                error::print(&Error::Read {
+                    path: path.clone(),
+                    source,
+                });
+                unread += 1;
             }
         }
     }
-    (traces, io_failed)
+    (traces, unread)
 }
 
 fn check_path(path: &Path, config: Config) -> io::Result<TraceReport> {

@@ -1,45 +1,37 @@
-use super::{print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT, EXIT_USAGE};
-use crate::cli::{DagArgs, DagLimitArgs, Format, GraphFormat, Writes};
-use crate::dag::{self, DagLimits, DagOptions, KnownData, ToolCatalog, WriteMode};
-use crate::report::{self, ReportOptions, Verdict};
+use super::{print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
+use crate::cli::{DagArgs, DagLimitArgs, GraphFormat, Writes};
+use crate::error::{DagInputError, Error};
+use acp_plan_conformance::report::{Format, Verdict};
+use acp_plan_dag::{
+    self as dag, dataflow, DagLimits, DagOptions, KnownData, ToolCatalog, WriteMode,
+};
 use serde_json::Value;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-pub fn run(args: DagArgs) -> u8 {
+pub fn run(args: DagArgs) -> Result<u8, Error> {
     let limits = limits(&args.limits);
-    let options = match options(&args, limits) {
-        Ok(options) => options,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return EXIT_USAGE;
-        }
-    };
-    let (name, bytes) = match read_bounded(&args.file, options.limits.max_bytes) {
-        Ok(bytes) => (display(&args.file), bytes),
-        Err(e) => {
-            eprintln!("error: cannot read {}: {e}", args.file.display());
-            return EXIT_USAGE;
-        }
-    };
+    let options = options(&args, limits)?;
+    let bytes =
+        read_bounded(&args.file, options.limits.max_bytes).map_err(|source| Error::Read {
+            path: args.file.clone(),
+            source,
+        })?;
+    let name = display(&args.file);
     let report = dag::check_named(&name, &bytes, &options);
-    let report_options = ReportOptions {
-        deny_warnings: args.deny_warnings,
-        accept_incomplete: args.incomplete == crate::cli::IncompletePolicy::Warn,
-        show_state: false,
-        quiet: args.quiet,
-    };
-    let text = match args.format {
+    let report_options = args.report.options(Some(&args.verdict), None);
+    let text = match args.report.format() {
         Format::Junit | Format::Sarif | Format::Github => {
             // Those writers report traces rule by rule; plans need their own mapping.
-            eprintln!("error: acp-plan dag writes --format human or json");
-            return EXIT_USAGE;
+            return Err(Error::Usage(
+                "acp-plan dag writes --format human or json".into(),
+            ));
         }
-        Format::Human => report::dag::render_human(&report, report_options, args.dry_run),
+        Format::Human => dag::report::render_human(&report, report_options, args.dry_run),
         Format::Json => format!(
             "{}\n",
-            serde_json::to_string_pretty(&report::dag::render_json(
+            serde_json::to_string_pretty(&dag::report::render_json(
                 &report,
                 report_options,
                 args.dry_run
@@ -51,39 +43,41 @@ pub fn run(args: DagArgs) -> u8 {
         // The graph alone on stdout, so it can be piped to a renderer.
         Some(format) => {
             print(&match format {
-                GraphFormat::Mermaid => report::dataflow::mermaid(&report),
-                GraphFormat::Dot => report::dataflow::dot(&report),
+                GraphFormat::Mermaid => dataflow::mermaid(&report),
+                GraphFormat::Dot => dataflow::dot(&report),
             });
             eprint!("{text}");
         }
         None => print(&text),
     }
-    match report::dag::verdict(&report, report_options) {
+    Ok(match dag::report::verdict(&report, report_options) {
         Verdict::Conformant => EXIT_CONFORMANT,
         Verdict::NotConformant => EXIT_NOT_CONFORMANT,
         Verdict::Incomplete if report_options.accept_incomplete => EXIT_CONFORMANT,
         Verdict::Incomplete => EXIT_NOT_CONFORMANT,
-    }
+    })
 }
 
-fn options(args: &DagArgs, limits: DagLimits) -> Result<DagOptions, String> {
+fn options(args: &DagArgs, limits: DagLimits) -> Result<DagOptions, Error> {
+    let input_error = |flag: &'static str, path: &Path| {
+        let path = path.to_owned();
+        move |source: DagInputError| Error::DagInput { flag, path, source }
+    };
     let mut data = KnownData::default();
     for (kind, path) in [("input", &args.input), ("state", &args.state)] {
         if let Some(path) = path {
-            let document = read_json(path, limits.max_bytes)
-                .map_err(|e| format!("--{kind} {}: {e}", path.display()))?;
+            let document = read_json(path, limits.max_bytes).map_err(input_error(kind, path))?;
             data.add(kind, document)
-                .map_err(|e| format!("--{kind} {}: {e}", path.display()))?;
+                .map_err(|e| input_error(kind, path)(e.into()))?;
         }
     }
     let tools = match &args.tools {
         None => None,
         Some(path) => {
-            let document = read_json(path, limits.max_bytes)
-                .map_err(|e| format!("--tools {}: {e}", path.display()))?;
+            let document = read_json(path, limits.max_bytes).map_err(input_error("tools", path))?;
             Some(
                 ToolCatalog::from_json(&document)
-                    .map_err(|e| format!("--tools {}: {e}", path.display()))?,
+                    .map_err(|e| input_error("tools", path)(e.into()))?,
             )
         }
     };
@@ -100,13 +94,13 @@ fn options(args: &DagArgs, limits: DagLimits) -> Result<DagOptions, String> {
 
 /// A data or tools file: small JSON the user vouches for; a bad one is a
 /// usage error, not a finding about the plan.
-fn read_json(path: &Path, max_bytes: usize) -> Result<Value, String> {
-    let bytes = read_bounded(path, max_bytes).map_err(|e| format!("cannot read: {e}"))?;
+fn read_json(path: &Path, max_bytes: usize) -> Result<Value, DagInputError> {
+    let bytes = read_bounded(path, max_bytes).map_err(DagInputError::Read)?;
     if bytes.len() > max_bytes {
-        return Err(format!("larger than --max-bytes ({max_bytes})"));
+        return Err(DagInputError::TooLarge(max_bytes));
     }
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
-    serde_json::from_slice(text).map_err(|e| format!("not JSON: {e}"))
+    serde_json::from_slice(text).map_err(DagInputError::NotJson)
 }
 
 /// At most `max_bytes + 1` bytes, so an oversized file is detected

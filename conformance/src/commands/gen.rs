@@ -1,26 +1,24 @@
-use super::{print, EXIT_CONFORMANT, EXIT_USAGE};
+use super::{print, EXIT_CONFORMANT};
 use crate::cli::GenArgs;
-use crate::gen::{synthetic, Framing, SyntheticParams, Violation};
+use crate::error::Error;
+use acp_plan_conformance::gen::{synthetic, Framing, SyntheticParams, Violation};
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 
-pub fn run(args: GenArgs) -> u8 {
+pub fn run(args: GenArgs) -> Result<u8, Error> {
     if args.inject.iter().any(|rule| rule == "list") {
         print(&format!("{}\n", Violation::injectable_rules().join("\n")));
-        return EXIT_CONFORMANT;
+        return Ok(EXIT_CONFORMANT);
     }
     let mut inject = Vec::new();
     for rule in &args.inject {
-        match Violation::for_rule(rule) {
-            Some(v) => inject.push(v),
-            None => {
-                eprintln!(
-                    "error: cannot inject `{rule}`; injectable rules: {}",
-                    Violation::injectable_rules().join(", ")
-                );
-                return EXIT_USAGE;
-            }
-        }
+        let violation = Violation::for_rule(rule).ok_or_else(|| {
+            Error::Usage(format!(
+                "cannot inject `{rule}`; injectable rules: {}",
+                Violation::injectable_rules().join(", ")
+            ))
+        })?;
+        inject.push(violation);
     }
     let params = SyntheticParams {
         revision: args.spec,
@@ -37,18 +35,15 @@ pub fn run(args: GenArgs) -> u8 {
         payload_bytes: args.payload_bytes,
         inject,
     };
-    if let Err(e) = params.check() {
-        eprintln!("error: {e}");
-        return EXIT_USAGE;
-    }
+    params.check()?;
     let result = match &args.output {
-        Some(path) => match File::create(path) {
-            Ok(file) => synthetic(&params, args.seed, BufWriter::new(file)),
-            Err(e) => {
-                eprintln!("error: cannot create {}: {e}", path.display());
-                return EXIT_USAGE;
-            }
-        },
+        Some(path) => {
+            let file = File::create(path).map_err(|source| Error::Create {
+                path: path.clone(),
+                source,
+            })?;
+            synthetic(&params, args.seed, BufWriter::new(file))
+        }
         None => synthetic(&params, args.seed, BufWriter::new(io::stdout().lock())),
     };
     match result {
@@ -68,17 +63,14 @@ pub fn run(args: GenArgs) -> u8 {
                     params.revision
                 );
             }
-            EXIT_CONFORMANT
+            Ok(EXIT_CONFORMANT)
         }
         // A closed pipe (`| head`) is how readers stop reading.
-        Err(crate::gen::synthetic::SyntheticError::Io(e))
+        Err(acp_plan_conformance::gen::synthetic::SyntheticError::Io(e))
             if e.kind() == io::ErrorKind::BrokenPipe =>
         {
-            EXIT_CONFORMANT
+            Ok(EXIT_CONFORMANT)
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            EXIT_USAGE
-        }
+        Err(e) => Err(e.into()),
     }
 }

@@ -10,15 +10,17 @@ mod rules;
 mod tap;
 
 use crate::cli::{Cli, Command};
-use std::process::ExitCode;
+use crate::error::Error;
 
-/// Exit statuses shared by every subcommand.
+/// Exit statuses shared by every subcommand (2, usage or I/O error, is
+/// `main`'s, for every [`Error`]).
 pub const EXIT_CONFORMANT: u8 = 0;
 pub const EXIT_NOT_CONFORMANT: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 
-pub fn run(cli: Cli) -> ExitCode {
-    let code = match cli.command {
+/// Run the command; `Ok` holds its exit status.
+pub fn run(cli: Cli) -> Result<u8, Error> {
+    match cli.command {
         Command::Check(args) => check::run(args),
         Command::Rules(args) => rules::run(args),
         Command::Baseline(command) => baseline::run(command),
@@ -27,8 +29,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Tap(args) => tap::run(args),
         Command::FakeAgent(args) => fake_agent::run(args),
         Command::Gen(args) => gen::run(args),
-    };
-    ExitCode::from(code)
+    }
 }
 
 /// Print to stdout; a closed pipe (e.g. `| head`) is not an error worth a panic.

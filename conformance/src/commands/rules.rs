@@ -1,23 +1,23 @@
 use super::{print, EXIT_CONFORMANT};
 use crate::cli::{RulesArgs, RulesFormat};
-use crate::report::reference;
-use crate::rules::catalog;
-use crate::spec::list_revisions;
+use crate::error::Error;
+use acp_plan_conformance::report::reference;
+use acp_plan_conformance::spec::list_revisions;
 use std::fmt::Write;
 
-pub fn run(args: RulesArgs) -> u8 {
+pub fn run(args: RulesArgs) -> Result<u8, Error> {
     match args.format {
         RulesFormat::Json => {
-            let rules: Vec<_> = catalog().collect();
+            let rules: Vec<_> = acp_plan_dag::every_rule().collect();
             print(&format!(
                 "{}\n",
                 serde_json::to_string_pretty(&rules).unwrap_or_default()
             ));
         }
-        RulesFormat::Markdown => print(&reference::markdown()),
+        RulesFormat::Markdown => print(&reference::markdown(acp_plan_dag::every_rule())),
         RulesFormat::Human => {
             let mut out = String::new();
-            for rule in catalog() {
+            for rule in acp_plan_dag::every_rule() {
                 let _ = writeln!(
                     out,
                     "{:<24} {:<6} {}\n    {}",
@@ -45,5 +45,5 @@ pub fn run(args: RulesArgs) -> u8 {
             print(&out);
         }
     }
-    EXIT_CONFORMANT
+    Ok(EXIT_CONFORMANT)
 }

@@ -1,42 +1,39 @@
-use super::EXIT_USAGE;
 use crate::cli::TapArgs;
+use crate::error::Error;
 
 #[cfg(not(unix))]
-pub fn run(_args: TapArgs) -> u8 {
-    eprintln!("error: acp-plan tap needs a Unix-like system (process groups, signals)");
-    EXIT_USAGE
+pub fn run(_args: TapArgs) -> Result<u8, Error> {
+    Err(Error::Usage(
+        "acp-plan tap needs a Unix-like system (process groups, signals)".into(),
+    ))
 }
 
 #[cfg(unix)]
-pub fn run(args: TapArgs) -> u8 {
+pub fn run(args: TapArgs) -> Result<u8, Error> {
     use super::check::limits;
-    use crate::cli::Format;
-    use crate::diag::Diagnostic;
-    use crate::live::process::AgentCommand;
-    use crate::live::report::{render_tap, render_tap_summary};
-    use crate::live::tap::{self, DiagnosticSink, TapOptions};
-    use crate::report::{human::render_diagnostic, ReportOptions};
-    use crate::rules::Severity;
-    use crate::validate::Config;
+    use crate::error::TAP_PREFIX as PREFIX;
+    use acp_plan_conformance::catalog::Severity;
+    use acp_plan_conformance::diag::Diagnostic;
+    use acp_plan_conformance::live::process::AgentCommand;
+    use acp_plan_conformance::live::report::{render_tap, render_tap_summary};
+    use acp_plan_conformance::live::tap::{self, DiagnosticSink, TapOptions};
+    use acp_plan_conformance::report::{human::render_diagnostic, Format};
+    use acp_plan_conformance::validate::Config;
     use std::fs::File;
     use std::io::{self, Write};
     use std::sync::{Arc, Mutex};
 
-    /// Lines on a shared stderr are marked as the tap's.
-    const PREFIX: &str = "[acp-plan tap] ";
-
-    let Some(agent) = AgentCommand::from_words(&args.command) else {
-        eprintln!("error: no agent command after `--`");
-        return EXIT_USAGE;
-    };
-    let (sink, prefix): (Box<dyn Write + Send>, &str) = match &args.report {
-        Some(path) => match File::create(path) {
-            Ok(file) => (Box::new(file), ""),
-            Err(e) => {
-                eprintln!("error: cannot create {}: {e}", path.display());
-                return EXIT_USAGE;
-            }
-        },
+    let agent = AgentCommand::from_words(&args.command)
+        .ok_or_else(|| Error::Usage("no agent command after `--`".into()))?;
+    // Lines on a shared stderr are marked as the tap's.
+    let (sink, prefix): (Box<dyn Write + Send>, &str) = match &args.report_file {
+        Some(path) => {
+            let file = File::create(path).map_err(|source| Error::Create {
+                path: path.clone(),
+                source,
+            })?;
+            (Box::new(file), "")
+        }
         None => (Box::new(io::stderr()), PREFIX),
     };
     let sink = Arc::new(Mutex::new(sink));
@@ -55,17 +52,14 @@ pub fn run(args: TapArgs) -> u8 {
             }
         }
     };
-    let options = ReportOptions {
-        deny_warnings: false,
-        accept_incomplete: false,
-        show_state: false,
-        quiet: args.quiet,
-    };
-    let on_diagnostic: DiagnosticSink = match args.format {
+    let options = args.report.options(None, None);
+    let quiet = args.report.quiet;
+    let format = args.report.format();
+    let on_diagnostic: DiagnosticSink = match format {
         Format::Human => {
             let write = write.clone();
             Box::new(move |name: &str, d: &Diagnostic| {
-                if args.quiet && d.severity() == Severity::Info {
+                if quiet && d.severity() == Severity::Info {
                     return;
                 }
                 let mut text = String::new();
@@ -85,20 +79,14 @@ pub fn run(args: TapArgs) -> u8 {
     let tap_options = TapOptions {
         agent,
         config: Config {
-            spec: args.spec,
+            spec: args.spec.spec,
             limits: limits(&args.limits),
         },
         trace: args.trace.clone(),
         backlog_bytes: args.max_backlog_bytes,
     };
-    let end = match tap::run(tap_options, &name, on_diagnostic) {
-        Ok(end) => end,
-        Err(e) => {
-            eprintln!("{PREFIX}error: {e}");
-            return EXIT_USAGE;
-        }
-    };
-    match args.format {
+    let end = tap::run(tap_options, &name, on_diagnostic).map_err(Error::Tap)?;
+    match format {
         Format::Human => write(&render_tap_summary(&end.report, options)),
         format => {
             // One document, unmarked so it stays parseable.
@@ -111,5 +99,5 @@ pub fn run(args: TapArgs) -> u8 {
     if let Some(e) = &end.trace_error {
         eprintln!("{PREFIX}warning: writing the trace failed: {e}");
     }
-    end.exit_code()
+    Ok(end.exit_code())
 }

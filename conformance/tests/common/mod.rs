@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 /// The repository root (the workspace that holds `corpus/` and `snapshots/`).
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the crate lives in a workspace directory")
+        .ancestors()
+        .find(|dir| dir.join("corpus").is_dir() && dir.join("snapshots").is_dir())
+        .expect("the crate lives in the repository")
         .to_path_buf()
 }
 

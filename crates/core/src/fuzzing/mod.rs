@@ -1,0 +1,155 @@
+//! The invariants the fuzz targets check, written once.
+//!
+//! Each target under `fuzz/fuzz_targets/` is a thin wrapper that calls one
+//! `check` function here and panics on a [`Violation`]; the regression test
+//! (`conformance/tests/fuzz_regressions.rs`) replays every file under
+//! `fuzz/regressions/<target>/` and `fuzz/seeds/<target>/` through the same
+//! functions, so a bug a fuzzer once found stays found by `cargo test`.
+//!
+//! | target | input | checks |
+//! |---|---|---|
+//! | [`frame`] | raw bytes | line framing, UTF-8, JSON, depth, envelope and JSON-RPC classification against a `serde_json::Value` oracle |
+//! | [`plan_messages`] | one `update` object | the strict parser of every revision: rejections are explained, accepted messages re-serialize and parse back equal |
+//! | [`stream`] | a whole trace | the validator: diagnostic lines within the input, verdict agrees with the error count, state only for established sessions, live state within the limits, streaming and chunking give the same report |
+//! | [`differential`] | one `update` or `initialize` params object | the strict parser against the official `agent-client-protocol-schema` crate |
+//! | `dag` (`acp_plan_dag::fuzzing`) | a plan of tool calls | the DAG checker: bounded diagnostics within the input, a schedule that respects every edge, cycles that close, every view renders |
+//! | `structured` (feature `arbitrary`) | an `arbitrary` sequence of protocol operations | the validator reports exactly the violations the generator injected |
+//!
+//! Nothing here panics on input: a broken invariant is returned, so the
+//! caller decides how to fail.
+
+pub mod differential;
+pub mod frame;
+pub mod plan_messages;
+pub mod seeds;
+pub mod stream;
+#[cfg(feature = "arbitrary")]
+pub mod structured;
+
+use crate::diag::Diagnostic;
+use serde_json::Value;
+use std::fmt;
+
+/// A broken invariant: what was expected, what happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation(pub String);
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Violation {}
+
+/// The outcome of one check.
+pub type Checked = Result<(), Violation>;
+
+/// `Err(Violation)` with a formatted message unless `cond` holds.
+macro_rules! ensure {
+    ($cond:expr, $($arg:tt)+) => {
+        if !$cond {
+            return Err($crate::fuzzing::Violation(format!($($arg)+)));
+        }
+    };
+}
+pub(crate) use ensure;
+
+/// Longest message or hint any diagnostic may carry, whatever the input:
+/// reports must not grow with hostile ids, keys or values.
+pub const MAX_DIAGNOSTIC_TEXT: usize = 1024;
+/// Longest snippet (the shortened line, plus two `…`).
+pub const MAX_SNIPPET: usize = 142;
+/// Longest session or plan id kept in a diagnostic (plus `…`).
+pub const MAX_ID_IN_DIAGNOSTIC: usize = 121;
+
+/// Invariants every diagnostic of a trace keeps, whatever the input: its
+/// rule is a trace rule, and [`check_bounds`].
+pub fn check_diagnostic(d: &Diagnostic) -> Checked {
+    ensure!(
+        crate::rules::find(d.rule.id).is_some(),
+        "diagnostic rule {} is not in the catalog",
+        d.rule.id
+    );
+    check_bounds(d)
+}
+
+/// Invariants every diagnostic keeps, whatever the input or checker: its
+/// texts are bounded, its pointer is a JSON pointer.
+pub fn check_bounds(d: &Diagnostic) -> Checked {
+    let chars = |s: &str| s.chars().count();
+    ensure!(
+        chars(&d.message) <= MAX_DIAGNOSTIC_TEXT,
+        "{} message is {} characters long: {:.200}",
+        d.rule.id,
+        chars(&d.message),
+        d.message
+    );
+    if let Some(hint) = &d.hint {
+        ensure!(
+            chars(hint) <= MAX_DIAGNOSTIC_TEXT,
+            "{} hint is {} characters long",
+            d.rule.id,
+            chars(hint)
+        );
+    }
+    if let Some(snippet) = &d.snippet {
+        ensure!(
+            chars(snippet) <= MAX_SNIPPET,
+            "{} snippet is {} characters long",
+            d.rule.id,
+            chars(snippet)
+        );
+    }
+    for (what, id) in [("session", &d.session), ("plan", &d.plan)] {
+        if let Some(id) = id {
+            ensure!(
+                chars(id) <= MAX_ID_IN_DIAGNOSTIC,
+                "{} {what} id is {} characters long",
+                d.rule.id,
+                chars(id)
+            );
+        }
+    }
+    ensure!(
+        d.pointer.is_empty() || d.pointer.starts_with('/'),
+        "{} pointer {:?} is not a JSON pointer",
+        d.rule.id,
+        d.pointer
+    );
+    Ok(())
+}
+
+/// A diagnostic's pointer names a value of `message`, or a missing member
+/// of an object that is there ("`x` is missing" may point at `x` or at its
+/// parent).
+pub fn check_pointer(d: &Diagnostic, message: &Value) -> Checked {
+    if d.pointer.is_empty() || message.pointer(&d.pointer).is_some() {
+        return Ok(());
+    }
+    let parent = d.pointer.rsplit_once('/').map_or("", |(parent, _)| parent);
+    ensure!(
+        matches!(message.pointer(parent), Some(Value::Object(_))),
+        "{} pointer {} names nothing in the message (nor a member of an object there)",
+        d.rule.id,
+        d.pointer
+    );
+    Ok(())
+}
+
+/// Nesting depth of arrays and objects (a scalar is 0).
+pub fn json_depth(value: &Value) -> usize {
+    // Iterative: the oracle must not overflow the stack the checked code guards.
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match v {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(members) => Box::new(members.values()),
+            _ => continue,
+        };
+        deepest = deepest.max(depth + 1);
+        stack.extend(children.map(|c| (c, depth + 1)));
+    }
+    deepest
+}

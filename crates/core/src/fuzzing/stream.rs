@@ -1,0 +1,233 @@
+//! `stream`: a whole trace through the validator.
+//!
+//! Invariants, checked under the default limits and under tiny ones that
+//! fuzz inputs reach:
+//! - every diagnostic's line is a line of the input, its texts are bounded
+//!   and its pointer names something in that line's message;
+//! - the verdict is "not conformant" exactly when there is an error;
+//! - the reference state holds plans only for sessions established on the
+//!   connection;
+//! - live state stays within every limit after every line;
+//! - `check_reader` gives what feeding the lines one by one gives, however
+//!   the reads are cut.
+
+use super::{check_diagnostic, check_pointer, ensure, Checked, Violation};
+use crate::catalog::Counts;
+use crate::catalog::Severity;
+use crate::diag::Diagnostic;
+use crate::report::{verdict, ReportOptions, Verdict};
+use crate::spec::messages::PlanContent;
+use crate::trace::{Limits, LineReader};
+use crate::validate::{check_reader, Config, Occupancy, Validator};
+use serde_json::Value;
+use std::io::BufReader;
+
+/// Limits small enough for fuzz inputs to hit each one.
+pub fn tiny_limits() -> Limits {
+    Limits {
+        max_line_bytes: 2048,
+        max_depth: 12,
+        max_sessions: 3,
+        max_plans_per_session: 3,
+        max_entries_per_plan: 4,
+        max_outstanding_requests: 4,
+        max_diagnostics: 8,
+    }
+}
+
+pub fn check(data: &[u8]) -> Checked {
+    for limits in [Limits::default(), tiny_limits()] {
+        check_with(
+            data,
+            Config {
+                limits,
+                ..Config::default()
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// Check `data` under one configuration.
+pub fn check_with(data: &[u8], config: Config) -> Checked {
+    let limits = config.limits.clone();
+    let lines = split_lines(data);
+    let mut validator = Validator::new(config.clone());
+    // Small reads: the streamed report must not depend on how input arrives.
+    let mut reader = LineReader::new(BufReader::with_capacity(5, data), limits.max_line_bytes);
+    let mut all = Vec::new();
+    let mut not_kept = Counts::default();
+    let mut read = 0;
+    // Each line's message, parsed once, when a diagnostic needs it.
+    let mut messages: Vec<Option<Option<Value>>> = vec![None; lines.len()];
+    while let Some((line_no, line)) = reader
+        .next_line()
+        .map_err(|e| Violation(format!("reading from memory failed: {e}")))?
+    {
+        read = line_no;
+        validator.push_line(line_no, line);
+        let found = validator.take_diagnostics();
+        for d in &found {
+            check_diagnostic(d)?;
+            ensure!(
+                d.line >= 1 && d.line <= line_no,
+                "{} reported on line {} while reading line {line_no}",
+                d.rule.id,
+                d.line
+            );
+            let index = d.line as usize - 1;
+            if let (Some(slot), Some(line)) = (messages.get_mut(index), lines.get(index)) {
+                if let Some(message) = slot.get_or_insert_with(|| message_of(line)) {
+                    check_pointer(d, message)?;
+                }
+            }
+        }
+        ensure!(
+            found.len() <= limits.max_diagnostics,
+            "line {line_no} left {} diagnostics pending, over the limit of {}",
+            found.len(),
+            limits.max_diagnostics
+        );
+        all.extend(found);
+        not_kept.merge(validator.take_not_kept());
+        check_occupancy(&validator.occupancy(), &limits, line_no)?;
+        check_state(&validator, &limits)?;
+    }
+    ensure!(
+        read as usize == lines.len(),
+        "read {read} lines, the input has {}",
+        lines.len()
+    );
+
+    let report = check_reader("fuzz", data, config)
+        .map_err(|e| Violation(format!("check_reader failed on memory: {e}")))?;
+    let mut counts = not_kept;
+    for d in &all {
+        counts.add(d.severity());
+    }
+    ensure!(
+        report.counts == counts,
+        "check_reader counted {:?}, line by line gave {counts:?}",
+        report.counts
+    );
+    let mut kept: Vec<Diagnostic> = all.iter().take(limits.max_diagnostics).cloned().collect();
+    kept.sort_by_key(|d| d.line);
+    ensure!(
+        report.diagnostics == kept,
+        "check_reader kept other diagnostics than the first {} found line by line",
+        limits.max_diagnostics
+    );
+    ensure!(
+        &report.state == validator.state(),
+        "check_reader's final state differs from the state fed line by line"
+    );
+    ensure!(
+        report.lines == read && report.messages == validator.messages(),
+        "check_reader read {} lines and {} messages, line by line {read} and {}",
+        report.lines,
+        report.messages,
+        validator.messages()
+    );
+    let errors = not_kept.errors
+        + all
+            .iter()
+            .filter(|d| d.severity() == Severity::Error)
+            .count() as u64;
+    let said = verdict(std::slice::from_ref(&report), ReportOptions::default());
+    ensure!(
+        (said == Verdict::NotConformant) == (errors > 0),
+        "verdict {said:?} with {errors} errors"
+    );
+    ensure!(
+        report.counts.errors == errors,
+        "the report counts {} errors, {errors} were found",
+        report.counts.errors
+    );
+    Ok(())
+}
+
+fn check_occupancy(o: &Occupancy, limits: &Limits, line: u64) -> Checked {
+    let within = [
+        ("sessions", o.sessions, limits.max_sessions),
+        ("shown sessions", o.shown_sessions, limits.max_sessions),
+        (
+            "plans in a session",
+            o.most_plans_in_a_session,
+            limits.max_plans_per_session,
+        ),
+        (
+            "entries in a plan",
+            o.most_entries_in_a_plan,
+            limits.max_entries_per_plan,
+        ),
+        (
+            "client requests in flight",
+            o.outstanding_requests[0],
+            limits.max_outstanding_requests,
+        ),
+        (
+            "agent requests in flight",
+            o.outstanding_requests[1],
+            limits.max_outstanding_requests,
+        ),
+    ];
+    for (what, count, limit) in within {
+        ensure!(
+            count <= limit,
+            "after line {line}: {count} {what}, over the limit of {limit}"
+        );
+    }
+    ensure!(
+        o.remembered_ids <= 3 * 256,
+        "after line {line}: {} request ids remembered",
+        o.remembered_ids
+    );
+    ensure!(
+        o.remembered_removals <= 1024 * o.sessions.max(1),
+        "after line {line}: {} removed plan ids remembered for {} sessions",
+        o.remembered_removals,
+        o.sessions
+    );
+    Ok(())
+}
+
+/// The reference state only shows sessions the connection established, and
+/// only plans a client could have been sent.
+fn check_state(validator: &Validator, limits: &Limits) -> Checked {
+    for (session, plans) in validator.state().sessions() {
+        ensure!(
+            validator.is_established(session),
+            "the state shows session {:?}, which was never established",
+            crate::text::shorten(session, 80)
+        );
+        for (id, view) in &plans.plans {
+            if let PlanContent::Items { entries } = &view.content {
+                ensure!(
+                    entries.len() <= limits.max_entries_per_plan,
+                    "plan {id:?} shows {} entries",
+                    entries.len()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The input's lines as the trace format defines them (see `frame`).
+fn split_lines(data: &[u8]) -> Vec<&[u8]> {
+    let mut lines: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
+    if lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    lines
+}
+
+/// The JSON-RPC message a line holds (inside its envelope, if any).
+fn message_of(line: &[u8]) -> Option<Value> {
+    let mut value: Value = serde_json::from_slice(line).ok()?;
+    let object = value.as_object_mut()?;
+    if object.contains_key("direction") || object.contains_key("message") {
+        return object.remove("message");
+    }
+    Some(value)
+}

@@ -1,0 +1,926 @@
+//! Ops to trace lines, deterministically, with the diagnostics the
+//! injected violations must produce.
+
+use super::json::{self, Object};
+use super::violation::{BadValue, Carrier, EnvelopeFault, KeyedOp, MissingField, VersionFault};
+use super::{
+    plan_name, session_name, AgentRequestKind, Capability, Content, Entry, Framing, Meta, Op,
+    OtherUpdate, PlanOp, Scenario, SessionRef, SessionUpdate, StopReason, Violation,
+};
+use crate::catalog::{Rule, Severity};
+use crate::diag::Diagnostic;
+use crate::jsonrpc::Direction;
+use crate::spec::Revision;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// A diagnostic the validator must report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expected {
+    pub rule: &'static Rule,
+    /// 1-based line of the rendered trace.
+    pub line: u64,
+}
+
+/// A rendered trace.
+#[derive(Clone, Debug, Default)]
+pub struct Rendered {
+    /// The trace, one record per line (no newline).
+    pub lines: Vec<String>,
+    /// For each op of the scenario, its lines (1-based, end exclusive;
+    /// empty for an op that rendered nothing).
+    pub spans: Vec<Range<u64>>,
+    /// The diagnostics the injected violations must produce, in line order.
+    pub expected: Vec<Expected>,
+}
+
+impl Rendered {
+    /// The trace as newline-delimited text.
+    pub fn text(&self) -> String {
+        let mut text = String::new();
+        for line in &self.lines {
+            text.push_str(line);
+            text.push('\n');
+        }
+        text
+    }
+
+    /// The op that rendered `line`, if any (`None` for the handshake).
+    pub fn op_at_line(&self, line: u64) -> Option<usize> {
+        self.spans.iter().position(|span| span.contains(&line))
+    }
+
+    /// Compare what the validator reported with what was injected: the
+    /// errors and warnings must be exactly the expected (rule, line) pairs.
+    /// Infos are allowed behaviour (re-created ids, type changes) and are
+    /// not compared. `Err` describes the difference.
+    pub fn compare(&self, diagnostics: &[Diagnostic]) -> Result<(), String> {
+        let mut missing: Vec<(&str, u64)> =
+            self.expected.iter().map(|e| (e.rule.id, e.line)).collect();
+        let mut unexpected = Vec::new();
+        for d in diagnostics {
+            if d.severity() == Severity::Info {
+                continue;
+            }
+            match missing
+                .iter()
+                .position(|(rule, line)| *rule == d.rule.id && *line == d.line)
+            {
+                Some(i) => {
+                    missing.remove(i);
+                }
+                None => unexpected.push(format!("{} at line {}: {}", d.rule.id, d.line, d.message)),
+            }
+        }
+        if missing.is_empty() && unexpected.is_empty() {
+            return Ok(());
+        }
+        Err(format!(
+            "expected but not reported: {missing:?}; reported but not expected: {unexpected:?}"
+        ))
+    }
+}
+
+/// What the client answers an open agent request with.
+#[derive(Clone, Debug)]
+struct OpenRequest {
+    id: String,
+    kind: AgentRequestKind,
+}
+
+/// Renders ops one at a time (so [`super::synthetic`] can stream).
+pub struct Renderer {
+    revision: Revision,
+    capability: Capability,
+    framing: Framing,
+    line: u64,
+    next_client_id: u64,
+    next_agent_id: u64,
+    prompts: HashMap<SessionRef, String>,
+    agent_requests: HashMap<SessionRef, Vec<OpenRequest>>,
+    expected: Vec<Expected>,
+}
+
+impl Renderer {
+    pub fn new(scenario: &Scenario) -> Renderer {
+        Renderer::for_connection(scenario.revision, scenario.capability, scenario.framing)
+    }
+
+    pub fn for_connection(
+        revision: Revision,
+        capability: Capability,
+        framing: Framing,
+    ) -> Renderer {
+        Renderer {
+            revision,
+            capability,
+            framing,
+            line: 0,
+            next_client_id: 1,
+            next_agent_id: 0,
+            prompts: HashMap::new(),
+            agent_requests: HashMap::new(),
+            expected: Vec::new(),
+        }
+    }
+
+    /// Lines rendered so far.
+    pub fn lines(&self) -> u64 {
+        self.line
+    }
+
+    /// The expected diagnostics found so far (and forget them).
+    pub fn take_expected(&mut self) -> Vec<Expected> {
+        std::mem::take(&mut self.expected)
+    }
+
+    pub fn into_expected(self) -> Vec<Expected> {
+        self.expected
+    }
+
+    fn id_key(&self) -> &'static str {
+        self.revision.spelling().plan_id_key
+    }
+
+    /// The plan id key of other revisions, for `SHAPE-PLAN-ID`.
+    fn other_id_key(&self) -> &'static str {
+        if self.id_key() == "id" {
+            "planId"
+        } else {
+            "id"
+        }
+    }
+
+    fn protocol_version(&self) -> u64 {
+        if self.revision.spelling().legacy_plan {
+            1
+        } else {
+            2
+        }
+    }
+
+    fn push(&mut self, out: &mut Vec<String>, direction: Direction, message: String) {
+        self.line += 1;
+        out.push(match self.framing {
+            Framing::Bare => message,
+            Framing::Envelope => envelope(direction, &message),
+        });
+    }
+
+    fn client_id(&mut self) -> String {
+        let id = self.next_client_id;
+        self.next_client_id += 1;
+        id.to_string()
+    }
+
+    fn agent_id(&mut self) -> String {
+        let id = self.next_agent_id;
+        self.next_agent_id += 1;
+        match self.framing {
+            // Overlapping integer ids in both directions, as on the wire.
+            Framing::Envelope => id.to_string(),
+            // A bare response to an id in flight both ways cannot be placed.
+            Framing::Bare => json::string(&format!("agent-{id}")),
+        }
+    }
+
+    fn expect(&mut self, rule: &'static Rule) {
+        self.expected.push(Expected {
+            rule,
+            line: self.line,
+        });
+    }
+
+    /// `initialize` and its result.
+    pub fn handshake(&mut self, out: &mut Vec<String>) {
+        let version = self.protocol_version();
+        let mut capabilities = Object::new().obj(
+            "fs",
+            Object::new()
+                .raw("readTextFile", "true")
+                .raw("writeTextFile", "false"),
+        );
+        if let Some(key) = self.revision.spelling().capability_key {
+            capabilities = match self.capability {
+                Capability::Object => capabilities.obj(key, Object::new()),
+                Capability::ObjectWithMeta => {
+                    capabilities.obj(key, Object::new().obj("_meta", Object::new().num("v", 1)))
+                }
+                Capability::Null => capabilities.raw(key, "null"),
+                Capability::Omitted => capabilities,
+            };
+        }
+        let params = Object::new()
+            .num("protocolVersion", version)
+            .obj("clientCapabilities", capabilities)
+            .obj(
+                "clientInfo",
+                Object::new()
+                    .str("name", "acp-plan-gen")
+                    .str("version", "1"),
+            );
+        let id = self.client_id();
+        self.push(
+            out,
+            Direction::ClientToAgent,
+            request(&id, "initialize", params),
+        );
+        let result = Object::new().num("protocolVersion", version).obj(
+            "agentCapabilities",
+            Object::new().raw("loadSession", "true"),
+        );
+        self.push(out, Direction::AgentToClient, response(&id, result));
+    }
+
+    /// Render one op.
+    pub fn op(&mut self, op: &Op, out: &mut Vec<String>) {
+        match op {
+            Op::NewSession { session } => {
+                let id = self.client_id();
+                let params = Object::new().str("cwd", "/work").raw("mcpServers", "[]");
+                self.push(
+                    out,
+                    Direction::ClientToAgent,
+                    request(&id, "session/new", params),
+                );
+                let result = Object::new().str("sessionId", &session_name(*session));
+                self.push(out, Direction::AgentToClient, response(&id, result));
+            }
+            Op::LoadSession { session, replay } => {
+                let id = self.client_id();
+                let params = Object::new()
+                    .str("sessionId", &session_name(*session))
+                    .str("cwd", "/work")
+                    .raw("mcpServers", "[]");
+                self.push(
+                    out,
+                    Direction::ClientToAgent,
+                    request(&id, "session/load", params),
+                );
+                for update in replay {
+                    let update = self.session_update(update);
+                    self.push_update(out, &session_name(*session), &update);
+                }
+                self.push(out, Direction::AgentToClient, response(&id, Object::new()));
+            }
+            Op::Update { session, update } => {
+                let update = self.session_update(update);
+                self.push_update(out, &session_name(*session), &update);
+            }
+            Op::Prompt { session } => {
+                let id = self.client_id();
+                let params = Object::new().str("sessionId", &session_name(*session)).raw(
+                    "prompt",
+                    &json::array([Object::new()
+                        .str("type", "text")
+                        .str("text", "make a plan")
+                        .finish()]),
+                );
+                self.push(
+                    out,
+                    Direction::ClientToAgent,
+                    request(&id, "session/prompt", params),
+                );
+                self.prompts.insert(*session, id);
+            }
+            Op::EndTurn { session, stop } => {
+                let Some(id) = self.prompts.remove(session) else {
+                    return;
+                };
+                let stop = match stop {
+                    StopReason::EndTurn => "end_turn",
+                    StopReason::Cancelled => "cancelled",
+                    StopReason::MaxTokens => "max_tokens",
+                };
+                let result = Object::new().str("stopReason", stop);
+                self.push(out, Direction::AgentToClient, response(&id, result));
+            }
+            Op::Cancel { session } => {
+                let params = Object::new().str("sessionId", &session_name(*session));
+                self.push(
+                    out,
+                    Direction::ClientToAgent,
+                    notification("session/cancel", params),
+                );
+            }
+            Op::AgentRequest { session, kind } => {
+                let id = self.agent_id();
+                let name = session_name(*session);
+                let (method, params) = match kind {
+                    AgentRequestKind::Permission => (
+                        "session/request_permission",
+                        Object::new()
+                            .str("sessionId", &name)
+                            .obj("toolCall", Object::new().str("toolCallId", "call-1"))
+                            .raw(
+                                "options",
+                                &json::array([Object::new()
+                                    .str("optionId", "allow")
+                                    .str("name", "Allow")
+                                    .str("kind", "allow_once")
+                                    .finish()]),
+                            ),
+                    ),
+                    AgentRequestKind::ReadTextFile => (
+                        "fs/read_text_file",
+                        Object::new()
+                            .str("sessionId", &name)
+                            .str("path", "/work/PLAN.md"),
+                    ),
+                    AgentRequestKind::Extension => {
+                        ("_acme/lookup", Object::new().str("sessionId", &name))
+                    }
+                };
+                self.push(out, Direction::AgentToClient, request(&id, method, params));
+                self.agent_requests
+                    .entry(*session)
+                    .or_default()
+                    .push(OpenRequest { id, kind: *kind });
+            }
+            Op::ClientResponse {
+                session,
+                pick,
+                error,
+            } => {
+                let Some(open) = self.agent_requests.get_mut(session) else {
+                    return;
+                };
+                if open.is_empty() {
+                    return;
+                }
+                let index = usize::from(*pick) % open.len();
+                let request = open.remove(index);
+                let message = if *error {
+                    error_response(&request.id)
+                } else {
+                    let result = match request.kind {
+                        AgentRequestKind::Permission => Object::new().obj(
+                            "outcome",
+                            Object::new()
+                                .str("outcome", "selected")
+                                .str("optionId", "allow"),
+                        ),
+                        AgentRequestKind::ReadTextFile => Object::new().str("content", "# Plan\n"),
+                        AgentRequestKind::Extension => Object::new(),
+                    };
+                    response(&request.id, result)
+                };
+                self.push(out, Direction::ClientToAgent, message);
+            }
+            Op::ExtNotification { from_agent } => {
+                let direction = if *from_agent {
+                    Direction::AgentToClient
+                } else {
+                    Direction::ClientToAgent
+                };
+                let params = Object::new().str("status", "busy");
+                self.push(out, direction, notification("_acme/status", params));
+            }
+            Op::Violation(v) => self.violation(v, out),
+        }
+    }
+
+    fn push_update(&mut self, out: &mut Vec<String>, session: &str, update: &str) {
+        let params = Object::new()
+            .str("sessionId", session)
+            .raw("update", update);
+        self.push(
+            out,
+            Direction::AgentToClient,
+            notification("session/update", params),
+        );
+    }
+
+    /// The `update` object of a session update.
+    pub fn session_update(&self, update: &SessionUpdate) -> String {
+        match update {
+            SessionUpdate::Plan(op) => self.plan_op(op, &Tweaks::default()),
+            SessionUpdate::Other(other) => other_update(other),
+        }
+    }
+
+    fn plan_op(&self, op: &PlanOp, tweaks: &Tweaks) -> String {
+        let kind = match op {
+            PlanOp::Legacy { .. } => "plan",
+            PlanOp::Update { .. } => "plan_update",
+            PlanOp::Remove { .. } => "plan_removed",
+        };
+        let mut update = Object::new().str("sessionUpdate", kind);
+        match op {
+            PlanOp::Legacy { entries, meta } => {
+                if !tweaks.drop_entries {
+                    update = update.raw("entries", &self.entries(entries, tweaks));
+                }
+                update = with_meta(update, *meta, tweaks.bad_update_meta);
+            }
+            PlanOp::Update {
+                plan,
+                content,
+                plan_meta,
+                meta,
+            } => {
+                if !tweaks.drop_plan {
+                    let plan = self.plan(*plan, content, *plan_meta, tweaks);
+                    update = update.raw("plan", &plan);
+                }
+                update = with_meta(update, *meta, tweaks.bad_update_meta);
+            }
+            PlanOp::Remove { plan, meta } => {
+                let key = tweaks.id_key.unwrap_or(self.id_key());
+                update = update.str(key, &plan_name(*plan));
+                update = with_meta(update, *meta, tweaks.bad_update_meta);
+            }
+        }
+        if tweaks.extra_member {
+            update = update.str("title", "custom data belongs under _meta");
+        }
+        update.finish()
+    }
+
+    fn plan(&self, plan: u8, content: &Content, meta: Meta, tweaks: &Tweaks) -> String {
+        let mut object = Object::new();
+        if !tweaks.drop_type {
+            let type_name = tweaks
+                .type_name
+                .clone()
+                .unwrap_or_else(|| content.type_name());
+            object = object.str("type", &type_name);
+        }
+        if !tweaks.drop_id {
+            let key = tweaks.id_key.unwrap_or(self.id_key());
+            object = object.str(key, &plan_name(plan));
+        }
+        if tweaks.type_name.is_none() {
+            object = match content {
+                Content::Items { entries } => {
+                    if tweaks.drop_entries {
+                        object
+                    } else {
+                        object.raw("entries", &self.entries(entries, tweaks))
+                    }
+                }
+                Content::File { uri } => {
+                    if tweaks.drop_uri {
+                        object
+                    } else {
+                        let uri = tweaks.uri.clone().unwrap_or_else(|| uri.render());
+                        object.str("uri", &uri)
+                    }
+                }
+                Content::Markdown { text } => {
+                    if tweaks.drop_markdown {
+                        object
+                    } else {
+                        object.str("content", text)
+                    }
+                }
+                Content::Custom { data, .. } => object.num("data", u64::from(*data)),
+            };
+        }
+        with_meta(object, meta, false).finish()
+    }
+
+    fn entries(&self, entries: &[Entry], tweaks: &Tweaks) -> String {
+        json::array(entries.iter().enumerate().map(|(i, entry)| {
+            let tweak = if Some(i) == tweaks.entry {
+                tweaks.entry_tweak.as_ref()
+            } else {
+                None
+            };
+            entry_json(entry, tweak)
+        }))
+    }
+
+    fn violation(&mut self, v: &Violation, out: &mut Vec<String>) {
+        let rule = v.rule();
+        match v {
+            Violation::PlanOpWithoutCapability { session, op } => {
+                let update = self.plan_op(&keyed(op), &Tweaks::default());
+                self.push_update(out, &session_name(*session), &update);
+            }
+            Violation::LegacyInV2 { session, entries } => {
+                let op = PlanOp::Legacy {
+                    entries: entries.clone(),
+                    meta: Meta::Absent,
+                };
+                let update = self.plan_op(&op, &Tweaks::default());
+                self.push_update(out, &session_name(*session), &update);
+            }
+            Violation::WrongIdKey { session, op } => {
+                let tweaks = Tweaks {
+                    id_key: Some(self.other_id_key()),
+                    ..Tweaks::default()
+                };
+                let update = self.plan_op(&keyed(op), &tweaks);
+                self.push_update(out, &session_name(*session), &update);
+            }
+            Violation::MissingField {
+                session,
+                field,
+                carrier,
+                entries,
+                pick,
+            } => {
+                let name = session_name(*session);
+                match field {
+                    MissingField::SessionId | MissingField::Update => {
+                        let chunk = other_update(&OtherUpdate::AgentMessageChunk {
+                            text: "hello".into(),
+                        });
+                        let params = if *field == MissingField::SessionId {
+                            Object::new().raw("update", &chunk)
+                        } else {
+                            Object::new().str("sessionId", &name)
+                        };
+                        self.push(
+                            out,
+                            Direction::AgentToClient,
+                            notification("session/update", params),
+                        );
+                    }
+                    _ => {
+                        let mut tweaks = Tweaks::default();
+                        let content = match field {
+                            MissingField::EntryContent
+                            | MissingField::EntryPriority
+                            | MissingField::EntryStatus => {
+                                tweaks.entry = Some(usize::from(*pick));
+                                tweaks.entry_tweak = Some(EntryTweak::Drop(*field));
+                                Content::Items {
+                                    entries: entries.clone(),
+                                }
+                            }
+                            MissingField::Entries => {
+                                tweaks.drop_entries = true;
+                                Content::Items {
+                                    entries: entries.clone(),
+                                }
+                            }
+                            MissingField::Plan => {
+                                tweaks.drop_plan = true;
+                                Content::Items {
+                                    entries: entries.clone(),
+                                }
+                            }
+                            MissingField::PlanType => {
+                                tweaks.drop_type = true;
+                                Content::Markdown { text: "x".into() }
+                            }
+                            MissingField::PlanId => {
+                                tweaks.drop_id = true;
+                                Content::Markdown { text: "x".into() }
+                            }
+                            MissingField::MarkdownContent => {
+                                tweaks.drop_markdown = true;
+                                Content::Markdown { text: "x".into() }
+                            }
+                            MissingField::FileUri
+                            | MissingField::SessionId
+                            | MissingField::Update => {
+                                tweaks.drop_uri = true;
+                                Content::File {
+                                    uri: super::FileUri::Absolute(0),
+                                }
+                            }
+                        };
+                        let op = carried(*carrier, content, field.keyed_only());
+                        let update = self.plan_op(&op, &tweaks);
+                        self.push_update(out, &name, &update);
+                    }
+                }
+            }
+            Violation::BadStatus {
+                session,
+                carrier,
+                entries,
+                pick,
+                value,
+            }
+            | Violation::BadPriority {
+                session,
+                carrier,
+                entries,
+                pick,
+                value,
+            } => {
+                let status = matches!(v, Violation::BadStatus { .. });
+                let text = bad_value_text(*value, status);
+                let tweaks = Tweaks {
+                    entry: Some(usize::from(*pick)),
+                    entry_tweak: Some(if status {
+                        EntryTweak::Status(text)
+                    } else {
+                        EntryTweak::Priority(text)
+                    }),
+                    ..Tweaks::default()
+                };
+                let content = Content::Items {
+                    entries: entries.clone(),
+                };
+                let op = carried(*carrier, content, false);
+                let update = self.plan_op(&op, &tweaks);
+                self.push_update(out, &session_name(*session), &update);
+            }
+            Violation::UnknownPlanType {
+                session,
+                plan,
+                name,
+                underscore,
+            } => {
+                let prefix = if *underscore { "_" } else { "" };
+                let tweaks = Tweaks {
+                    type_name: Some(format!("{prefix}diagram-{name}")),
+                    ..Tweaks::default()
+                };
+                let op = update_op(*plan, Content::Markdown { text: "x".into() });
+                let update = self.plan_op(&op, &tweaks);
+                self.push_update(out, &session_name(*session), &update);
+            }
+            Violation::RelativeFileUri {
+                session,
+                plan,
+                file,
+            } => {
+                let tweaks = Tweaks {
+                    uri: Some(super::FileUri::Relative(*file).render()),
+                    ..Tweaks::default()
+                };
+                let op = update_op(
+                    *plan,
+                    Content::File {
+                        uri: super::FileUri::Absolute(*file),
+                    },
+                );
+                let update = self.plan_op(&op, &tweaks);
+                self.push_update(out, &session_name(*session), &update);
+            }
+            Violation::BadMeta { session, op } => {
+                let tweaks = Tweaks {
+                    bad_update_meta: true,
+                    ..Tweaks::default()
+                };
+                let update = self.plan_op(op, &tweaks);
+                self.push_update(out, &session_name(*session), &update);
+            }
+            Violation::UnknownMember { session, op } => {
+                let tweaks = Tweaks {
+                    extra_member: true,
+                    ..Tweaks::default()
+                };
+                let update = self.plan_op(op, &tweaks);
+                self.push_update(out, &session_name(*session), &update);
+            }
+            Violation::UnknownSession { ghost, update } => {
+                let update = self.session_update(update);
+                self.push_update(out, &format!("ghost-{ghost}"), &update);
+            }
+            Violation::RemoveNotLive { session, plan } => {
+                let op = PlanOp::Remove {
+                    plan: *plan,
+                    meta: Meta::Absent,
+                };
+                let update = self.plan_op(&op, &Tweaks::default());
+                self.push_update(out, &session_name(*session), &update);
+            }
+            Violation::BrokenEnvelope { fault } => {
+                let message = notification(
+                    "_acme/status",
+                    Object::new().str("status", "broken envelope"),
+                );
+                let line = match fault {
+                    EnvelopeFault::BadDirection => Object::new()
+                        .str("direction", "sideways")
+                        .raw("message", &message),
+                    EnvelopeFault::MissingMessage => {
+                        Object::new().str("direction", Direction::AgentToClient.as_str())
+                    }
+                    EnvelopeFault::MessageNotObject => Object::new()
+                        .str("direction", Direction::AgentToClient.as_str())
+                        .raw("message", &json::array([message])),
+                    EnvelopeFault::MixedMembers => Object::new()
+                        .str("direction", Direction::AgentToClient.as_str())
+                        .str("jsonrpc", "2.0")
+                        .raw("message", &message),
+                };
+                self.line += 1;
+                out.push(line.finish());
+            }
+            Violation::TruncatedJson { cut } => {
+                let chunk = other_update(&OtherUpdate::AgentMessageChunk {
+                    text: "this line is cut short".into(),
+                });
+                let params = Object::new()
+                    .str("sessionId", &session_name(0))
+                    .raw("update", &chunk);
+                let full = notification("session/update", params);
+                let mut line = match self.framing {
+                    Framing::Bare => full,
+                    Framing::Envelope => envelope(Direction::AgentToClient, &full),
+                };
+                // ASCII only, so any cut is on a character boundary; never
+                // at 0 (a blank line is skipped) nor at the end.
+                let at = 1 + usize::from(*cut) % (line.len() - 1);
+                line.truncate(at);
+                self.line += 1;
+                out.push(line);
+            }
+            Violation::WrongJsonRpcVersion { session, fault } => {
+                let chunk = other_update(&OtherUpdate::AgentMessageChunk {
+                    text: "old protocol".into(),
+                });
+                let params = Object::new()
+                    .str("sessionId", &session_name(*session))
+                    .raw("update", &chunk);
+                let message = match fault {
+                    VersionFault::Missing => Object::new(),
+                    VersionFault::OldVersion => Object::new().str("jsonrpc", "1.0"),
+                    VersionFault::Number => Object::new().raw("jsonrpc", "2.0"),
+                }
+                .str("method", "session/update")
+                .obj("params", params)
+                .finish();
+                self.push(out, Direction::AgentToClient, message);
+            }
+            Violation::UnknownResponse { from_agent, stray } => {
+                let direction = if *from_agent {
+                    Direction::AgentToClient
+                } else {
+                    Direction::ClientToAgent
+                };
+                let id = json::string(&format!("stray-{stray}"));
+                self.push(out, direction, response(&id, Object::new()));
+            }
+        }
+        self.expect(rule);
+    }
+}
+
+/// How a violation bends the rendering of a plan message.
+#[derive(Default)]
+struct Tweaks {
+    id_key: Option<&'static str>,
+    drop_plan: bool,
+    drop_type: bool,
+    drop_id: bool,
+    drop_entries: bool,
+    drop_markdown: bool,
+    drop_uri: bool,
+    uri: Option<String>,
+    type_name: Option<String>,
+    entry: Option<usize>,
+    entry_tweak: Option<EntryTweak>,
+    bad_update_meta: bool,
+    extra_member: bool,
+}
+
+#[derive(Clone)]
+enum EntryTweak {
+    Drop(MissingField),
+    Status(String),
+    Priority(String),
+}
+
+fn entry_json(entry: &Entry, tweak: Option<&EntryTweak>) -> String {
+    let mut object = Object::new();
+    let drop = |field| matches!(tweak, Some(EntryTweak::Drop(f)) if *f == field);
+    if !drop(MissingField::EntryContent) {
+        object = object.str("content", &entry.content);
+    }
+    if !drop(MissingField::EntryPriority) {
+        let priority = match tweak {
+            Some(EntryTweak::Priority(p)) => p.clone(),
+            _ => entry.priority.render(),
+        };
+        object = object.str("priority", &priority);
+    }
+    if !drop(MissingField::EntryStatus) {
+        let status = match tweak {
+            Some(EntryTweak::Status(s)) => s.clone(),
+            _ => entry.status.render(),
+        };
+        object = object.str("status", &status);
+    }
+    with_meta(object, entry.meta, false).finish()
+}
+
+fn with_meta(object: Object, meta: Meta, bad: bool) -> Object {
+    if bad {
+        return object.raw("_meta", "42");
+    }
+    match meta {
+        Meta::Absent => object,
+        Meta::Null => object.raw("_meta", "null"),
+        Meta::Object(n) => object.obj("_meta", Object::new().num("trace", u64::from(n))),
+    }
+}
+
+fn bad_value_text(value: BadValue, status: bool) -> String {
+    match (value, status) {
+        (BadValue::Unknown(n), true) => format!("blocked-{n}"),
+        (BadValue::Unknown(n), false) => format!("urgent-{n}"),
+        (BadValue::OtherRevision, _) => "cancelled".into(),
+        (BadValue::Custom(n), true) => format!("_status-{n}"),
+        (BadValue::Custom(n), false) => format!("_priority-{n}"),
+    }
+}
+
+fn keyed(op: &KeyedOp) -> PlanOp {
+    match op {
+        KeyedOp::Update { plan, content } => update_op(*plan, content.clone()),
+        KeyedOp::Remove { plan } => PlanOp::Remove {
+            plan: *plan,
+            meta: Meta::Absent,
+        },
+    }
+}
+
+fn update_op(plan: u8, content: Content) -> PlanOp {
+    PlanOp::Update {
+        plan,
+        content,
+        plan_meta: Meta::Absent,
+        meta: Meta::Absent,
+    }
+}
+
+/// The message that carries an entry-level violation.
+fn carried(carrier: Carrier, content: Content, keyed_only: bool) -> PlanOp {
+    match (carrier, content) {
+        (Carrier::Legacy, Content::Items { entries }) if !keyed_only => PlanOp::Legacy {
+            entries,
+            meta: Meta::Absent,
+        },
+        (Carrier::Keyed(plan), content) => update_op(plan, content),
+        (Carrier::Legacy, content) => update_op(0, content),
+    }
+}
+
+fn other_update(update: &OtherUpdate) -> String {
+    match update {
+        OtherUpdate::AgentMessageChunk { text } => Object::new()
+            .str("sessionUpdate", "agent_message_chunk")
+            .obj(
+                "content",
+                Object::new().str("type", "text").str("text", text),
+            ),
+        OtherUpdate::ToolCall { call } => Object::new()
+            .str("sessionUpdate", "tool_call")
+            .str("toolCallId", &format!("call-{call}"))
+            .str("title", "Read PLAN.md")
+            .str("kind", "read")
+            .str("status", "pending"),
+        OtherUpdate::UsageUpdate { used } => Object::new()
+            .str("sessionUpdate", "usage_update")
+            .num("used", u64::from(*used))
+            .num("size", 200_000),
+        OtherUpdate::Unknown { kind } => Object::new()
+            .str("sessionUpdate", &format!("future_kind_{kind}"))
+            .obj("data", Object::new().num("n", u64::from(*kind))),
+    }
+    .finish()
+}
+
+fn envelope(direction: Direction, message: &str) -> String {
+    Object::new()
+        .str("direction", direction.as_str())
+        .raw("message", message)
+        .finish()
+}
+
+fn request(id: &str, method: &str, params: Object) -> String {
+    Object::new()
+        .str("jsonrpc", "2.0")
+        .raw("id", id)
+        .str("method", method)
+        .obj("params", params)
+        .finish()
+}
+
+fn notification(method: &str, params: Object) -> String {
+    Object::new()
+        .str("jsonrpc", "2.0")
+        .str("method", method)
+        .obj("params", params)
+        .finish()
+}
+
+fn response(id: &str, result: Object) -> String {
+    Object::new()
+        .str("jsonrpc", "2.0")
+        .raw("id", id)
+        .obj("result", result)
+        .finish()
+}
+
+fn error_response(id: &str) -> String {
+    Object::new()
+        .str("jsonrpc", "2.0")
+        .raw("id", id)
+        .obj(
+            "error",
+            Object::new()
+                .raw("code", "-32603")
+                .str("message", "declined by the user"),
+        )
+        .finish()
+}

@@ -1,0 +1,315 @@
+//! Trace records to JSON-RPC 2.0 frames with a direction.
+//!
+//! [`classify`] says what a message object is and what is wrong with its
+//! frame; [`Correlator`] pairs responses with requests per direction and
+//! infers directions for bare messages. Neither decides rules: they report
+//! facts that `rules::env` turns into diagnostics.
+
+mod correlate;
+mod methods;
+
+pub use correlate::{Correlator, Pending, RequestOutcome, ResponseOutcome};
+pub use methods::direction_of_method;
+
+use crate::trace::LineObject;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use std::fmt;
+
+/// Who sent a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    ClientToAgent,
+    AgentToClient,
+}
+
+impl Direction {
+    pub fn opposite(self) -> Direction {
+        match self {
+            Direction::ClientToAgent => Direction::AgentToClient,
+            Direction::AgentToClient => Direction::ClientToAgent,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::ClientToAgent => "client_to_agent",
+            Direction::AgentToClient => "agent_to_client",
+        }
+    }
+
+    /// The party that sends in this direction.
+    pub fn sender(self) -> &'static str {
+        match self {
+            Direction::ClientToAgent => "client",
+            Direction::AgentToClient => "agent",
+        }
+    }
+
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Direction::ClientToAgent => 0,
+            Direction::AgentToClient => 1,
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Direction> {
+        match text {
+            "client_to_agent" => Some(Direction::ClientToAgent),
+            "agent_to_client" => Some(Direction::AgentToClient),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A request id in canonical JSON text, so `1` and `"1"` differ while
+/// `"\u0061"` equals `"a"` and `1.0` equals `1` (the same JSON value).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Id(String);
+
+impl Id {
+    /// The id as JSON text, e.g. `1` or `"abc"`.
+    pub fn as_json(&self) -> &str {
+        &self.0
+    }
+
+    fn from_raw(raw: &RawValue) -> Option<Id> {
+        let text = raw.get();
+        match text.as_bytes().first() {
+            // Plain strings and integers are already canonical; skip the round trip.
+            Some(b'"') if !text.contains('\\') => Some(Id(text.to_owned())),
+            Some(b'-' | b'0'..=b'9')
+                if !text.starts_with("-0")
+                    && text.bytes().all(|b| b == b'-' || b.is_ascii_digit()) =>
+            {
+                Some(Id(text.to_owned()))
+            }
+            _ => match serde_json::from_str::<serde_json::Value>(text).ok()? {
+                serde_json::Value::Number(n) => Some(Id(canonical_number(&n))),
+                v @ (serde_json::Value::String(_) | serde_json::Value::Null) => {
+                    Some(Id(v.to_string()))
+                }
+                _ => None,
+            },
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        self.0 == "null"
+    }
+}
+
+/// A number as an integer when it has an exact integer value (`1.0`, `1e0`
+/// and `-0` are `1`, `1` and `0`), else as serde_json writes it.
+fn canonical_number(n: &serde_json::Number) -> String {
+    if n.is_i64() || n.is_u64() {
+        return n.to_string();
+    }
+    match n.as_f64() {
+        // Below 2^53 every integral f64 is exact.
+        Some(f) if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 => {
+            format!("{}", f as i64)
+        }
+        _ => n.to_string(),
+    }
+}
+
+impl fmt::Display for Id {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::text::shorten(&self.0, 80))
+    }
+}
+
+/// A classified JSON-RPC message.
+#[derive(Debug)]
+pub enum Frame<'a> {
+    Request {
+        id: Id,
+        method: String,
+        params: Option<&'a RawValue>,
+    },
+    Notification {
+        method: String,
+        params: Option<&'a RawValue>,
+    },
+    Response {
+        id: Id,
+        result: Option<&'a RawValue>,
+        error: Option<&'a RawValue>,
+    },
+}
+
+impl Frame<'_> {
+    pub fn method(&self) -> Option<&str> {
+        match self {
+            Frame::Request { method, .. } | Frame::Notification { method, .. } => Some(method),
+            Frame::Response { .. } => None,
+        }
+    }
+
+    pub fn params(&self) -> Option<&RawValue> {
+        match self {
+            Frame::Request { params, .. } | Frame::Notification { params, .. } => *params,
+            Frame::Response { .. } => None,
+        }
+    }
+}
+
+/// Something wrong with a message's JSON-RPC frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FrameFault {
+    /// `jsonrpc` missing or not exactly "2.0".
+    Version { found: Option<String> },
+    /// `method` present but not a string.
+    MethodNotString,
+    /// An `id` but no `method`, `result` or `error`.
+    MissingMethod,
+    /// `id` is not a string, number or null.
+    IdType,
+    /// A response with both `result` and `error`.
+    ResultAndError,
+    /// A response without an `id` member.
+    ResponseWithoutId,
+    /// `params` present but neither an object nor an array.
+    ParamsType,
+}
+
+/// Classify a message object. A frame comes back whenever the message can
+/// still be understood, alongside any faults.
+pub fn classify<'a>(object: &LineObject<'a>) -> (Option<Frame<'a>>, Vec<FrameFault>) {
+    let mut faults = Vec::new();
+    match object.jsonrpc.map(RawValue::get) {
+        Some("\"2.0\"") => {}
+        found => faults.push(FrameFault::Version {
+            found: found.map(|s| crate::text::shorten(s, 40)),
+        }),
+    }
+    let id = match object.id {
+        None => None,
+        Some(raw) => match Id::from_raw(raw) {
+            Some(id) => Some(id),
+            None => {
+                faults.push(FrameFault::IdType);
+                return (None, faults);
+            }
+        },
+    };
+    if let Some(params) = object.params {
+        if !matches!(params.get().as_bytes().first(), Some(b'{' | b'[')) {
+            faults.push(FrameFault::ParamsType);
+        }
+    }
+    if let Some(method) = object.method {
+        let Ok(method) = serde_json::from_str::<String>(method.get()) else {
+            faults.push(FrameFault::MethodNotString);
+            return (None, faults);
+        };
+        let params = object.params;
+        let frame = match id {
+            Some(id) => Frame::Request { id, method, params },
+            None => Frame::Notification { method, params },
+        };
+        return (Some(frame), faults);
+    }
+    match (object.result, object.error) {
+        (None, None) => {
+            faults.push(FrameFault::MissingMethod);
+            (None, faults)
+        }
+        (result, error) => {
+            if result.is_some() && error.is_some() {
+                faults.push(FrameFault::ResultAndError);
+            }
+            match id {
+                Some(id) => (Some(Frame::Response { id, result, error }), faults),
+                None => {
+                    faults.push(FrameFault::ResponseWithoutId);
+                    (None, faults)
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::{parse_record, Record};
+
+    fn classify_line(line: &str) -> (Option<String>, Vec<FrameFault>) {
+        let Ok(Record::Bare(object)) = parse_record(line.as_bytes(), 64) else {
+            panic!("not a bare record: {line}");
+        };
+        let (frame, faults) = classify(&object);
+        (frame.map(|f| format!("{f:?}")), faults)
+    }
+
+    #[test]
+    fn well_formed_frames() {
+        let (f, faults) =
+            classify_line(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#);
+        assert!(faults.is_empty());
+        assert!(f.unwrap().starts_with("Request"));
+        let (f, faults) = classify_line(r#"{"jsonrpc":"2.0","method":"session/update"}"#);
+        assert!(faults.is_empty());
+        assert!(f.unwrap().starts_with("Notification"));
+        let (f, faults) = classify_line(r#"{"jsonrpc":"2.0","id":"a","result":null}"#);
+        assert!(faults.is_empty());
+        assert!(f.unwrap().starts_with("Response"));
+    }
+
+    #[test]
+    fn frame_faults() {
+        assert_eq!(
+            classify_line(r#"{"jsonrpc":"1.0","method":"x"}"#).1,
+            vec![FrameFault::Version {
+                found: Some("\"1.0\"".into())
+            }]
+        );
+        assert_eq!(
+            classify_line(r#"{"method":"x"}"#).1,
+            vec![FrameFault::Version { found: None }]
+        );
+        assert_eq!(
+            classify_line(r#"{"jsonrpc":"2.0","id":1}"#).1,
+            vec![FrameFault::MissingMethod]
+        );
+        assert_eq!(
+            classify_line(r#"{"jsonrpc":"2.0","id":{},"method":"x"}"#).1,
+            vec![FrameFault::IdType]
+        );
+        assert_eq!(
+            classify_line(r#"{"jsonrpc":"2.0","id":1,"result":1,"error":{}}"#).1,
+            vec![FrameFault::ResultAndError]
+        );
+        assert_eq!(
+            classify_line(r#"{"jsonrpc":"2.0","method":5}"#).1,
+            vec![FrameFault::MethodNotString]
+        );
+        assert_eq!(
+            classify_line(r#"{"jsonrpc":"2.0","method":"x","params":3}"#).1,
+            vec![FrameFault::ParamsType]
+        );
+    }
+
+    #[test]
+    fn ids_are_canonical() {
+        let raw = |s: &str| Id::from_raw(&serde_json::from_str::<Box<RawValue>>(s).unwrap());
+        assert_eq!(raw("\"\\u0061\""), raw("\"a\""));
+        assert_ne!(raw("1"), raw("\"1\""));
+        // The same number however it is written.
+        assert_eq!(raw("1.0"), raw("1"));
+        assert_eq!(raw("1e2"), raw("100"));
+        assert_eq!(raw("-0"), raw("0"));
+        assert_eq!(raw("-0.0"), raw("0"));
+        assert_ne!(raw("1.5"), raw("1"));
+        assert_eq!(raw("[1]"), None);
+    }
+}

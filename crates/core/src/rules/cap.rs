@@ -1,0 +1,141 @@
+//! CAP-*: what may be sent given the client's capabilities and the revision.
+
+use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, V2_ONLY, WITH_CAPABILITY};
+use crate::diag::Diagnostic;
+use crate::spec::capability::{CapabilityKeys, KeyValue};
+use crate::spec::{list_revisions, Revision, ALL_CAPABILITY_KEYS};
+
+pub const PLAN_OPERATIONS: Rule = Rule {
+    id: "CAP-PLAN-OPS",
+    level: Level::Must,
+    revisions: WITH_CAPABILITY,
+    summary: "No `plan_update` or `plan_removed` unless the client advertised the plan capability",
+    citation: Citation {
+        document: docs::PLAN_DRAFT,
+        section: "Plan Operations",
+        text: "Agents MUST NOT send plan_update or plan_removed unless the Client advertised planCapabilities. If the Client omits planCapabilities, the Agent MUST fall back to the existing plan update.",
+        note: "",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "Agents MUST NOT send plan_update or plan_removed unless the Client advertised plan. If the Client omits plan, the Agent MUST fall back to the existing plan update.",
+                note: "The capability key was renamed planCapabilities → plan on 2026-06-05 (schema 0.13.6).",
+            },
+        },
+    ],
+};
+
+pub const VALUE: Rule = Rule {
+    id: "CAP-VALUE",
+    level: Level::Must,
+    revisions: WITH_CAPABILITY,
+    summary: "The plan capability is an object (or null / omitted for \"not supported\")",
+    citation: Citation {
+        document: docs::RFD,
+        section: "Client Capabilities",
+        text: "planCapabilities: PlanCapabilities? = null",
+        note: "PlanCapabilities is an object (\"When present ({}), signals the client supports the plan_update and plan_removed session update types.\"); null or omitted advertises nothing.",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_V1,
+                section: "ClientCapabilities.plan",
+                text: "Optional. Omitted or null both mean the client does not advertise support.",
+                note: "The schema allows PlanCapabilities (an object) or null.",
+            },
+        },
+    ],
+};
+
+pub const RENAMED: Rule = Rule {
+    id: "CAP-RENAMED",
+    level: Level::Should,
+    revisions: WITH_CAPABILITY,
+    summary: "The client spells the capability as its revision does (another revision's key advertises nothing)",
+    citation: Citation {
+        document: docs::INITIALIZATION_V1,
+        section: "Capabilities",
+        text: "The introduction of new capabilities is not considered a breaking change. Therefore, Clients and Agents MUST treat all capabilities omitted in the initialize request as UNSUPPORTED.",
+        note: "The key was renamed planCapabilities → plan on 2026-06-05 (schema 0.13.6): a key of another revision advertises nothing, which is probably not what the client meant.",
+    },
+    revision_citations: &[],
+};
+
+pub const LEGACY_IN_V2: Rule = Rule {
+    id: "CAP-LEGACY-V2",
+    level: Level::Must,
+    revisions: V2_ONLY,
+    summary: "No legacy `plan` update under protocol v2 (use `plan_update` items)",
+    citation: Citation {
+        document: docs::EXTENSIBILITY_V2,
+        section: "Enum and Tagged-Union Variants",
+        text: "Extensions MUST NOT define custom non-underscore values.",
+        note: "v2 has no plan session update (\"Migrating to v2\": plan is \"Replaced by plan_update with a planId and a type discriminator\"), so plan is a non-underscore value v2 does not define.",
+    },
+    revision_citations: &[],
+};
+
+pub const RULES: &[&Rule] = &[&PLAN_OPERATIONS, &VALUE, &RENAMED, &LEGACY_IN_V2];
+
+/// Whether the client advertised plan operations under `revision`, and the
+/// diagnostics its capability keys deserve (pointing into the initialize request).
+pub fn read_advertisement(keys: &CapabilityKeys, revision: Revision) -> (bool, Vec<Diagnostic>) {
+    let mut out = Vec::new();
+    let Some(key) = revision.spelling().capability_key else {
+        // v2: plan operations are baseline; the keys mean nothing.
+        return (true, out);
+    };
+    let advertised = match keys.get(key) {
+        KeyValue::Object => true,
+        KeyValue::Absent | KeyValue::Null => false,
+        KeyValue::Other(kind) => {
+            out.push(
+                Diagnostic::new(
+                    &VALUE,
+                    format!("clientCapabilities.{key} is {kind}; it must be an object ({{}}) or null, and does not advertise plan operations"),
+                )
+                .at(format!("/params/clientCapabilities/{key}"))
+                .hint(format!("send \"{key}\": {{}} to advertise plan operations, or omit it")),
+            );
+            false
+        }
+    };
+    for other in ALL_CAPABILITY_KEYS.iter().filter(|k| **k != key) {
+        if keys.get(other).is_present() {
+            let users = list_revisions(&Revision::using_capability_key(other));
+            out.push(
+                Diagnostic::new(
+                    &RENAMED,
+                    format!(
+                        "clientCapabilities.{other} is the {users} spelling; under {revision} the capability is `{key}`, so `{other}` advertises nothing"
+                    ),
+                )
+                .at(format!("/params/clientCapabilities/{other}"))
+                .hint(format!("rename `{other}` to `{key}` (or check with --spec if the trace is {users})")),
+            );
+        }
+    }
+    (advertised, out)
+}
+
+pub fn operations_without_capability(kind: &str, revision: Revision) -> Diagnostic {
+    let key = revision.spelling().capability_key.unwrap_or("plan");
+    Diagnostic::new(
+        &PLAN_OPERATIONS,
+        format!("`{kind}` sent, but the client did not advertise clientCapabilities.{key} in initialize"),
+    )
+    .at("/params/update/sessionUpdate")
+    .hint("without the capability, send the legacy `plan` update instead")
+}
+
+pub fn legacy_in_v2() -> Diagnostic {
+    Diagnostic::new(&LEGACY_IN_V2, "legacy `plan` update under protocol v2")
+        .at("/params/update/sessionUpdate")
+        .hint("send `plan_update` with an `items` plan instead")
+}

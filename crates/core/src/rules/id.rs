@@ -1,0 +1,174 @@
+//! ID-*: plan identity within a session.
+//!
+//! Ids are scoped to a session: nothing here ever looks across sessions.
+
+use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
+use crate::diag::Diagnostic;
+use crate::spec::Revision;
+use crate::state::SessionPlans;
+use crate::text::shorten;
+
+pub const REMOVE_UNKNOWN: Rule = Rule {
+    id: "ID-REMOVE-UNKNOWN",
+    level: Level::Should,
+    revisions: ALL_REVISIONS,
+    summary: "`plan_removed` names a plan that is live in that session (not never-created or already removed)",
+    citation: Citation {
+        document: docs::RFD,
+        section: "Plan Removal",
+        text: "Agent sends a plan_removed session update with the plan's id to dismiss it.",
+        note: "A removal of a plan that is not live dismisses nothing.",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Removing Plans",
+                text: "Agents can remove a plan by sending plan_removed with the plan ID:",
+                note: "A removal of a plan that is not live dismisses nothing.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2_UNSTABLE,
+                section: "Removing Plans",
+                text: "Agents can remove a plan by sending plan_removed with the plan ID:",
+                note: "A removal of a plan that is not live dismisses nothing.",
+            },
+        },
+    ],
+};
+
+pub const RECREATE: Rule = Rule {
+    id: "ID-RECREATE",
+    level: Level::Info,
+    revisions: ALL_REVISIONS,
+    summary: "A removed plan id is used again (allowed: it creates a new plan)",
+    citation: Citation {
+        document: docs::RFD,
+        section: "Multiple Plans",
+        text: "Client tracks plans by ID; updates replace the content of that specific plan",
+        note: "Nothing forbids using a removed id again: the update creates a new plan.",
+    },
+    revision_citations: &[],
+};
+
+pub const TYPE_CHANGE: Rule = Rule {
+    id: "ID-TYPE-CHANGE",
+    level: Level::Info,
+    revisions: ALL_REVISIONS,
+    summary: "A plan changes its `type` (allowed: the update replaces the plan's content)",
+    citation: Citation {
+        document: docs::RFD,
+        section: "Multiple Plans",
+        text: "Client tracks plans by ID; updates replace the content of that specific plan",
+        note: "Nothing forbids a plan changing its type: the update replaces its content.",
+    },
+    revision_citations: &[],
+};
+
+pub const RULES: &[&Rule] = &[&REMOVE_UNKNOWN, &RECREATE, &TYPE_CHANGE];
+
+/// Most of an id or a (v2 custom) type name repeated in a message: they come
+/// from the trace and can be huge.
+const SHOWN_ID_CHARS: usize = 80;
+const SHOWN_TYPE_CHARS: usize = 40;
+
+/// Before `plan_removed` for `id` is applied.
+pub fn check_removal(
+    plans: &SessionPlans,
+    id: &str,
+    removed_on_line: Option<u64>,
+) -> Option<Diagnostic> {
+    if plans.plans.contains_key(id) {
+        return None;
+    }
+    let shown = shorten(id, SHOWN_ID_CHARS);
+    let message = match removed_on_line {
+        Some(line) => format!("plan `{shown}` was already removed (line {line})"),
+        None => format!("plan `{shown}` was never created in this session"),
+    };
+    Some(
+        Diagnostic::new(&REMOVE_UNKNOWN, message)
+            .plan(id)
+            .hint("remove only plans that the session shows; ids are scoped to their session"),
+    )
+}
+
+/// Before `plan_update` for `id` with content type `type_name` is applied.
+pub fn check_update(
+    plans: &SessionPlans,
+    id: &str,
+    type_name: &str,
+    removed_on_line: Option<u64>,
+) -> Option<Diagnostic> {
+    if let Some(line) = removed_on_line {
+        return Some(
+            Diagnostic::new(
+                &RECREATE,
+                format!(
+                    "plan `{}` was removed on line {line} and is created again",
+                    shorten(id, SHOWN_ID_CHARS)
+                ),
+            )
+            .plan(id),
+        );
+    }
+    let previous = plans.plans.get(id)?;
+    let before = previous.content.type_name();
+    (before != type_name).then(|| {
+        Diagnostic::new(
+            &TYPE_CHANGE,
+            format!(
+                "plan `{}` changes type from `{}` to `{}`",
+                shorten(id, SHOWN_ID_CHARS),
+                shorten(before, SHOWN_TYPE_CHARS),
+                shorten(type_name, SHOWN_TYPE_CHARS)
+            ),
+        )
+        .plan(id)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::messages::{Plan, PlanContent, PlanMessage, PlanUpdate};
+    use crate::state::ClientState;
+
+    #[test]
+    fn messages_stay_small_whatever_the_ids_and_types() {
+        let huge = "x".repeat(100_000);
+        let custom = format!("_{huge}");
+        let mut state = ClientState::new();
+        state.open_session("s");
+        let markdown = PlanContent::Markdown {
+            content: "# plan".into(),
+        };
+        let update = PlanMessage::Update(PlanUpdate {
+            plan: Plan {
+                id: huge.clone(),
+                content: markdown,
+                meta: None,
+            },
+            meta: None,
+        });
+        state.apply("s", &update);
+        let plans = state.session("s").expect("session is open");
+
+        let removal = check_removal(plans, &format!("{huge}y"), None).expect("never created");
+        let recreation = check_update(plans, &huge, "items", Some(3)).expect("removed earlier");
+        let type_change = check_update(plans, &huge, &custom, None).expect("type changes");
+        for d in [removal, recreation, type_change] {
+            assert!(
+                d.message.len() < 300,
+                "{}: {} bytes",
+                d.rule.id,
+                d.message.len()
+            );
+            assert!(d.plan.as_ref().is_some_and(|p| p.len() < 300));
+        }
+    }
+}

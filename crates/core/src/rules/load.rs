@@ -1,0 +1,212 @@
+//! LOAD-*: a loaded session's replay against the live session it replays.
+//!
+//! These compare two connections (the live session, then a fresh connection
+//! that calls `session/load`), so only `acp-plan agent` decides them; a
+//! single trace can never trigger them.
+
+use crate::catalog::{docs, Citation, Level, Rule, WITH_CAPABILITY};
+use crate::diag::Diagnostic;
+use crate::state::SessionPlans;
+
+pub const REPLAY_STATE: Rule = Rule {
+    id: "LOAD-REPLAY-STATE",
+    level: Level::Must,
+    revisions: WITH_CAPABILITY,
+    summary: "The plans a `session/load` replay ends with are the plans the live session ended with",
+    citation: Citation {
+        document: docs::SESSION_SETUP_V1,
+        section: "Loading Sessions",
+        text: "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications (like session/prompt).",
+        note: "The replay is what the agent sends before it answers session/load.",
+    },
+    revision_citations: &[],
+};
+
+pub const REPLAY_MISSING: Rule = Rule {
+    id: "LOAD-REPLAY-MISSING",
+    level: Level::Should,
+    revisions: WITH_CAPABILITY,
+    summary: "A `session/load` replay shows the plans the live session ended with (a replay without them is incomplete)",
+    citation: Citation {
+        document: docs::SESSION_SETUP_V1,
+        section: "Loading Sessions",
+        text: "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications (like session/prompt).",
+        note: "Whether plan updates are part of \"the conversation\" is not spelled out in v1, so a replay without them is a warning.",
+    },
+    revision_citations: &[],
+};
+
+pub const RULES: &[&Rule] = &[&REPLAY_STATE, &REPLAY_MISSING];
+
+/// Compare what a client shows after the replay with what it showed at the
+/// end of the live session, as a client shows plans (`_meta` is not shown,
+/// so it is not compared). A plan the replay shows differently, or shows
+/// although the live session did not end with it, is an error; a plan the
+/// replay leaves out is a warning.
+pub fn compare_replay(
+    session: &str,
+    live: &SessionPlans,
+    replay: &SessionPlans,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let shown = |plans: &SessionPlans| plans.to_json();
+    let (live_json, replay_json) = (shown(live), shown(replay));
+    match (&live_json["legacy"], &replay_json["legacy"]) {
+        (serde_json::Value::Null, serde_json::Value::Null) => {}
+        (serde_json::Value::Null, _) => out.push(
+            Diagnostic::new(
+                &REPLAY_STATE,
+                "the replay shows a legacy plan, but the live session ended without one",
+            )
+            .hint("replay the plan updates the session actually sent"),
+        ),
+        (_, serde_json::Value::Null) => out.push(
+            Diagnostic::new(
+                &REPLAY_MISSING,
+                "the replay shows no legacy plan, but the live session ended with one",
+            )
+            .hint("replay the session's `plan` updates so a client that loads it shows the plan"),
+        ),
+        (before, after) if before != after => out.push(
+            Diagnostic::new(
+                &REPLAY_STATE,
+                format!(
+                    "the replay ends with a different legacy plan than the live session: live {}, replayed {}",
+                    crate::text::shorten(&before.to_string(), 200),
+                    crate::text::shorten(&after.to_string(), 200)
+                ),
+            )
+            .hint("replay every plan update, in order, up to the last one sent"),
+        ),
+        _ => {}
+    }
+    for (id, view) in &live.plans {
+        match replay.plans.get(id) {
+            None => out.push(
+                Diagnostic::new(
+                    &REPLAY_MISSING,
+                    format!("the replay does not show plan `{}`, which the live session ended with", crate::text::shorten(id, 80)),
+                )
+                .plan(id)
+                .hint("replay the session's `plan_update`s so a client that loads it shows the plan"),
+            ),
+            Some(replayed) if replayed != view => out.push(
+                Diagnostic::new(
+                    &REPLAY_STATE,
+                    format!(
+                        "the replay ends with different content for plan `{}`: live {}, replayed {}",
+                        crate::text::shorten(id, 80),
+                        crate::text::shorten(&view.to_json().to_string(), 200),
+                        crate::text::shorten(&replayed.to_json().to_string(), 200)
+                    ),
+                )
+                .plan(id)
+                .hint("replay every update of the plan, in order, up to the last one sent"),
+            ),
+            Some(_) => {}
+        }
+    }
+    for id in replay
+        .plans
+        .keys()
+        .filter(|id| !live.plans.contains_key(*id))
+    {
+        out.push(
+            Diagnostic::new(
+                &REPLAY_STATE,
+                format!(
+                    "the replay shows plan `{}`, which the live session did not end with (never sent, or removed)",
+                    crate::text::shorten(id, 80)
+                ),
+            )
+            .plan(id)
+            .hint("replay `plan_removed` too, or leave out plans the session removed"),
+        );
+    }
+    for d in &mut out {
+        d.set_session(session);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::messages::{PlanContent, PlanEntry, Priority, Status};
+    use crate::state::PlanView;
+
+    fn entry(content: &str, status: Status, meta: Option<serde_json::Value>) -> PlanEntry {
+        PlanEntry {
+            content: content.into(),
+            priority: Priority::High,
+            status,
+            meta,
+        }
+    }
+
+    fn markdown(text: &str) -> PlanView {
+        PlanView {
+            content: PlanContent::Markdown {
+                content: text.into(),
+            },
+        }
+    }
+
+    fn ids(found: &[Diagnostic]) -> Vec<&str> {
+        found.iter().map(|d| d.rule.id).collect()
+    }
+
+    #[test]
+    fn identical_replays_pass_and_meta_is_not_compared() {
+        let mut live = SessionPlans {
+            legacy: Some(vec![entry("a", Status::Completed, None)]),
+            ..Default::default()
+        };
+        live.plans.insert("p".into(), markdown("x"));
+        let mut replay = live.clone();
+        replay.legacy = Some(vec![entry(
+            "a",
+            Status::Completed,
+            Some(serde_json::json!({"t": 1})),
+        )]);
+        assert!(compare_replay("s", &live, &replay).is_empty());
+    }
+
+    #[test]
+    fn differences_are_errors_and_omissions_warnings() {
+        let mut live = SessionPlans {
+            legacy: Some(vec![entry("a", Status::Completed, None)]),
+            ..Default::default()
+        };
+        live.plans.insert("kept".into(), markdown("final"));
+        live.plans.insert("dropped".into(), markdown("y"));
+        let mut replay = SessionPlans {
+            legacy: Some(vec![entry("a", Status::Pending, None)]),
+            ..Default::default()
+        };
+        replay.plans.insert("kept".into(), markdown("draft"));
+        replay.plans.insert("removed-live".into(), markdown("z"));
+        let found = compare_replay("s", &live, &replay);
+        assert_eq!(
+            ids(&found),
+            [
+                "LOAD-REPLAY-STATE",
+                "LOAD-REPLAY-STATE",
+                "LOAD-REPLAY-MISSING",
+                "LOAD-REPLAY-STATE"
+            ]
+        );
+        assert_eq!(found[1].plan.as_deref(), Some("kept"));
+        assert_eq!(found[2].plan.as_deref(), Some("dropped"));
+        assert!(found.iter().all(|d| d.session.as_deref() == Some("s")));
+        let empty = SessionPlans::default();
+        assert_eq!(
+            ids(&compare_replay("s", &live, &empty)),
+            ["LOAD-REPLAY-MISSING"; 3]
+        );
+        assert_eq!(
+            ids(&compare_replay("s", &empty, &live)),
+            ["LOAD-REPLAY-STATE"; 3]
+        );
+    }
+}

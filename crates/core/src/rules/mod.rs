@@ -1,0 +1,54 @@
+//! The rule catalog: every check the suite makes, with its id, level,
+//! revisions and the spec sentence it enforces.
+//!
+//! One file per family. Each file declares its rules as constants next to the
+//! code that decides them, and lists them in its `RULES`; [`trace_rules`] is
+//! the union. The types of the catalog are in [`crate::catalog`]. Lower layers (trace, jsonrpc, spec) only describe what they saw; the
+//! decision that something breaks a rule is made here.
+
+pub mod cap;
+pub mod env;
+pub mod full;
+pub mod id;
+pub mod load;
+pub mod ses;
+pub mod shape;
+pub mod trace;
+
+use crate::catalog::Rule;
+
+/// The families that judge ACP message traces (`check`, `agent`, `tap`).
+const TRACE_FAMILIES: [&[&Rule]; 8] = [
+    trace::RULES,
+    env::RULES,
+    ses::RULES,
+    cap::RULES,
+    shape::RULES,
+    id::RULES,
+    full::RULES,
+    load::RULES,
+];
+
+/// The rules that judge ACP message traces, family by family, in a stable
+/// order. (The `DAG-*` rules, which judge plans of tool calls, are declared
+/// in the `acp-plan-dag` crate; `acp_plan_dag::every_rule` lists both.)
+pub fn trace_rules() -> impl Iterator<Item = &'static Rule> {
+    TRACE_FAMILIES.into_iter().flatten().copied()
+}
+
+/// The trace rules one trace can trigger on its own: all but `LOAD-*`,
+/// which compare a live session with its replay on another connection (only
+/// `acp-plan agent` decides them).
+pub fn single_trace_rules() -> impl Iterator<Item = &'static Rule> {
+    trace_rules().filter(|r| decided_by_one_trace(r))
+}
+
+/// Whether one trace is enough to decide `rule` (see [`single_trace_rules`]).
+pub fn decided_by_one_trace(rule: &Rule) -> bool {
+    !load::RULES.contains(&rule)
+}
+
+/// Look a trace rule up by id.
+pub fn find(id: &str) -> Option<&'static Rule> {
+    trace_rules().find(|r| r.id == id)
+}

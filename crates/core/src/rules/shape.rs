@@ -1,0 +1,1131 @@
+//! SHAPE-*: the strict parser for plan messages.
+//!
+//! JSON syntax is serde's job; this module turns a `session/update`'s
+//! `update` object into a typed [`PlanMessage`] for one revision, and reports
+//! every way the object breaks that revision's shape, each at its JSON
+//! pointer. Unlike the official SDK it never drops an entry: a message with a
+//! bad entry is rejected whole (and the reference state is left as it was).
+
+use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS, V2_ONLY};
+use crate::diag::Diagnostic;
+use crate::spec::messages::{
+    LegacyPlan, Meta, Plan, PlanContent, PlanEntry, PlanMessage, PlanRemoved, PlanUpdate, Priority,
+    Status,
+};
+use crate::spec::{list_revisions, Revision, Spelling, ALL_PLAN_ID_KEYS};
+use crate::text::{json_type, member_pointer, shorten};
+use serde_json::{Map, Value};
+
+mod well_formed;
+pub use well_formed::{parse_well_formed, parse_well_formed_params, parse_well_formed_rest};
+
+pub const ENTRIES: Rule = Rule {
+    id: "SHAPE-ENTRIES",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "`entries` (legacy `plan`, `items` plans) is present and an array",
+    citation: Citation {
+        document: docs::PLAN_V1,
+        section: "Creating Plans",
+        text: "entries PlanEntry[] required An array of plan entries representing the tasks to be accomplished",
+        note: "items plans carry the same field (RFD: \"entries: PlanEntry[]\").",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::Draft202605,
+            citation: Citation {
+                document: docs::PLAN_DRAFT,
+                section: "Creating Plans",
+                text: "entries PlanEntry[] required An array of plan entries representing the tasks to be accomplished",
+                note: "items plans carry the same field (RFD: \"entries: PlanEntry[]\").",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Item-Based Plans",
+                text: "plan.entries PlanEntry[] required An array of plan entries representing the tasks to be accomplished.",
+                note: "",
+            },
+        },
+    ],
+};
+
+pub const ENTRY: Rule = Rule {
+    id: "SHAPE-ENTRY",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "Each plan entry is an object with a string `content`",
+    citation: Citation {
+        document: docs::PLAN_V1,
+        section: "Plan Entries",
+        text: "content string required A human-readable description of what this task aims to accomplish",
+        note: "",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::Draft202605,
+            citation: Citation {
+                document: docs::PLAN_DRAFT,
+                section: "Plan Entries",
+                text: "content string required A human-readable description of what this task aims to accomplish",
+                note: "",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Plan Entries",
+                text: "content string required A human-readable description of what this task aims to accomplish",
+                note: "",
+            },
+        },
+    ],
+};
+
+pub const PRIORITY: Rule = Rule {
+    id: "SHAPE-PRIORITY",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "Entry `priority` is high, medium or low (v2: or a `_`-prefixed custom value)",
+    citation: Citation {
+        document: docs::PLAN_V1,
+        section: "Plan Entries",
+        text: "priority PlanEntryPriority required The relative importance of this task. high medium low",
+        note: "",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::Draft202605,
+            citation: Citation {
+                document: docs::PLAN_DRAFT,
+                section: "Plan Entries",
+                text: "priority PlanEntryPriority required The relative importance of this task. high medium low",
+                note: "",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Plan Entries",
+                text: "Custom priorities MUST begin with _; unknown non-underscore priorities are reserved for future ACP variants.",
+                note: "v2 keeps high, medium and low.",
+            },
+        },
+    ],
+};
+
+pub const STATUS: Rule = Rule {
+    id: "SHAPE-STATUS",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "Entry `status` is pending, in_progress or completed (v2: also cancelled, or a `_`-prefixed custom value)",
+    citation: Citation {
+        document: docs::PLAN_V1,
+        section: "Plan Entries",
+        text: "status PlanEntryStatus required The current execution status of this task pending in_progress completed",
+        note: "",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::Draft202605,
+            citation: Citation {
+                document: docs::PLAN_DRAFT,
+                section: "Plan Entries",
+                text: "status PlanEntryStatus required The current execution status of this task pending in_progress completed",
+                note: "",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Plan Entries",
+                text: "Custom statuses MUST begin with _; unknown non-underscore statuses are reserved for future ACP variants.",
+                note: "v2 lists pending, in_progress, completed and cancelled.",
+            },
+        },
+    ],
+};
+
+pub const PLAN: Rule = Rule {
+    id: "SHAPE-PLAN",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "`plan_update` carries a `plan` object",
+    citation: Citation {
+        document: docs::RFD,
+        section: "What we propose to do about it",
+        text: "Add a new SessionUpdate variant — plan_update — that carries a plan field.",
+        note: "",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "plan_update carries a plan object with a type discriminator.",
+                note: "",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Agent Plan",
+                text: "plan_update carries a plan object with a type discriminator and a required planId so Clients can track multiple plans independently.",
+                note: "",
+            },
+        },
+    ],
+};
+
+pub const PLAN_TYPE: Rule = Rule {
+    id: "SHAPE-PLAN-TYPE",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "`plan.type` is items, file or markdown (v2: or a `_`-prefixed custom type)",
+    citation: Citation {
+        document: docs::RFD,
+        section: "What we propose to do about it",
+        text: "The plan field is a tagged union (discriminated by type) with the following variants:",
+        note: "items, file and markdown.",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "plan_update carries a plan object with a type discriminator.",
+                note: "Its variants are items, file and markdown.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Extensibility",
+                text: "Custom plan content types MUST begin with _; unknown non-underscore plan content types are reserved for future ACP variants.",
+                note: "v2 defines items (stable); file and markdown are unstable.",
+            },
+        },
+    ],
+};
+
+pub const PLAN_ID: Rule = Rule {
+    id: "SHAPE-PLAN-ID",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "Every plan and `plan_removed` carries the revision's id key (`id` in the draft, `planId` since v1) as a string",
+    citation: Citation {
+        document: docs::PLAN_DRAFT,
+        section: "Plan Operations",
+        text: "Every plan format includes a required id so Clients can track multiple plans independently.",
+        note: "plan_removed carries the id too (RFD: \"a plan_removed session update type that carries only a plan id\").",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "Every plan format includes a required planId so Clients can track multiple plans independently.",
+                note: "id was renamed planId in schema 1.3.0 (2026-07-01); plan_removed carries planId too.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Extensibility",
+                text: "Every plan content variant, including custom or future variants, MUST carry a planId.",
+                note: "plan_removed carries planId too (schema: \"required\": [\"planId\"]).",
+            },
+        },
+    ],
+};
+
+pub const PLAN_ID_EMPTY: Rule = Rule {
+    id: "SHAPE-PLAN-ID-EMPTY",
+    level: Level::Should,
+    revisions: ALL_REVISIONS,
+    summary: "A plan id is not the empty string (the schema allows it; clients key plans by it)",
+    citation: Citation {
+        document: docs::RFD,
+        section: "Multiple Plans",
+        text: "The id field on every plan variant identifies a specific plan.",
+        note: "The schema allows the empty string; clients key plans by it, so the suite warns.",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "Every plan format includes a required planId so Clients can track multiple plans independently.",
+                note: "The schema allows the empty string; clients key plans by it, so the suite warns.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Item-Based Plans",
+                text: "plan.planId PlanId required A unique identifier for this plan within the session.",
+                note: "The schema allows the empty string; clients key plans by it, so the suite warns.",
+            },
+        },
+    ],
+};
+
+pub const FILE_URI: Rule = Rule {
+    id: "SHAPE-FILE-URI",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "A `file` plan carries a string `uri`",
+    citation: Citation {
+        document: docs::RFD,
+        section: "What we propose to do about it",
+        text: "Agent provides a file URI containing the plan | uri: string",
+        note: "",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_V1,
+                section: "PlanFile",
+                text: "\"required\": [\"planId\", \"uri\"]",
+                note: "uri is a string.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::SCHEMA_V2,
+                section: "PlanFile",
+                text: "\"required\": [\"planId\", \"uri\"]",
+                note: "uri is a string of format uri.",
+            },
+        },
+    ],
+};
+
+pub const FILE_URI_ABSOLUTE: Rule = Rule {
+    id: "SHAPE-FILE-URI-ABSOLUTE",
+    level: Level::Must,
+    revisions: V2_ONLY,
+    summary: "A `file` plan's `uri` is an absolute URI (v2)",
+    citation: Citation {
+        document: docs::PLAN_V2_UNSTABLE,
+        section: "File Plans",
+        text: "Plan file URIs MUST be absolute.",
+        note: "The schema gives uri \"format\": \"uri\" (RFC 3986).",
+    },
+    revision_citations: &[],
+};
+
+pub const MARKDOWN_CONTENT: Rule = Rule {
+    id: "SHAPE-MARKDOWN-CONTENT",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "A `markdown` plan carries a string `content`",
+    citation: Citation {
+        document: docs::RFD,
+        section: "What we propose to do about it",
+        text: "Agent provides raw markdown text | content: string",
+        note: "",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_V1,
+                section: "PlanMarkdown",
+                text: "\"required\": [\"planId\", \"content\"]",
+                note: "content is a string.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::SCHEMA_V2,
+                section: "PlanMarkdown",
+                text: "\"required\": [\"planId\", \"content\"]",
+                note: "content is a string.",
+            },
+        },
+    ],
+};
+
+pub const META: Rule = Rule {
+    id: "SHAPE-META",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "`_meta` is an object or null",
+    citation: Citation {
+        document: docs::EXTENSIBILITY_V1,
+        section: "The _meta Field",
+        text: "All types in the protocol include a _meta field with type { [key: string]: unknown } that implementations can use to attach custom information.",
+        note: "The schema types _meta as \"type\": [\"object\", \"null\"].",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::EXTENSIBILITY_V2,
+                section: "The _meta Field",
+                text: "All types in the protocol include a _meta field with type { [key: string]: unknown } that implementations can use to attach custom information.",
+                note: "The schema types _meta as \"type\": [\"object\", \"null\"].",
+            },
+        },
+    ],
+};
+
+pub const UNKNOWN_FIELD: Rule = Rule {
+    id: "SHAPE-UNKNOWN-FIELD",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "No custom members at the root of plan types (custom data goes under `_meta`)",
+    citation: Citation {
+        document: docs::EXTENSIBILITY_V1,
+        section: "The _meta Field",
+        text: "Implementations MUST NOT add any custom fields at the root of a type that's part of the specification. All possible names are reserved for future protocol versions.",
+        note: "",
+    },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::EXTENSIBILITY_V2,
+                section: "The _meta Field",
+                text: "Implementations MUST NOT add any custom fields at the root of a type that's part of the specification. All possible names are reserved for future protocol versions.",
+                note: "",
+            },
+        },
+    ],
+};
+
+pub const RULES: &[&Rule] = &[
+    &ENTRIES,
+    &ENTRY,
+    &PRIORITY,
+    &STATUS,
+    &PLAN,
+    &PLAN_TYPE,
+    &PLAN_ID,
+    &PLAN_ID_EMPTY,
+    &FILE_URI,
+    &FILE_URI_ABSOLUTE,
+    &MARKDOWN_CONTENT,
+    &META,
+    &UNKNOWN_FIELD,
+];
+
+/// The `sessionUpdate` kinds this parser reads.
+pub const PLAN_KINDS: &[&str] = &["plan", "plan_update", "plan_removed"];
+
+const UPDATE_POINTER: &str = "/params/update";
+/// Unknown members named one by one per object; the rest are summed up.
+const UNKNOWN_MEMBERS_NAMED: usize = 8;
+
+/// The outcome of parsing one plan update.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    /// The typed message, when the update is well-formed enough for a
+    /// client to apply it.
+    pub message: Option<PlanMessage>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Parse the `update` object of a plan-related `session/update` from its
+/// JSON text, as the validator does: an update that repeats a member name
+/// anywhere is not read (`ENV-DUPLICATE-KEY`; the official crate rejects
+/// it, other parsers keep either value); otherwise [`parse_plan_update`].
+pub fn parse_plan_update_json(
+    update: &str,
+    kind: &str,
+    revision: Revision,
+    max_entries: usize,
+) -> Parsed {
+    if let Some(duplicate) = crate::trace::first_duplicate_member(update) {
+        let pointer = format!("{UPDATE_POINTER}{}", duplicate.pointer);
+        return Parsed {
+            message: None,
+            diagnostics: vec![super::env::duplicate_member(
+                &pointer,
+                &duplicate.key,
+                "the update was not checked or applied",
+            )],
+        };
+    }
+    match serde_json::from_str::<Map<String, Value>>(update) {
+        Ok(update) => parse_plan_update(&update, kind, revision, max_entries),
+        // JSON that serde_json reads but cannot hold: a number beyond f64
+        // (1e400), or nesting past its recursion limit.
+        Err(e) => Parsed {
+            message: None,
+            diagnostics: vec![Diagnostic::new(
+                &super::trace::LIMIT,
+                format!("the update could not be read: {e}"),
+            )
+            .at(UPDATE_POINTER)],
+        },
+    }
+}
+
+/// Parse the `update` object of a plan-related `session/update` (`kind` is
+/// its `sessionUpdate`, one of [`PLAN_KINDS`]).
+pub fn parse_plan_update(
+    update: &Map<String, Value>,
+    kind: &str,
+    revision: Revision,
+    max_entries: usize,
+) -> Parsed {
+    let mut parser = Parser {
+        revision,
+        spelling: revision.spelling(),
+        max_entries,
+        diagnostics: Vec::new(),
+        rejected: false,
+        plan_id: None,
+    };
+    let message = match kind {
+        "plan" => parser.legacy(update),
+        "plan_update" => parser.update(update),
+        "plan_removed" => parser.removed(update),
+        _ => None,
+    };
+    let plan_id = parser.plan_id.take();
+    let mut diagnostics = parser.diagnostics;
+    if let Some(plan) = plan_id {
+        for d in diagnostics.iter_mut().filter(|d| d.plan.is_none()) {
+            d.set_plan(&plan);
+        }
+    }
+    Parsed {
+        message: if parser.rejected { None } else { message },
+        diagnostics,
+    }
+}
+
+struct Parser {
+    revision: Revision,
+    spelling: &'static Spelling,
+    max_entries: usize,
+    diagnostics: Vec<Diagnostic>,
+    /// Set by any violation that a client could not apply the message past.
+    rejected: bool,
+    plan_id: Option<String>,
+}
+
+impl Parser {
+    fn reject(&mut self, diagnostic: Diagnostic) {
+        self.rejected = true;
+        self.diagnostics.push(diagnostic);
+    }
+
+    fn legacy(&mut self, update: &Map<String, Value>) -> Option<PlanMessage> {
+        self.known_members(
+            update,
+            &["sessionUpdate", "entries", "_meta"],
+            UPDATE_POINTER,
+            "the `plan` update",
+        );
+        let meta = self.meta(update, UPDATE_POINTER);
+        let entries = self.entries(update, UPDATE_POINTER)?;
+        Some(PlanMessage::Legacy(LegacyPlan { entries, meta }))
+    }
+
+    fn update(&mut self, update: &Map<String, Value>) -> Option<PlanMessage> {
+        self.known_members(
+            update,
+            &["sessionUpdate", "plan", "_meta"],
+            UPDATE_POINTER,
+            "the `plan_update` update",
+        );
+        let meta = self.meta(update, UPDATE_POINTER);
+        let pointer = format!("{UPDATE_POINTER}/plan");
+        let plan = match update.get("plan") {
+            Some(Value::Object(plan)) => self.plan(plan, &pointer),
+            Some(other) => {
+                self.reject(
+                    Diagnostic::new(
+                        &PLAN,
+                        format!("`plan` is {}, not an object", json_type(other)),
+                    )
+                    .at(&pointer),
+                );
+                None
+            }
+            None => {
+                let hint = if update.contains_key("entries") {
+                    "put the plan under `plan`: {\"type\": \"items\", \"planId\": ..., \"entries\": [...]}"
+                } else {
+                    "add `plan`: {\"type\": ..., <id>: ..., ...}"
+                };
+                self.reject(
+                    Diagnostic::new(&PLAN, "`plan_update` has no `plan`")
+                        .at(UPDATE_POINTER)
+                        .hint(hint),
+                );
+                None
+            }
+        }?;
+        Some(PlanMessage::Update(PlanUpdate { plan, meta }))
+    }
+
+    fn removed(&mut self, update: &Map<String, Value>) -> Option<PlanMessage> {
+        let id_key = self.spelling.plan_id_key;
+        self.known_members(
+            update,
+            &["sessionUpdate", id_key, "_meta"],
+            UPDATE_POINTER,
+            "`plan_removed`",
+        );
+        let meta = self.meta(update, UPDATE_POINTER);
+        let plan_id = self.plan_id(update, UPDATE_POINTER, "`plan_removed`")?;
+        Some(PlanMessage::Removed(PlanRemoved { plan_id, meta }))
+    }
+
+    fn plan(&mut self, plan: &Map<String, Value>, pointer: &str) -> Option<Plan> {
+        let id_key = self.spelling.plan_id_key;
+        let id = self.plan_id(plan, pointer, "the plan");
+        let type_pointer = format!("{pointer}/type");
+        let type_name = match plan.get("type") {
+            Some(Value::String(t)) => t.as_str(),
+            Some(other) => {
+                self.reject(
+                    Diagnostic::new(
+                        &PLAN_TYPE,
+                        format!("`plan.type` is {}, not a string", json_type(other)),
+                    )
+                    .at(&type_pointer),
+                );
+                return None;
+            }
+            None => {
+                self.reject(
+                    Diagnostic::new(&PLAN_TYPE, "plan has no `type`")
+                        .at(pointer)
+                        .hint("add \"type\": \"items\", \"file\" or \"markdown\""),
+                );
+                return None;
+            }
+        };
+        let what = format!("a `{}` plan", shorten(type_name, 40));
+        let content = match type_name {
+            "items" => {
+                self.known_members(plan, &["type", id_key, "entries", "_meta"], pointer, &what);
+                self.entries(plan, pointer)
+                    .map(|entries| PlanContent::Items { entries })
+            }
+            "file" => {
+                self.known_members(plan, &["type", id_key, "uri", "_meta"], pointer, &what);
+                self.file_uri(plan, pointer)
+                    .map(|uri| PlanContent::File { uri })
+            }
+            "markdown" => {
+                self.known_members(plan, &["type", id_key, "content", "_meta"], pointer, &what);
+                self.string_member(
+                    plan,
+                    "content",
+                    pointer,
+                    &MARKDOWN_CONTENT,
+                    "a `markdown` plan",
+                )
+                .map(|content| PlanContent::Markdown { content })
+            }
+            custom if self.spelling.open_enums && custom.starts_with('_') => {
+                let fields = plan
+                    .iter()
+                    .filter(|(k, _)| {
+                        !matches!(k.as_str(), "type" | "_meta") && k.as_str() != id_key
+                    })
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                Some(PlanContent::Custom {
+                    type_name: custom.to_owned(),
+                    fields,
+                })
+            }
+            unknown => {
+                let hint = if self.spelling.open_enums {
+                    "custom plan types must start with `_` (unprefixed names are reserved for ACP)"
+                } else {
+                    "this revision knows items, file and markdown"
+                };
+                self.reject(
+                    Diagnostic::new(
+                        &PLAN_TYPE,
+                        format!("unknown plan type `{}`", shorten(unknown, 60)),
+                    )
+                    .at(&type_pointer)
+                    .hint(hint),
+                );
+                None
+            }
+        };
+        let meta = self.meta(plan, pointer);
+        Some(Plan {
+            id: id?,
+            content: content?,
+            meta,
+        })
+    }
+
+    /// The revision's id key of `object` (a plan, or `plan_removed`).
+    fn plan_id(
+        &mut self,
+        object: &Map<String, Value>,
+        pointer: &str,
+        what: &str,
+    ) -> Option<String> {
+        let key = self.spelling.plan_id_key;
+        let member_pointer = format!("{pointer}/{key}");
+        match object.get(key) {
+            Some(Value::String(id)) => {
+                if id.is_empty() {
+                    self.diagnostics.push(
+                        Diagnostic::new(&PLAN_ID_EMPTY, format!("{what} has an empty `{key}`"))
+                            .at(&member_pointer)
+                            .hint("give each plan a non-empty id"),
+                    );
+                }
+                self.plan_id = Some(id.clone());
+                Some(id.clone())
+            }
+            Some(other) => {
+                self.reject(
+                    Diagnostic::new(
+                        &PLAN_ID,
+                        format!("`{key}` of {what} is {}, not a string", json_type(other)),
+                    )
+                    .at(&member_pointer),
+                );
+                None
+            }
+            None => {
+                let renamed = ALL_PLAN_ID_KEYS
+                    .iter()
+                    .find(|k| **k != key && object.contains_key(**k));
+                let diagnostic = match renamed {
+                    Some(other) => {
+                        if let Some(Value::String(id)) = object.get(*other) {
+                            self.plan_id = Some(id.clone());
+                        }
+                        let users = list_revisions(&Revision::using_plan_id_key(other));
+                        Diagnostic::new(
+                            &PLAN_ID,
+                            format!(
+                                "{what} has `{other}` where {} spells the plan id `{key}`; `{other}` is the {users} spelling",
+                                self.revision
+                            ),
+                        )
+                        .at(format!("{pointer}/{other}"))
+                        .hint(format!("rename `{other}` to `{key}` (or check with --spec if the trace is {users})"))
+                    }
+                    None => Diagnostic::new(&PLAN_ID, format!("{what} has no `{key}`"))
+                        .at(pointer)
+                        .hint(format!("add \"{key}\": \"...\" to identify the plan")),
+                };
+                self.reject(diagnostic);
+                None
+            }
+        }
+    }
+
+    fn entries(&mut self, object: &Map<String, Value>, pointer: &str) -> Option<Vec<PlanEntry>> {
+        let entries_pointer = format!("{pointer}/entries");
+        let items = match object.get("entries") {
+            Some(Value::Array(items)) => items,
+            Some(other) => {
+                self.reject(
+                    Diagnostic::new(
+                        &ENTRIES,
+                        format!("`entries` is {}, not an array", json_type(other)),
+                    )
+                    .at(&entries_pointer),
+                );
+                return None;
+            }
+            None => {
+                self.reject(
+                    Diagnostic::new(&ENTRIES, "`entries` is missing")
+                        .at(pointer)
+                        .hint("send the complete list of entries (possibly empty)"),
+                );
+                return None;
+            }
+        };
+        if items.len() > self.max_entries {
+            self.reject(
+                Diagnostic::new(
+                    &super::trace::LIMIT,
+                    format!(
+                        "plan has {} entries, over the limit of {}; it was not checked",
+                        items.len(),
+                        self.max_entries
+                    ),
+                )
+                .at(&entries_pointer)
+                .hint("raise --max-entries-per-plan"),
+            );
+            return None;
+        }
+        let mut entries = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            if let Some(entry) = self.entry(item, &format!("{entries_pointer}/{index}")) {
+                entries.push(entry);
+            }
+        }
+        (entries.len() == items.len()).then_some(entries)
+    }
+
+    fn entry(&mut self, item: &Value, pointer: &str) -> Option<PlanEntry> {
+        let Value::Object(entry) = item else {
+            self.reject(
+                Diagnostic::new(
+                    &ENTRY,
+                    format!("plan entry is {}, not an object", json_type(item)),
+                )
+                .at(pointer),
+            );
+            return None;
+        };
+        self.known_members(
+            entry,
+            &["content", "priority", "status", "_meta"],
+            pointer,
+            "a plan entry",
+        );
+        let content = self.string_member(entry, "content", pointer, &ENTRY, "a plan entry");
+        let priority = self
+            .enum_member(
+                entry,
+                "priority",
+                pointer,
+                &PRIORITY,
+                self.spelling.priorities,
+            )
+            .map(|p| Priority::known(&p).unwrap_or(Priority::Custom(p)));
+        let status = self
+            .enum_member(entry, "status", pointer, &STATUS, self.spelling.statuses)
+            .map(|s| Status::known(&s).unwrap_or(Status::Custom(s)));
+        let meta = self.meta(entry, pointer);
+        Some(PlanEntry {
+            content: content?,
+            priority: priority?,
+            status: status?,
+            meta,
+        })
+    }
+
+    fn file_uri(&mut self, plan: &Map<String, Value>, pointer: &str) -> Option<String> {
+        let uri = self.string_member(plan, "uri", pointer, &FILE_URI, "a `file` plan")?;
+        if self.spelling.absolute_file_uri && !is_absolute_uri(&uri) {
+            self.reject(
+                Diagnostic::new(
+                    &FILE_URI_ABSOLUTE,
+                    format!("`uri` \"{}\" is not an absolute URI", shorten(&uri, 80)),
+                )
+                .at(format!("{pointer}/uri"))
+                .hint("use an absolute URI with a scheme, e.g. file:///path/to/plan.md, and percent-encode spaces and non-ASCII characters"),
+            );
+        }
+        Some(uri)
+    }
+
+    fn string_member(
+        &mut self,
+        object: &Map<String, Value>,
+        key: &str,
+        pointer: &str,
+        rule: &'static Rule,
+        what: &str,
+    ) -> Option<String> {
+        match object.get(key) {
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => {
+                self.reject(
+                    Diagnostic::new(
+                        rule,
+                        format!("`{key}` of {what} is {}, not a string", json_type(other)),
+                    )
+                    .at(format!("{pointer}/{key}")),
+                );
+                None
+            }
+            None => {
+                self.reject(Diagnostic::new(rule, format!("{what} has no `{key}`")).at(pointer));
+                None
+            }
+        }
+    }
+
+    fn enum_member(
+        &mut self,
+        object: &Map<String, Value>,
+        key: &str,
+        pointer: &str,
+        rule: &'static Rule,
+        allowed: &[&str],
+    ) -> Option<String> {
+        let value = self.string_member(object, key, pointer, rule, "a plan entry")?;
+        if allowed.contains(&value.as_str()) || (self.spelling.open_enums && value.starts_with('_'))
+        {
+            return Some(value);
+        }
+        let elsewhere: Vec<Revision> = Revision::ALL
+            .into_iter()
+            .filter(|r| {
+                let s = r.spelling();
+                let values = if key == "status" {
+                    s.statuses
+                } else {
+                    s.priorities
+                };
+                values.contains(&value.as_str())
+            })
+            .collect();
+        let mut hint = format!("{} allows {}", self.revision, allowed.join(", "));
+        if self.spelling.open_enums {
+            hint.push_str(", or a custom value starting with `_`");
+        }
+        let message = if elsewhere.is_empty() {
+            format!("unknown {key} `{}`", shorten(&value, 60))
+        } else {
+            format!(
+                "{key} `{value}` exists only in {}, not in {}",
+                list_revisions(&elsewhere),
+                self.revision
+            )
+        };
+        self.reject(
+            Diagnostic::new(rule, message)
+                .at(format!("{pointer}/{key}"))
+                .hint(hint),
+        );
+        None
+    }
+
+    /// `_meta` must be an object or null. A bad `_meta` does not stop a
+    /// client from showing the plan, so it does not reject the message.
+    fn meta(&mut self, object: &Map<String, Value>, pointer: &str) -> Meta {
+        match object.get("_meta") {
+            None => None,
+            Some(meta @ (Value::Object(_) | Value::Null)) => Some(meta.clone()),
+            Some(other) => {
+                self.diagnostics.push(
+                    Diagnostic::new(
+                        &META,
+                        format!("`_meta` is {}, not an object or null", json_type(other)),
+                    )
+                    .at(format!("{pointer}/_meta")),
+                );
+                None
+            }
+        }
+    }
+
+    /// Report members that the type does not define. Another revision's plan
+    /// id key is reported by `plan_id` when it stands in for this one's.
+    fn known_members(
+        &mut self,
+        object: &Map<String, Value>,
+        known: &[&str],
+        pointer: &str,
+        what: &str,
+    ) {
+        let id_key = self.spelling.plan_id_key;
+        let has_own_id = object.contains_key(id_key);
+        let mut reported = 0;
+        let mut unreported = 0;
+        for key in object.keys() {
+            if known.contains(&key.as_str()) {
+                continue;
+            }
+            let other_id_key = ALL_PLAN_ID_KEYS.contains(&key.as_str());
+            if other_id_key && known.contains(&id_key) && !has_own_id {
+                continue;
+            }
+            // Hostile objects can carry millions of members: name a few.
+            if reported == UNKNOWN_MEMBERS_NAMED {
+                unreported += 1;
+                continue;
+            }
+            reported += 1;
+            let mut diagnostic = Diagnostic::new(
+                &UNKNOWN_FIELD,
+                format!("`{}` is not a member of {what}", shorten(key, 60)),
+            )
+            .at(member_pointer(pointer, key));
+            diagnostic = if other_id_key {
+                let users = list_revisions(&Revision::using_plan_id_key(key));
+                diagnostic.hint(format!(
+                    "`{key}` is the {users} spelling of the plan id; {} uses `{id_key}`",
+                    self.revision
+                ))
+            } else {
+                diagnostic.hint("put custom data under `_meta`")
+            };
+            self.diagnostics.push(diagnostic);
+        }
+        if unreported > 0 {
+            self.diagnostics.push(
+                Diagnostic::new(
+                    &UNKNOWN_FIELD,
+                    format!("{unreported} more members that are not members of {what}"),
+                )
+                .at(pointer)
+                .hint("put custom data under `_meta`"),
+            );
+        }
+    }
+}
+
+/// An absolute URI: an RFC 3986 `URI` (a scheme, then a well-formed rest).
+/// A scheme alone is not enough: `C:\plans\x.md` is a Windows path, and
+/// spaces, backslashes and raw non-ASCII characters are not URI characters.
+/// The v2 schema's `format: uri` asks the same of `uri`.
+pub(crate) fn is_absolute_uri(uri: &str) -> bool {
+    fluent_uri::Uri::parse(uri).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(update: Value, revision: Revision) -> Parsed {
+        let kind = update["sessionUpdate"].as_str().unwrap().to_owned();
+        parse_plan_update(update.as_object().unwrap(), &kind, revision, 100)
+    }
+
+    fn rules(parsed: &Parsed) -> Vec<&'static str> {
+        parsed.diagnostics.iter().map(|d| d.rule.id).collect()
+    }
+
+    #[test]
+    fn uri_absoluteness() {
+        assert!(is_absolute_uri("file:///tmp/plan.md"));
+        assert!(is_absolute_uri("https://x/y"));
+        assert!(!is_absolute_uri("plan.md"));
+        assert!(!is_absolute_uri("/tmp/plan.md"));
+        assert!(!is_absolute_uri("1abc:x"));
+        assert!(!is_absolute_uri("C:\\Users\\dev\\plan.md"));
+        assert!(
+            is_absolute_uri("c:/Users/dev/plan.md"),
+            "a valid URI with scheme c"
+        );
+        assert!(is_absolute_uri("urn:acp:plan"));
+        assert!(is_absolute_uri("file:///tmp/a%20b.md#steps"));
+        // A scheme-like prefix does not make a URI.
+        assert!(!is_absolute_uri("C:\\plans\\plan.md"));
+        assert!(!is_absolute_uri("file:///tmp/a b.md"));
+        assert!(!is_absolute_uri("https://example.com/plän.md"));
+        assert!(!is_absolute_uri("file:///tmp/%zz.md"));
+    }
+
+    #[test]
+    fn v2_rejects_a_windows_path_as_file_uri() {
+        let update = json!({"sessionUpdate": "plan_update", "plan": {"type": "file", "planId": "p", "uri": "C:\\plans\\plan.md"}});
+        let parsed = parse(update.clone(), Revision::V2);
+        assert_eq!(rules(&parsed), vec!["SHAPE-FILE-URI-ABSOLUTE"]);
+        assert!(parsed.message.is_none());
+        // v1 and the draft only ask for a string.
+        assert!(parse(update, Revision::V1).diagnostics.is_empty());
+    }
+
+    #[test]
+    fn well_formed_messages_parse_in_each_revision() {
+        for revision in Revision::ALL {
+            let key = revision.spelling().plan_id_key;
+            let update = json!({"sessionUpdate": "plan_update", "plan": {"type": "markdown", key: "p", "content": "# x"}});
+            let parsed = parse(update, revision);
+            assert!(
+                parsed.diagnostics.is_empty(),
+                "{revision}: {:?}",
+                parsed.diagnostics
+            );
+            assert!(parsed.message.is_some());
+        }
+    }
+
+    #[test]
+    fn every_bad_entry_is_reported_and_nothing_is_dropped() {
+        let update = json!({"sessionUpdate": "plan", "entries": [
+            {"content": "a", "priority": "urgent", "status": "pending"},
+            {"content": "b", "priority": "low", "status": "done"},
+            {"content": "c", "priority": "low", "status": "pending"}
+        ]});
+        let parsed = parse(update, Revision::V1);
+        assert_eq!(rules(&parsed), vec!["SHAPE-PRIORITY", "SHAPE-STATUS"]);
+        assert_eq!(
+            parsed.diagnostics[0].pointer,
+            "/params/update/entries/0/priority"
+        );
+        assert_eq!(
+            parsed.diagnostics[1].pointer,
+            "/params/update/entries/1/status"
+        );
+        assert!(parsed.message.is_none());
+    }
+
+    #[test]
+    fn renamed_id_key_names_the_revision() {
+        let update = json!({"sessionUpdate": "plan_removed", "id": "p"});
+        let parsed = parse(update, Revision::V1);
+        assert_eq!(rules(&parsed), vec!["SHAPE-PLAN-ID"]);
+        assert!(
+            parsed.diagnostics[0].message.contains("draft-2026-05"),
+            "{}",
+            parsed.diagnostics[0].message
+        );
+        let update = json!({"sessionUpdate": "plan_removed", "planId": "p"});
+        let parsed = parse(update, Revision::Draft202605);
+        assert_eq!(rules(&parsed), vec!["SHAPE-PLAN-ID"]);
+        assert!(parsed.diagnostics[0].message.contains("v1, v2"));
+    }
+
+    #[test]
+    fn v2_open_enums() {
+        let update = json!({"sessionUpdate": "plan_update", "plan": {"type": "_acme", "planId": "p", "x": 1}});
+        assert!(parse(update.clone(), Revision::V2).diagnostics.is_empty());
+        assert_eq!(rules(&parse(update, Revision::V1)), vec!["SHAPE-PLAN-TYPE"]);
+        let update = json!({"sessionUpdate": "plan_update", "plan": {"type": "items", "planId": "p", "entries": [
+            {"content": "a", "priority": "_p", "status": "cancelled"}]}});
+        assert!(parse(update.clone(), Revision::V2).diagnostics.is_empty());
+        assert_eq!(
+            rules(&parse(update, Revision::V1)),
+            vec!["SHAPE-PRIORITY", "SHAPE-STATUS"]
+        );
+        let update = json!({"sessionUpdate": "plan_update", "plan": {"type": "items", "planId": "p", "entries": [
+            {"content": "a", "priority": "high", "status": "blocked"}]}});
+        assert_eq!(rules(&parse(update, Revision::V2)), vec!["SHAPE-STATUS"]);
+    }
+
+    #[test]
+    fn a_huge_unknown_member_name_is_not_repeated() {
+        let key = "k".repeat(100_000);
+        let update = json!({"sessionUpdate": "plan", "entries": [], key: 1});
+        let parsed = parse(update, Revision::V1);
+        assert_eq!(rules(&parsed), vec!["SHAPE-UNKNOWN-FIELD"]);
+        let d = &parsed.diagnostics[0];
+        assert_eq!(d.pointer, "/params/update");
+        assert!(d.message.len() < 200, "{}", d.message.len());
+    }
+
+    #[test]
+    fn unknown_members_and_meta_do_not_reject() {
+        let update = json!({"sessionUpdate": "plan", "title": "x", "_meta": 3, "entries": []});
+        let parsed = parse(update, Revision::V1);
+        assert_eq!(rules(&parsed), vec!["SHAPE-UNKNOWN-FIELD", "SHAPE-META"]);
+        assert!(parsed.message.is_some());
+    }
+}

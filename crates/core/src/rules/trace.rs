@@ -1,0 +1,119 @@
+//! TRACE-*: the input itself (records the suite cannot read or place).
+//!
+//! These are about the trace, not the peers: a trace the suite cannot read
+//! cannot be called conformant, so unreadable records are errors.
+
+use crate::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS};
+use crate::diag::Diagnostic;
+use crate::trace::RecordFault;
+
+pub const RECORD: Rule = Rule {
+    id: "TRACE-RECORD",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "Every trace line is a JSON-RPC message or an envelope {direction, message[, time]}",
+    citation: Citation {
+        document: docs::SUITE,
+        section: "Traces",
+        text:
+            "A trace is newline-delimited JSON (UTF-8, one record per line, blank lines skipped).",
+        note:
+            "The suite's own trace format: a record it cannot read is not a message it can judge.",
+    },
+    revision_citations: &[],
+};
+
+pub const LIMIT: Rule = Rule {
+    id: "TRACE-LIMIT",
+    level: Level::Limit,
+    revisions: ALL_REVISIONS,
+    summary: "A message exceeds an input limit of the checker and was not (fully) checked",
+    citation: Citation {
+        document: docs::SUITE,
+        section: "Limits",
+        text: "A record over a limit is not fully checked, so the suite cannot call the trace conformant.",
+        note: "The checker's own limit, not a violation by either party.",
+    },
+    revision_citations: &[],
+};
+
+pub const DIRECTION: Rule = Rule {
+    id: "TRACE-DIRECTION",
+    level: Level::Should,
+    revisions: ALL_REVISIONS,
+    summary: "A bare message whose direction cannot be inferred (use envelopes)",
+    citation: Citation {
+        document: docs::SUITE,
+        section: "Traces",
+        text: "A bare message's direction is inferred from its method or from the request it answers; where that is impossible, record the trace with envelopes.",
+        note: "",
+    },
+    revision_citations: &[],
+};
+
+pub const RULES: &[&Rule] = &[&RECORD, &LIMIT, &DIRECTION];
+
+/// The diagnostic for an envelope fault, or `None` for faults of the message
+/// itself (those belong to `env`).
+pub fn record_fault(fault: &RecordFault) -> Option<Diagnostic> {
+    Some(match fault {
+        RecordFault::TooDeep { limit } => Diagnostic::new(
+            &LIMIT,
+            format!("arrays and objects nest deeper than {limit} levels; the line was not checked"),
+        )
+        .hint("raise --max-depth if this nesting is intended"),
+        RecordFault::BadDirection { found } => Diagnostic::new(
+            &RECORD,
+            format!("envelope `direction` is {found}, not \"client_to_agent\" or \"agent_to_client\""),
+        )
+        .hint("write the direction of the message as one of the two strings"),
+        RecordFault::MissingMessage => Diagnostic::new(&RECORD, "envelope has no `message`")
+            .hint("put the JSON-RPC message under `message`"),
+        RecordFault::EnvelopeMember => Diagnostic::new(
+            &RECORD,
+            "line mixes envelope members (direction, message) with JSON-RPC members",
+        )
+        .hint("an envelope holds only direction, message and time; the JSON-RPC members go inside `message`"),
+        // Pointers point into the message, so "" is the message itself.
+        RecordFault::NotObject { in_envelope: true } => {
+            Diagnostic::new(&RECORD, "envelope `message` is not a JSON object")
+        }
+        RecordFault::DuplicateKey {
+            in_envelope: true,
+            reason,
+        } => Diagnostic::new(&RECORD, format!("envelope `message` could not be read: {reason}")),
+        _ => return None,
+    })
+}
+
+/// A line longer than the limit.
+pub fn line_too_long(bytes: u64, limit: usize) -> Diagnostic {
+    Diagnostic::new(
+        &LIMIT,
+        format!("line is {bytes} bytes, over the limit of {limit}; it was skipped unchecked"),
+    )
+    .hint("raise --max-line-bytes if messages this large are expected")
+}
+
+/// A bare request or notification with a method that says nothing of its direction.
+pub fn unplaced_method(method: &str) -> Diagnostic {
+    Diagnostic::new(
+        &DIRECTION,
+        format!(
+            "cannot tell who sent `{}` in a bare trace; it was not checked",
+            crate::text::shorten(method, 80)
+        ),
+    )
+    .at("/method")
+    .hint("record the trace with envelopes ({\"direction\": ..., \"message\": ...})")
+}
+
+/// A bare response whose id is in flight in both directions.
+pub fn ambiguous_response(id: &str, assumed: &str) -> Diagnostic {
+    Diagnostic::new(
+        &DIRECTION,
+        format!("response id {id} is in flight in both directions; assumed it answers the older request ({assumed})"),
+    )
+    .at("/id")
+    .hint("record the trace with envelopes so each response's direction is known")
+}

@@ -1,0 +1,487 @@
+//! One line to one record: a bare JSON-RPC message or an envelope.
+
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+
+/// The members of a line's top-level object that anyone downstream reads,
+/// borrowed from the line. Payloads stay raw until a rule needs them.
+#[derive(Debug, Default, Deserialize)]
+pub struct LineObject<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub jsonrpc: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub id: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub method: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub params: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub result: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub error: Option<&'a RawValue>,
+    // Envelope members.
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub direction: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub message: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    pub time: Option<&'a RawValue>,
+}
+
+/// Whether a raw JSON value is an object. Check it before reading a struct
+/// from raw JSON: serde would also read a struct from an array, by position.
+pub fn is_object(raw: &RawValue) -> bool {
+    raw.get().trim_start().starts_with('{')
+}
+
+/// `Some` for a member that is there, even when its value is `null`.
+fn present<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Option<&'a RawValue>, D::Error> {
+    <&'a RawValue>::deserialize(d).map(Some)
+}
+
+/// What a line holds.
+#[derive(Debug)]
+pub enum Record<'a> {
+    /// A bare JSON-RPC message; its direction must be inferred.
+    Bare(LineObject<'a>),
+    /// An envelope: the direction as written, and the message.
+    Envelope {
+        direction: &'a str,
+        message: LineObject<'a>,
+    },
+}
+
+/// Why a line is not a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordFault {
+    NotUtf8 {
+        column: usize,
+    },
+    NotJson {
+        column: usize,
+        reason: String,
+    },
+    TooDeep {
+        limit: usize,
+    },
+    /// The top-level value is an array: a JSON-RPC batch.
+    Batch,
+    /// The top-level value (or the envelope's `message`) is not an object.
+    NotObject {
+        in_envelope: bool,
+    },
+    DuplicateKey {
+        reason: String,
+        in_envelope: bool,
+    },
+    /// An envelope whose `direction` is not one of the two values.
+    BadDirection {
+        found: String,
+    },
+    /// An envelope without `message`.
+    MissingMessage,
+    /// An envelope with members other than direction, message and time.
+    EnvelopeMember,
+}
+
+/// A line read in one pass: the members of [`LineObject`], with an
+/// envelope's `message` parsed straight into its own [`LineObject`] rather
+/// than kept raw and parsed again. Only for well-formed lines: any error
+/// sends the line down the exact path, which names the fault.
+#[derive(Deserialize)]
+struct OnePassLine<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    method: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    direction: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "message_object")]
+    message: Option<LineObject<'a>>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    time: Option<&'a RawValue>,
+}
+
+/// An envelope's `message`, only when it is a JSON object (serde would
+/// also read a struct from an array).
+fn message_object<'de: 'a, 'a, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<LineObject<'a>>, D::Error> {
+    struct ObjectOnly;
+    impl<'de> serde::de::Visitor<'de> for ObjectOnly {
+        type Value = LineObject<'de>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON-RPC message object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            LineObject::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    d.deserialize_map(ObjectOnly).map(Some)
+}
+
+/// The deepest nesting a line may have, whatever `--max-depth` says: the
+/// payloads the rules read are parsed by serde_json, whose recursion limit
+/// is 128 levels, and a payload sits at least one level inside its line.
+pub const MAX_SUPPORTED_DEPTH: usize = 128;
+
+/// Parse one non-blank line of a trace.
+pub fn parse_record(line: &[u8], max_depth: usize) -> Result<Record<'_>, RecordFault> {
+    if let Some(record) = parse_record_one_pass(line, max_depth) {
+        return Ok(record);
+    }
+    parse_record_exact(line, max_depth)
+}
+
+/// The common case in one pass over the line, or `None` when the line is
+/// anything but a well-formed bare message or envelope.
+fn parse_record_one_pass(line: &[u8], max_depth: usize) -> Option<Record<'_>> {
+    let text = std::str::from_utf8(line).ok()?;
+    let max_depth = max_depth.min(MAX_SUPPORTED_DEPTH);
+    if text.trim_start().as_bytes().first() != Some(&b'{') || nesting_exceeds(line, max_depth) {
+        return None;
+    }
+    let read = serde_json::from_str::<OnePassLine<'_>>(text).ok()?;
+    let object = LineObject {
+        jsonrpc: read.jsonrpc,
+        id: read.id,
+        method: read.method,
+        params: read.params,
+        result: read.result,
+        error: read.error,
+        direction: read.direction,
+        message: None,
+        time: read.time,
+    };
+    match (read.direction, read.message) {
+        (None, None) => Some(Record::Bare(object)),
+        (Some(direction), Some(message)) if !has_message_members(&object) => {
+            let direction = match direction.get() {
+                "\"client_to_agent\"" => "client_to_agent",
+                "\"agent_to_client\"" => "agent_to_client",
+                _ => return None,
+            };
+            Some(Record::Envelope { direction, message })
+        }
+        _ => None,
+    }
+}
+
+fn has_message_members(object: &LineObject<'_>) -> bool {
+    object.jsonrpc.is_some()
+        || object.id.is_some()
+        || object.method.is_some()
+        || object.params.is_some()
+        || object.result.is_some()
+        || object.error.is_some()
+}
+
+/// Every layer on its own, so that the first fault found is the one named.
+fn parse_record_exact(line: &[u8], max_depth: usize) -> Result<Record<'_>, RecordFault> {
+    let object = parse_message(line, max_depth)?;
+    let is_envelope = object.direction.is_some() || object.message.is_some();
+    if !is_envelope {
+        return Ok(Record::Bare(object));
+    }
+    if has_message_members(&object) {
+        return Err(RecordFault::EnvelopeMember);
+    }
+    let direction = match object.direction {
+        Some(raw) => match raw.get() {
+            "\"client_to_agent\"" => "client_to_agent",
+            "\"agent_to_client\"" => "agent_to_client",
+            other => {
+                return Err(RecordFault::BadDirection {
+                    found: crate::text::shorten(other, 60),
+                })
+            }
+        },
+        None => {
+            return Err(RecordFault::BadDirection {
+                found: "(missing)".into(),
+            })
+        }
+    };
+    let message = object.message.ok_or(RecordFault::MissingMessage)?;
+    let message = parse_object(message.get(), true)?;
+    Ok(Record::Envelope { direction, message })
+}
+
+/// Parse one message line as it travels on the wire (no envelope).
+pub fn parse_message(line: &[u8], max_depth: usize) -> Result<LineObject<'_>, RecordFault> {
+    let text = std::str::from_utf8(line).map_err(|e| RecordFault::NotUtf8 {
+        column: e.valid_up_to() + 1,
+    })?;
+    let max_depth = max_depth.min(MAX_SUPPORTED_DEPTH);
+    if nesting_exceeds(text.as_bytes(), max_depth) {
+        return Err(RecordFault::TooDeep { limit: max_depth });
+    }
+    parse_object(text, false)
+}
+
+fn parse_object(text: &str, in_envelope: bool) -> Result<LineObject<'_>, RecordFault> {
+    let first = text.trim_start().as_bytes().first().copied();
+    if first != Some(b'{') {
+        // serde would read a struct from an array too: decide on the shape first.
+        if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            return Err(not_json(&e));
+        }
+        return Err(match first {
+            Some(b'[') if !in_envelope => RecordFault::Batch,
+            _ => RecordFault::NotObject { in_envelope },
+        });
+    }
+    serde_json::from_str::<LineObject<'_>>(text).map_err(|e| {
+        if e.is_syntax() || e.is_eof() {
+            return not_json(&e);
+        }
+        // serde stops at the first repeated member; the rest of the line
+        // may not even be JSON, which is the graver fault.
+        if let Err(syntax) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            return not_json(&syntax);
+        }
+        RecordFault::DuplicateKey {
+            reason: strip_position(&e.to_string()),
+            in_envelope,
+        }
+    })
+}
+
+fn not_json(e: &serde_json::Error) -> RecordFault {
+    RecordFault::NotJson {
+        column: e.column(),
+        reason: strip_position(&e.to_string()),
+    }
+}
+
+/// serde_json appends " at line 1 column N"; the report prints its own location.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+/// Whether arrays and objects nest deeper than `limit` (strings are skipped).
+fn nesting_exceeds(bytes: &[u8], limit: usize) -> bool {
+    // Depth never exceeds the number of opening brackets (counting those in
+    // strings too). Finding them is a vectorized search; the exact scan below
+    // runs only for lines where the limit could be reached.
+    if memchr::memchr2_iter(b'[', b'{', bytes).nth(limit).is_none() {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in bytes {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_and_envelope() {
+        let bare = parse_record(br#"{"jsonrpc":"2.0","method":"x"}"#, 8).unwrap();
+        assert!(matches!(bare, Record::Bare(o) if o.method.unwrap().get() == "\"x\""));
+        let env = parse_record(
+            br#"{"direction":"agent_to_client","time":"t","message":{"jsonrpc":"2.0","id":null,"result":null}}"#,
+            8,
+        )
+        .unwrap();
+        match env {
+            Record::Envelope { direction, message } => {
+                assert_eq!(direction, "agent_to_client");
+                assert_eq!(message.id.unwrap().get(), "null");
+                assert_eq!(message.result.unwrap().get(), "null");
+                assert!(message.error.is_none());
+            }
+            other => panic!("expected envelope, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn faults() {
+        assert!(matches!(
+            parse_record(b"\xff", 8),
+            Err(RecordFault::NotUtf8 { column: 1 })
+        ));
+        assert!(matches!(
+            parse_record(b"{\"a\":", 8),
+            Err(RecordFault::NotJson { .. })
+        ));
+        assert!(matches!(
+            parse_record(b"[[[[1]]]]", 3),
+            Err(RecordFault::TooDeep { limit: 3 })
+        ));
+        assert!(matches!(
+            parse_record(b"[\"[[[[\"]", 3),
+            Err(RecordFault::Batch)
+        ));
+        assert!(matches!(
+            parse_record(b"42", 8),
+            Err(RecordFault::NotObject { in_envelope: false })
+        ));
+        assert!(matches!(
+            parse_record(b"42 x", 8),
+            Err(RecordFault::NotJson { .. })
+        ));
+        assert!(matches!(
+            parse_record(b"", 8),
+            Err(RecordFault::NotJson { .. })
+        ));
+        assert!(matches!(
+            parse_record(br#"{"id":1,"id":2}"#, 8),
+            Err(RecordFault::DuplicateKey { .. })
+        ));
+        assert!(matches!(
+            parse_record(br#"{"direction":"up","message":{}}"#, 8),
+            Err(RecordFault::BadDirection { .. })
+        ));
+        assert!(matches!(
+            parse_record(br#"{"direction":"client_to_agent"}"#, 8),
+            Err(RecordFault::MissingMessage)
+        ));
+        assert!(matches!(
+            parse_record(br#"{"direction":"client_to_agent","message":[]}"#, 8),
+            Err(RecordFault::NotObject { in_envelope: true })
+        ));
+    }
+
+    #[test]
+    fn well_formed_records_take_the_one_pass() {
+        let bare = br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":[1]}}"#;
+        let envelope = br#"{"time":"t","message":{"jsonrpc":"2.0","id":1,"result":null},"direction":"agent_to_client"}"#;
+        for line in [&bare[..], &envelope[..]] {
+            let fast = parse_record_one_pass(line, 8).expect("one pass");
+            let exact = parse_record_exact(line, 8).expect("exact");
+            assert_eq!(format!("{fast:?}"), format!("{exact:?}"));
+        }
+        // Faults go down the exact path.
+        for line in [
+            &br#"{"direction":"agent_to_client","message":[]}"#[..],
+            br#"{"direction":"agent_to_client","message":{"id":1,"id":2}}"#,
+            br#"{"direction":"agent_to_client","message":{},"id":1}"#,
+            br#"[{"jsonrpc":"2.0"}]"#,
+            b"[[[[[[[[[[1]]]]]]]]]]",
+        ] {
+            assert!(parse_record_one_pass(line, 8).is_none());
+        }
+    }
+
+    use proptest::prelude::*;
+
+    fn member_value(message: BoxedStrategy<String>) -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("null".to_owned()),
+            Just("1".to_owned()),
+            Just("\"2.0\"".to_owned()),
+            Just("\"x\"".to_owned()),
+            Just("\"client_to_agent\"".to_owned()),
+            Just("\"agent_to_client\"".to_owned()),
+            Just("\"\\u0061gent_to_client\"".to_owned()),
+            Just("[]".to_owned()),
+            Just("[[[[[[[[[1]]]]]]]]]".to_owned()),
+            Just("{\"a\":[1,{\"b\":\"}\"}]}".to_owned()),
+            message,
+        ]
+    }
+
+    fn object(message: BoxedStrategy<String>) -> impl Strategy<Value = String> {
+        let key = prop::sample::select(vec![
+            "jsonrpc",
+            "id",
+            "method",
+            "params",
+            "result",
+            "error",
+            "direction",
+            "message",
+            "time",
+            "other",
+        ]);
+        prop::collection::vec((key, member_value(message)), 0..6).prop_map(|members| {
+            let members: Vec<String> = members
+                .into_iter()
+                .map(|(k, v)| format!("\"{k}\":{v}"))
+                .collect();
+            format!("{{{}}}", members.join(","))
+        })
+    }
+
+    /// Mostly envelopes, in any member order, sometimes with a stray member.
+    fn envelope(message: BoxedStrategy<String>) -> impl Strategy<Value = String> {
+        let direction = prop::sample::select(vec![
+            "\"client_to_agent\"",
+            "\"agent_to_client\"",
+            "\"up\"",
+            "null",
+        ]);
+        let stray = prop::sample::select(vec!["", "\"time\":\"t\"", "\"id\":1", "\"message\":{}"]);
+        (direction, message, stray, any::<prop::sample::Index>()).prop_map(
+            |(direction, message, stray, order)| {
+                let mut members = vec![
+                    format!("\"direction\":{direction}"),
+                    format!("\"message\":{message}"),
+                ];
+                if !stray.is_empty() {
+                    members.insert(order.index(3), stray.to_owned());
+                }
+                format!("{{{}}}", members.join(","))
+            },
+        )
+    }
+
+    fn line() -> impl Strategy<Value = String> {
+        let message = object(Just("{}".to_owned()).boxed()).boxed();
+        let line = prop_oneof![object(message.clone()), envelope(message)];
+        (
+            prop::sample::select(vec!["", " ", "[", "x"]),
+            line,
+            prop::sample::select(vec!["", " ", "]", "}", "\r"]),
+        )
+            .prop_map(|(before, line, after)| format!("{before}{line}{after}"))
+    }
+
+    proptest! {
+        #[test]
+        fn one_pass_agrees_with_the_exact_path(line in line()) {
+            let exact = parse_record_exact(line.as_bytes(), 8);
+            if let Some(fast) = parse_record_one_pass(line.as_bytes(), 8) {
+                let exact = exact.map_err(|e| TestCaseError::fail(format!("exact path: {e:?}")))?;
+                prop_assert_eq!(format!("{fast:?}"), format!("{exact:?}"));
+            }
+        }
+    }
+}

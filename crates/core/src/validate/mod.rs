@@ -1,0 +1,1174 @@
+//! The engine: feeds records through the layers and the rules, and owns the
+//! per-connection state (handshake, revision, sessions, requests in flight).
+//!
+//! Memory is bounded by live state and the limits in [`Limits`], never by
+//! the length of the trace.
+
+mod head;
+mod session;
+
+use crate::catalog::Counts;
+use crate::diag::Diagnostic;
+use crate::jsonrpc::{self, Direction, Frame, ResponseOutcome};
+use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace as trace_rules};
+use crate::spec::capability::{self, CapabilityKeys};
+use crate::spec::messages::{PlanContent, PlanMessage};
+use crate::spec::{RevisionChoice, SpecChoice};
+use crate::state::ClientState;
+use crate::trace::{
+    duplicate_keys, first_duplicate_member, is_object, last_member, parse_message, parse_record,
+    DuplicateMember, Limits, LineObject, LineReader, RawLine, Record,
+};
+use head::PlanRead;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use session::SessionTrack;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+use std::io::{self, BufRead};
+
+/// How to check.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    pub spec: SpecChoice,
+    pub limits: Limits,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Handshake {
+    NotStarted,
+    Requested { keys: CapabilityKeys, line: u64 },
+    Answered,
+}
+
+/// A streaming validator for one connection.
+pub struct Validator {
+    config: Config,
+    correlator: jsonrpc::Correlator,
+    revision: RevisionChoice,
+    handshake: Handshake,
+    plan_capability: bool,
+    tracks: HashMap<String, SessionTrack>,
+    sessions_overflowed: bool,
+    state: ClientState,
+    diagnostics: Vec<Diagnostic>,
+    /// Diagnostics found beyond `max_diagnostics` pending, counted only.
+    not_kept: Counts,
+    line: u64,
+    messages: u64,
+    /// The initialize request's line, for snippets of diagnostics about
+    /// the capabilities it advertised (found only when it is answered).
+    initialize_line: Vec<u8>,
+    /// Sessions opened by a session/load or session/resume still awaiting
+    /// its answer, by the request's line.
+    loading: HashMap<u64, String>,
+    /// The turn and replay boundaries the session rules read (SES-*).
+    turns: Turns,
+}
+
+/// Where sessions stand between requests: what SES-RESUME-REPLAY,
+/// SES-REPLAY-AFTER-ANSWER and SES-UPDATE-AFTER-CANCEL compare plan updates
+/// with. Every map is bounded by `max_outstanding_requests`.
+#[derive(Default)]
+struct Turns {
+    /// Successful session/new or session/fork answers that named no session:
+    /// a later update for a session nobody named is taken as theirs.
+    unnamed_sessions: usize,
+    /// session/resume requests that asked for no replay, by line.
+    quiet_resumes: HashMap<u64, String>,
+    /// session/load (v2: session/resume with a replay) requests, by line.
+    replaying: HashMap<u64, String>,
+    /// Sessions whose replay was answered, until their next prompt: the answer's line.
+    replayed: HashMap<String, u64>,
+    /// session/prompt requests in flight, by line.
+    prompts: HashMap<u64, String>,
+    /// Sessions the client cancelled whose turn has not ended yet.
+    cancelling: HashMap<String, u64>,
+    /// Sessions whose cancelled turn ended, until their next prompt: the end's line.
+    cancel_ended: HashMap<String, u64>,
+}
+
+impl Turns {
+    fn bounded<K: std::hash::Hash + Eq, V>(
+        map: &mut HashMap<K, V>,
+        limit: usize,
+        key: K,
+        value: V,
+    ) {
+        if map.len() < limit || map.contains_key(&key) {
+            map.insert(key, value);
+        }
+    }
+}
+
+/// Most of the initialize request kept for snippets.
+const INITIALIZE_LINE_KEPT: usize = 64 * 1024;
+/// Diagnostics per line whose snippet is centred on their pointer.
+const CENTRED_SNIPPETS_PER_LINE: usize = 16;
+/// Bytes of a line enough for a snippet of its start.
+const SNIPPET_HEAD_BYTES: usize = 1024;
+
+impl Validator {
+    pub fn new(config: Config) -> Self {
+        Validator {
+            correlator: jsonrpc::Correlator::new(config.limits.max_outstanding_requests),
+            revision: capability::provisional_revision(config.spec),
+            handshake: Handshake::NotStarted,
+            plan_capability: false,
+            tracks: HashMap::new(),
+            sessions_overflowed: false,
+            state: ClientState::new(),
+            diagnostics: Vec::new(),
+            not_kept: Counts::default(),
+            line: 0,
+            messages: 0,
+            initialize_line: Vec::new(),
+            loading: HashMap::new(),
+            turns: Turns::default(),
+            config,
+        }
+    }
+
+    /// The revision in force, and why.
+    pub fn revision(&self) -> &RevisionChoice {
+        &self.revision
+    }
+
+    /// What a conformant client shows now.
+    pub fn state(&self) -> &ClientState {
+        &self.state
+    }
+
+    /// JSON-RPC messages read so far.
+    pub fn messages(&self) -> u64 {
+        self.messages
+    }
+
+    /// Whether `session` was established on this connection (and is tracked).
+    pub fn is_established(&self, session: &str) -> bool {
+        self.tracks.contains_key(session)
+    }
+
+    /// How much live state the validator holds, item by item: what the
+    /// limits in [`Limits`] bound. For memory checks and fuzzing.
+    pub fn occupancy(&self) -> Occupancy {
+        let mut occupancy = Occupancy {
+            sessions: self.tracks.len(),
+            shown_sessions: self.state.session_count(),
+            outstanding_requests: [Direction::ClientToAgent, Direction::AgentToClient]
+                .map(|d| self.correlator.outstanding_count(d)),
+            remembered_ids: self.correlator.remembered_count(),
+            pending_diagnostics: self.diagnostics.len(),
+            ..Occupancy::default()
+        };
+        for (_, plans) in self.state.sessions() {
+            occupancy.plans += plans.plans.len();
+            occupancy.most_plans_in_a_session =
+                occupancy.most_plans_in_a_session.max(plans.plans.len());
+            let entries = plans
+                .plans
+                .values()
+                .filter_map(|view| match &view.content {
+                    PlanContent::Items { entries } => Some(entries.len()),
+                    _ => None,
+                })
+                .chain(plans.legacy.as_ref().map(Vec::len));
+            for n in entries {
+                occupancy.most_entries_in_a_plan = occupancy.most_entries_in_a_plan.max(n);
+            }
+        }
+        for track in self.tracks.values() {
+            occupancy.remembered_removals += track.remembered_removals();
+        }
+        occupancy
+    }
+
+    /// Diagnostics found since the last call: at most `max_diagnostics`;
+    /// the rest are only counted (see [`Validator::take_not_kept`]).
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.diagnostics)
+    }
+
+    /// Diagnostics found since the last call that were over the
+    /// `max_diagnostics` bound on pending diagnostics, by severity. One line
+    /// can break rules many times over (a plan of 10 000 bad entries); this
+    /// keeps memory bounded while the verdict still counts every one.
+    pub fn take_not_kept(&mut self) -> Counts {
+        std::mem::take(&mut self.not_kept)
+    }
+
+    /// Feed one line of a trace (as read by [`LineReader`]).
+    pub fn push_line(&mut self, line_no: u64, line: RawLine<'_>) {
+        self.line = line_no;
+        match line {
+            RawLine::TooLong { bytes } => {
+                let d = trace_rules::line_too_long(bytes, self.config.limits.max_line_bytes);
+                self.emit(d);
+            }
+            RawLine::Bytes(bytes) => self.push_record(line_no, bytes),
+        }
+    }
+
+    /// Feed one trace record (a bare message or an envelope). Blank lines
+    /// are skipped.
+    pub fn push_record(&mut self, line_no: u64, bytes: &[u8]) {
+        self.line = line_no;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let before = self.diagnostics.len();
+        match parse_record(bytes, self.config.limits.max_depth) {
+            Ok(Record::Bare(object)) => self.message(None, &object),
+            Ok(Record::Envelope { direction, message }) => {
+                self.message(Direction::parse(direction), &message)
+            }
+            Err(fault) => {
+                if let Some(d) =
+                    trace_rules::record_fault(&fault).or_else(|| env::record_fault(&fault))
+                {
+                    self.emit(d);
+                }
+            }
+        }
+        self.after_message(before, bytes);
+    }
+
+    /// Give new diagnostics their snippets, and keep the initialize line.
+    fn after_message(&mut self, before: usize, bytes: &[u8]) {
+        let line = self.line;
+        if matches!(self.handshake, Handshake::Requested { line: l, .. } if l == line) {
+            self.initialize_line = bytes[..bytes.len().min(INITIALIZE_LINE_KEPT)].to_vec();
+        }
+        // Centring a snippet scans the line, so only the first few
+        // diagnostics of a line get one; the rest show the line's start
+        // (a huge line with thousands of faults stays linear).
+        let head = &bytes[..bytes.len().min(SNIPPET_HEAD_BYTES)];
+        let mut head_snippet = None;
+        let mut centred = 0;
+        for d in self.diagnostics.iter_mut().skip(before) {
+            if d.snippet.is_some() || d.line != line {
+                continue;
+            }
+            if centred < CENTRED_SNIPPETS_PER_LINE {
+                centred += 1;
+                d.snippet = Some(crate::text::snippet(bytes, &d.pointer));
+            } else {
+                d.snippet = Some(
+                    head_snippet
+                        .get_or_insert_with(|| crate::text::snippet(head, ""))
+                        .clone(),
+                );
+            }
+        }
+    }
+
+    /// Feed one message whose direction is known (live modes).
+    pub fn push_message(&mut self, line_no: u64, direction: Direction, bytes: &[u8]) {
+        self.line = line_no;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let before = self.diagnostics.len();
+        match parse_message(bytes, self.config.limits.max_depth) {
+            Ok(object) => self.message(Some(direction), &object),
+            Err(fault) => {
+                if let Some(d) =
+                    trace_rules::record_fault(&fault).or_else(|| env::record_fault(&fault))
+                {
+                    self.emit(d);
+                }
+            }
+        }
+        self.after_message(before, bytes);
+    }
+
+    fn emit(&mut self, mut d: Diagnostic) {
+        if self.diagnostics.len() >= self.config.limits.max_diagnostics {
+            self.not_kept.add(d.severity());
+            return;
+        }
+        if d.line == 0 {
+            d.line = self.line;
+        }
+        d.revision.get_or_insert(self.revision.revision);
+        self.diagnostics.push(d);
+    }
+
+    fn message(&mut self, direction: Option<Direction>, object: &LineObject<'_>) {
+        self.messages += 1;
+        let (frame, faults) = jsonrpc::classify(object);
+        for fault in &faults {
+            self.emit(env::frame_fault(fault));
+        }
+        let Some(frame) = frame else { return };
+        match frame {
+            Frame::Request { id, method, params } => {
+                let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(&method))
+                else {
+                    self.correlator.unplaced_request(id, &method);
+                    self.emit(trace_rules::unplaced_method(&method));
+                    return;
+                };
+                let outcome = self
+                    .correlator
+                    .request(direction, id.clone(), &method, self.line);
+                if let Some(d) = env::request_outcome(&outcome, direction, &id, &method) {
+                    self.emit(d);
+                }
+                // Even an untracked request is still checked for what it says.
+                self.call(direction, &method, params, true);
+            }
+            Frame::Notification { method, params } => {
+                let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(&method))
+                else {
+                    // No rule reads extension notifications, so not knowing their
+                    // direction costs nothing; anything else is said.
+                    if !method.starts_with('_') {
+                        self.emit(trace_rules::unplaced_method(&method));
+                    }
+                    return;
+                };
+                self.call(direction, &method, params, false);
+            }
+            Frame::Response { id, result, error } => {
+                let outcome = self.correlator.response(direction, &id);
+                if let Some(d) = env::response_outcome(&outcome, &id) {
+                    self.emit(d);
+                }
+                if let ResponseOutcome::Answers { request, .. }
+                | ResponseOutcome::Ambiguous { request, .. } = outcome
+                {
+                    self.answered(&request.method, request.line, result, error);
+                }
+            }
+        }
+    }
+
+    /// A request (`is_request`) or notification travelling in `direction`.
+    fn call(
+        &mut self,
+        direction: Direction,
+        method: &str,
+        params: Option<&RawValue>,
+        is_request: bool,
+    ) {
+        if method == "session/update" {
+            if is_request {
+                self.emit(ses::update_as_request());
+            }
+            if direction == Direction::ClientToAgent {
+                self.emit(ses::update_from_client());
+                return;
+            }
+            self.session_update(params);
+            return;
+        }
+        if direction != Direction::ClientToAgent {
+            return;
+        }
+        if method.starts_with("session/") && self.handshake != Handshake::Answered {
+            self.emit(ses::before_init(method));
+        }
+        match method {
+            "initialize" => {
+                self.warn_repeat(
+                    params.and_then(|p| first_duplicate_member(p.get())),
+                    "/params",
+                );
+                self.handshake = Handshake::Requested {
+                    keys: capability::read_capability_keys(params),
+                    line: self.line,
+                };
+            }
+            "session/load" | "session/resume" => {
+                self.warn_repeat(
+                    params.and_then(|p| repeated_member(p, &["sessionId"])),
+                    "/params",
+                );
+                if let (true, Some(session)) = (is_request, read_session_id(params)) {
+                    let limit = self.config.limits.max_outstanding_requests;
+                    let replays = method == "session/load"
+                        || (!self.revision.revision.spelling().legacy_plan
+                            && asks_for_replay(params));
+                    let line = self.line;
+                    let pending = if replays {
+                        &mut self.turns.replaying
+                    } else {
+                        &mut self.turns.quiet_resumes
+                    };
+                    Turns::bounded(pending, limit, line, session);
+                }
+                if let Some(session) = read_session_id(params) {
+                    // The agent replays a loaded session before it answers, so
+                    // the request establishes the session; a failed answer
+                    // takes it back (see `answered`).
+                    let new = !self.tracks.contains_key(&session);
+                    self.open_session(&session);
+                    if new
+                        && is_request
+                        && self.tracks.contains_key(&session)
+                        && self.loading.len() < self.config.limits.max_outstanding_requests
+                    {
+                        self.loading.insert(self.line, session);
+                    }
+                }
+            }
+            "session/prompt" => {
+                if let Some(session) = read_session_id(params) {
+                    // A new prompt starts a new turn: what ended before is over.
+                    self.turns.replayed.remove(&session);
+                    self.turns.cancel_ended.remove(&session);
+                    if is_request {
+                        let limit = self.config.limits.max_outstanding_requests;
+                        Turns::bounded(&mut self.turns.prompts, limit, self.line, session);
+                    }
+                }
+            }
+            "session/cancel" => {
+                if let Some(session) = read_session_id(params) {
+                    // v1 ends the turn with the prompt's answer (so a prompt
+                    // must be in flight); v2 with an idle state_update.
+                    let v2 = !self.revision.revision.spelling().legacy_plan;
+                    if v2 || self.turns.prompts.values().any(|s| *s == session) {
+                        let limit = self.config.limits.max_outstanding_requests;
+                        Turns::bounded(&mut self.turns.cancelling, limit, session, self.line);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn answered(
+        &mut self,
+        method: &str,
+        request_line: u64,
+        result: Option<&RawValue>,
+        error: Option<&RawValue>,
+    ) {
+        match method {
+            "initialize" if result.is_some() && error.is_none() => {
+                let keys = match self.handshake {
+                    Handshake::Requested { keys, .. } => keys,
+                    _ => CapabilityKeys::NONE,
+                };
+                self.warn_repeat(
+                    result.and_then(|r| first_duplicate_member(r.get())),
+                    "/result",
+                );
+                let negotiated = capability::read_protocol_version(result);
+                if negotiated.is_none() {
+                    let found = result
+                        .and_then(|r| last_member(r.get(), "protocolVersion"))
+                        .map(|v| raw_type(v.get()));
+                    self.emit(ses::no_protocol_version(found));
+                }
+                self.revision = capability::choose_revision(self.config.spec, keys, negotiated);
+                let (advertised, diagnostics) =
+                    cap::read_advertisement(&keys, self.revision.revision);
+                self.plan_capability = advertised;
+                for mut d in diagnostics {
+                    d.line = request_line;
+                    if !self.initialize_line.is_empty() {
+                        d.snippet = Some(crate::text::snippet(&self.initialize_line, &d.pointer));
+                    }
+                    self.emit(d);
+                }
+                self.initialize_line = Vec::new();
+                self.handshake = Handshake::Answered;
+            }
+            "session/new" | "session/fork" if error.is_none() => {
+                self.warn_repeat(
+                    result.and_then(|r| repeated_member(r, &["sessionId"])),
+                    "/result",
+                );
+                match read_session_id(result) {
+                    Some(session) => self.open_session(&session),
+                    None if result.is_some() => {
+                        let found = result
+                            .and_then(|r| last_member(r.get(), "sessionId"))
+                            .map(|v| raw_type(v.get()));
+                        self.emit(ses::no_session_id(method, found));
+                        if self.turns.unnamed_sessions < self.config.limits.max_sessions {
+                            self.turns.unnamed_sessions += 1;
+                        }
+                    }
+                    None => {}
+                }
+            }
+            "session/prompt" => {
+                if let Some(session) = self.turns.prompts.remove(&request_line) {
+                    // v1 and the draft end a turn with the prompt's answer.
+                    if self.revision.revision.spelling().legacy_plan
+                        && self.turns.cancelling.remove(&session).is_some()
+                    {
+                        let limit = self.config.limits.max_outstanding_requests;
+                        Turns::bounded(&mut self.turns.cancel_ended, limit, session, self.line);
+                    }
+                }
+            }
+            "session/load" | "session/resume" => {
+                self.turns.quiet_resumes.remove(&request_line);
+                if let Some(session) = self.turns.replaying.remove(&request_line) {
+                    if error.is_none() {
+                        let limit = self.config.limits.max_outstanding_requests;
+                        Turns::bounded(&mut self.turns.replayed, limit, session, self.line);
+                    }
+                }
+                if let Some(session) = self.loading.remove(&request_line) {
+                    if error.is_some() {
+                        // Not loaded: never established on this connection.
+                        self.tracks.remove(&session);
+                        self.state.forget_session(&session);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A repeated member in a payload read with last-wins semantics.
+    fn warn_repeat(&mut self, repeat: Option<DuplicateMember>, base: &str) {
+        if let Some(repeat) = repeat {
+            self.emit(env::duplicate_member(
+                &format!("{base}{}", repeat.pointer),
+                &repeat.key,
+                "the suite reads the last one (parsers disagree; the official ACP crate may reject the object)",
+            ));
+        }
+    }
+
+    fn open_session(&mut self, session: &str) {
+        if self.tracks.contains_key(session) {
+            return;
+        }
+        if self.tracks.len() >= self.config.limits.max_sessions {
+            if !self.sessions_overflowed {
+                self.sessions_overflowed = true;
+                let limit = self.config.limits.max_sessions;
+                self.emit(
+                    Diagnostic::new(
+                        &trace_rules::LIMIT,
+                        format!("more than {limit} sessions on one connection; further sessions are not tracked"),
+                    )
+                    .hint("raise --max-sessions"),
+                );
+            }
+            return;
+        }
+        self.tracks
+            .insert(session.to_owned(), SessionTrack::default());
+        self.state.open_session(session);
+    }
+
+    fn session_update(&mut self, params: Option<&RawValue>) {
+        if self.handshake != Handshake::Answered {
+            self.emit(ses::before_init("session/update"));
+        }
+        let revision = self.revision.revision;
+        let max_entries = self.config.limits.max_entries_per_plan;
+        let head = params.and_then(|p| head::read_head(p.get(), revision, max_entries));
+        let (update, plan_read) = match head {
+            Some(head) => {
+                let read = UpdateRead {
+                    session: head.session,
+                    kind: head.kind,
+                    update: None,
+                };
+                (read, head.plan)
+            }
+            None => match self.read_update_params(params) {
+                Some(update) => (update, PlanRead::NotRead),
+                None => return,
+            },
+        };
+        let UpdateRead {
+            session,
+            kind,
+            update,
+        } = update;
+        let (session, kind) = (session.as_ref(), kind.as_ref());
+        if !self.tracks.contains_key(session) && self.turns.unnamed_sessions > 0 {
+            // A session/new answer named no session (SES-NEW-SESSION-ID, its
+            // fault): this is most likely that session, not an unknown one.
+            self.turns.unnamed_sessions -= 1;
+            self.open_session(session);
+        }
+        let known = self.tracks.contains_key(session);
+        if !known && !self.sessions_overflowed {
+            self.emit(ses::unknown_session(session));
+        }
+        if kind == "state_update" && self.turns.cancelling.contains_key(session) {
+            let idle = update
+                .or_else(|| reread_update(params))
+                .and_then(|u| last_member(u.get(), "state"))
+                .is_some_and(|s| s.get() == "\"idle\"");
+            if idle {
+                self.turns.cancelling.remove(session);
+                let limit = self.config.limits.max_outstanding_requests;
+                Turns::bounded(
+                    &mut self.turns.cancel_ended,
+                    limit,
+                    session.to_owned(),
+                    self.line,
+                );
+            }
+        }
+        if !shape::PLAN_KINDS.contains(&kind) {
+            return;
+        }
+        self.turn_rules(session);
+        let mut allowed = true;
+        if kind == "plan" && !revision.spelling().legacy_plan {
+            let d = ses_session(cap::legacy_in_v2(), session);
+            self.emit(d);
+            return;
+        }
+        if kind != "plan" && !self.plan_capability && self.handshake == Handshake::Answered {
+            let d = ses_session(cap::operations_without_capability(kind, revision), session);
+            self.emit(d);
+            allowed = false;
+        }
+        // Well-formed plan updates go straight into the typed message: in the
+        // one pass when it read them, else read again.
+        let well_formed = match (plan_read, update, params) {
+            (PlanRead::WellFormed(message), _, _) => Some(*message),
+            (PlanRead::Declined, _, _) => None,
+            (PlanRead::NotRead, Some(update), _) => {
+                shape::parse_well_formed(update.get(), kind, revision, max_entries)
+            }
+            (PlanRead::NotRead, None, Some(params)) => {
+                shape::parse_well_formed_params(params.get(), kind, revision, max_entries)
+            }
+            (PlanRead::NotRead, None, None) => None,
+        };
+        if let Some(message) = well_formed {
+            if allowed && known {
+                self.apply(session, &message);
+            }
+            return;
+        }
+        let Some(update) = update.or_else(|| reread_update(params)) else {
+            return;
+        };
+        let parsed = shape::parse_plan_update_json(update.get(), kind, revision, max_entries);
+        for d in parsed.diagnostics {
+            let d = ses_session(d, session);
+            self.emit(d);
+        }
+        let Some(message) = parsed.message else {
+            return;
+        };
+        if allowed && known {
+            self.apply(session, &message);
+        }
+    }
+
+    /// A plan update against the session's boundaries: a quiet resume not yet
+    /// answered, a replay already answered, a cancelled turn already ended.
+    fn turn_rules(&mut self, session: &str) {
+        let resume = self
+            .turns
+            .quiet_resumes
+            .iter()
+            .find(|(_, s)| s.as_str() == session)
+            .map(|(line, _)| *line);
+        if let Some(line) = resume {
+            self.emit(ses::resume_replay(session, line));
+        }
+        if let Some(&line) = self.turns.replayed.get(session) {
+            self.emit(ses::replay_after_answer(session, line));
+        }
+        if let Some(&line) = self.turns.cancel_ended.get(session) {
+            self.emit(ses::update_after_cancel(session, line));
+        }
+    }
+
+    /// Identity and replacement rules, then the state change.
+    fn apply(&mut self, session: &str, message: &PlanMessage) {
+        let Some(plans) = self.state.session(session) else {
+            return;
+        };
+        let Some(track) = self.tracks.get(session) else {
+            return;
+        };
+        let mut found = Vec::new();
+        match message {
+            PlanMessage::Legacy(legacy) => {
+                if let Some(previous) = &plans.legacy {
+                    found.extend(full::check_replacement(previous, &legacy.entries));
+                }
+            }
+            PlanMessage::Update(update) => {
+                let id = update.plan.id.as_str();
+                found.extend(id_rules::check_update(
+                    plans,
+                    id,
+                    update.plan.content.type_name(),
+                    track.removed_on(id),
+                ));
+                if let (Some(previous), PlanContent::Items { entries }) =
+                    (plans.plans.get(id), &update.plan.content)
+                {
+                    if let PlanContent::Items { entries: before } = &previous.content {
+                        found.extend(full::check_replacement(before, entries).map(|d| d.plan(id)));
+                    }
+                }
+                if !plans.plans.contains_key(id)
+                    && plans.plans.len() >= self.config.limits.max_plans_per_session
+                {
+                    let limit = self.config.limits.max_plans_per_session;
+                    let d = Diagnostic::new(
+                        &trace_rules::LIMIT,
+                        format!("more than {limit} live plans in one session; plan not tracked"),
+                    )
+                    .plan(id)
+                    .hint("raise --max-plans-per-session");
+                    self.emit(ses_session(d, session));
+                    return;
+                }
+            }
+            PlanMessage::Removed(removed) => {
+                let id = removed.plan_id.as_str();
+                found.extend(id_rules::check_removal(plans, id, track.removed_on(id)));
+            }
+        }
+        for d in found {
+            self.emit(ses_session(d, session));
+        }
+        let line = self.line;
+        if let Some(track) = self.tracks.get_mut(session) {
+            match message {
+                PlanMessage::Update(update) => track.forget_removal(&update.plan.id),
+                PlanMessage::Removed(removed) => {
+                    if self
+                        .state
+                        .session(session)
+                        .is_some_and(|p| p.plans.contains_key(&removed.plan_id))
+                    {
+                        track.record_removal(&removed.plan_id, line);
+                    }
+                }
+                PlanMessage::Legacy(_) => {}
+            }
+        }
+        self.state.apply(session, message);
+    }
+
+    /// `sessionId`, `update` and `update.sessionUpdate`, or the diagnostics
+    /// for what is missing.
+    fn read_update_params<'a>(&mut self, params: Option<&'a RawValue>) -> Option<UpdateRead<'a>> {
+        let Some(params) = params else {
+            self.emit(ses::bad_params("/params", "has no params"));
+            return None;
+        };
+        if let Some(repeated) = repeated_member(params, &["sessionId", "update"]) {
+            self.emit(env::duplicate_member(
+                &format!("/params{}", repeated.pointer),
+                &repeated.key,
+                "the update was not read",
+            ));
+            return None;
+        }
+        let read = match serde_json::from_str::<UpdateParams<'a>>(params.get()) {
+            Ok(read) if is_object(params) => read,
+            _ => {
+                self.emit(ses::bad_params("/params", "params are not an object"));
+                return None;
+            }
+        };
+        let session = match read
+            .session_id
+            .map(|raw| serde_json::from_str::<String>(raw.get()))
+        {
+            Some(Ok(session)) => session,
+            Some(Err(_)) => {
+                self.emit(ses::bad_params(
+                    "/params/sessionId",
+                    "`sessionId` is not a string",
+                ));
+                return None;
+            }
+            None => {
+                self.emit(ses::bad_params("/params", "has no `sessionId`"));
+                return None;
+            }
+        };
+        let Some(update) = read.update else {
+            self.emit(ses::bad_params("/params", "has no `update`").session(&session));
+            return None;
+        };
+        if let Some(repeated) = repeated_member(update, &["sessionUpdate"]) {
+            self.emit(
+                env::duplicate_member(
+                    &format!("/params/update{}", repeated.pointer),
+                    &repeated.key,
+                    "the update was not read",
+                )
+                .session(&session),
+            );
+            return None;
+        }
+        let kind = match serde_json::from_str::<UpdateKind<'_>>(update.get()) {
+            Ok(UpdateKind {
+                session_update: Some(kind),
+            }) if is_object(update) => kind,
+            Ok(UpdateKind {
+                session_update: None,
+            }) if is_object(update) => {
+                self.emit(
+                    ses::bad_params("/params/update", "`update` has no string `sessionUpdate`")
+                        .session(&session),
+                );
+                return None;
+            }
+            _ => {
+                self.emit(
+                    ses::bad_params(
+                        "/params/update",
+                        "`update` is not an object with a string `sessionUpdate`",
+                    )
+                    .session(&session),
+                );
+                return None;
+            }
+        };
+        Some(UpdateRead {
+            session: Cow::Owned(session),
+            kind,
+            update: Some(update),
+        })
+    }
+}
+
+/// The first of `keys` that the object `raw` repeats (serde rejects the
+/// object, so the member cannot be read).
+fn repeated_member(raw: &RawValue, keys: &[&str]) -> Option<DuplicateMember> {
+    duplicate_keys(raw.get())
+        .into_iter()
+        .find(|d| keys.contains(&d.key.as_str()))
+}
+
+fn ses_session(mut d: Diagnostic, session: &str) -> Diagnostic {
+    if d.session.is_none() {
+        d.set_session(session);
+    }
+    d
+}
+
+struct UpdateRead<'a> {
+    session: Cow<'a, str>,
+    kind: Cow<'a, str>,
+    /// The `update` object, when the read kept it.
+    update: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct UpdateParams<'a> {
+    #[serde(rename = "sessionId", default, borrow)]
+    session_id: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    update: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct UpdateKind<'a> {
+    #[serde(rename = "sessionUpdate", default, borrow)]
+    session_update: Option<Cow<'a, str>>,
+}
+
+/// The `update` of params that [`head::read_head`] accepted.
+fn reread_update(params: Option<&RawValue>) -> Option<&RawValue> {
+    serde_json::from_str::<UpdateParams<'_>>(params?.get())
+        .ok()?
+        .update
+}
+
+/// The JSON type of a raw value, for messages ("a string", "null", ...).
+fn raw_type(raw: &str) -> &'static str {
+    match raw.trim_start().as_bytes().first() {
+        Some(b'"') => "a string",
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    }
+}
+
+/// Whether session/resume params ask for a replay (v2 `replayFrom` other
+/// than absent or null).
+fn asks_for_replay(params: Option<&RawValue>) -> bool {
+    params
+        .and_then(|p| last_member(p.get(), "replayFrom"))
+        .is_some_and(|r| r.get() != "null")
+}
+
+/// `sessionId` of a params or result object (the last, if it repeats).
+fn read_session_id(raw: Option<&RawValue>) -> Option<String> {
+    let session = last_member(raw?.get(), "sessionId")?;
+    serde_json::from_str::<String>(session.get()).ok()
+}
+
+/// Live state held by a [`Validator`], counted per item (see
+/// [`Validator::occupancy`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Occupancy {
+    /// Sessions established and tracked (at most `max_sessions`).
+    pub sessions: usize,
+    /// Sessions in the reference client state (the same sessions).
+    pub shown_sessions: usize,
+    /// Keyed plans live over all sessions.
+    pub plans: usize,
+    /// Keyed plans live in the fullest session (at most `max_plans_per_session`).
+    pub most_plans_in_a_session: usize,
+    /// Entries of the longest plan shown (at most `max_entries_per_plan`).
+    pub most_entries_in_a_plan: usize,
+    /// Requests in flight, sent by the client and by the agent (each at most
+    /// `max_outstanding_requests`).
+    pub outstanding_requests: [usize; 2],
+    /// Answered and unplaced request ids remembered to name duplicates (a
+    /// small constant).
+    pub remembered_ids: usize,
+    /// Removed plan ids remembered, over all sessions (a small constant per session).
+    pub remembered_removals: usize,
+    /// Diagnostics found and not yet taken with [`Validator::take_diagnostics`].
+    pub pending_diagnostics: usize,
+}
+
+/// The outcome of checking one trace.
+#[derive(Clone, Debug)]
+pub struct TraceReport {
+    pub name: String,
+    pub revision: RevisionChoice,
+    /// Kept diagnostics, in the order found (at most `max_diagnostics`).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Diagnostics found beyond `max_diagnostics`, counted but not kept.
+    pub dropped: Vec<Diagnostic>,
+    pub counts: Counts,
+    /// Diagnostics per rule id (all of them, kept or not): what baselines and
+    /// per-rule reports (JUnit) count.
+    pub by_rule: BTreeMap<&'static str, u64>,
+    pub lines: u64,
+    pub messages: u64,
+    pub state: ClientState,
+}
+
+impl TraceReport {
+    /// Count a diagnostic, and keep it while fewer than `max_kept` are kept.
+    pub fn add(&mut self, d: Diagnostic, max_kept: usize) {
+        self.counts.add(d.severity());
+        *self.by_rule.entry(d.rule.id).or_default() += 1;
+        if self.diagnostics.len() < max_kept {
+            self.diagnostics.push(d);
+        }
+    }
+}
+
+/// Check a whole trace from a reader.
+pub fn check_reader<R: BufRead>(name: &str, reader: R, config: Config) -> io::Result<TraceReport> {
+    let max_line = config.limits.max_line_bytes;
+    let max_kept = config.limits.max_diagnostics;
+    let mut validator = Validator::new(config);
+    let mut lines = LineReader::new(reader, max_line);
+    let mut report = TraceReport {
+        name: name.to_owned(),
+        revision: validator.revision().clone(),
+        diagnostics: Vec::new(),
+        dropped: Vec::new(),
+        counts: Counts::default(),
+        by_rule: BTreeMap::new(),
+        lines: 0,
+        messages: 0,
+        state: ClientState::new(),
+    };
+    while let Some((line_no, line)) = lines.next_line()? {
+        report.lines = line_no;
+        validator.push_line(line_no, line);
+        for d in validator.take_diagnostics() {
+            report.add(d, max_kept);
+        }
+        report.counts.merge(validator.take_not_kept());
+    }
+    report.diagnostics.sort_by_key(|d| d.line);
+    report.revision = validator.revision().clone();
+    report.messages = validator.messages();
+    report.state = validator.state().clone();
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::head::{read_head, PlanRead};
+    use super::*;
+    use crate::spec::Revision;
+    use proptest::prelude::*;
+
+    const HANDSHAKE: &str = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}"#,
+        "\n",
+    );
+
+    fn check(tail: &str) -> TraceReport {
+        let trace = format!("{HANDSHAKE}{tail}\n");
+        check_reader("t", trace.as_bytes(), Config::default()).unwrap()
+    }
+
+    fn rules(report: &TraceReport) -> Vec<(&'static str, u64, &str)> {
+        report
+            .diagnostics
+            .iter()
+            .map(|d| (d.rule.id, d.line, d.pointer.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn positional_update_params_are_not_read() {
+        // serde reads a struct from an array by position; ACP params are objects.
+        let report = check(
+            r#"{"jsonrpc":"2.0","method":"session/update","params":["s1",{"sessionUpdate":"plan","entries":[]}]}"#,
+        );
+        assert_eq!(rules(&report), vec![("SES-UPDATE-PARAMS", 5, "/params")]);
+        assert_eq!(report.state.session("s1").unwrap().legacy, None);
+    }
+
+    #[test]
+    fn update_that_is_an_array_is_reported() {
+        let report = check(
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":["plan_update"]}}"#,
+        );
+        assert_eq!(
+            rules(&report),
+            vec![("SES-UPDATE-PARAMS", 5, "/params/update")]
+        );
+    }
+
+    #[test]
+    fn a_failed_session_load_establishes_nothing() {
+        let report = check(concat!(
+            r#"{"jsonrpc":"2.0","id":3,"method":"session/load","params":{"sessionId":"s2","cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32002,"message":"Resource not found"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s2","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+            "\n",
+            // Loading a session that is already established and failing keeps it.
+            r#"{"jsonrpc":"2.0","id":4,"method":"session/load","params":{"sessionId":"s1","cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"Internal error"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+        ));
+        assert_eq!(
+            rules(&report),
+            vec![("SES-UNKNOWN-SESSION", 7, "/params/sessionId")]
+        );
+        assert!(report.state.session("s2").is_none());
+        assert_eq!(report.state.session("s1").unwrap().legacy, Some(vec![]));
+    }
+
+    #[test]
+    fn positional_session_new_result_opens_no_session() {
+        let trace = concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":2,"result":["s1"]}"#,
+            "\n",
+        );
+        let report = check_reader("t", trace.as_bytes(), Config::default()).unwrap();
+        assert_eq!(report.state.session_count(), 0);
+    }
+
+    fn update() -> impl Strategy<Value = String> {
+        let member = prop::sample::select(vec![
+            "\"sessionUpdate\":\"plan\"",
+            "\"sessionUpdate\":\"plan_removed\"",
+            "\"sessionUpdate\":\"agent_message_chunk\"",
+            "\"sessionUpdate\":\"pl\\u0061n\"",
+            "\"sessionUpdate\":1",
+            "\"sessionUpdate\":null",
+            "\"entries\":[]",
+            "\"entries\":[{\"content\":\"a\",\"priority\":\"high\",\"status\":\"pending\"}]",
+            "\"entries\":[{\"content\":\"a\"}]",
+            "\"planId\":\"p\"",
+            "\"content\":{\"text\":\"}\"}",
+        ]);
+        prop_oneof![
+            prop::collection::vec(member, 0..4).prop_map(|m| format!("{{{}}}", m.join(","))),
+            Just("null".to_owned()),
+            Just("[\"plan\"]".to_owned()),
+            Just("\"plan\"".to_owned()),
+        ]
+    }
+
+    fn params() -> impl Strategy<Value = String> {
+        let session = prop::sample::select(vec!["\"s\"", "\"\\u0073\"", "null", "1", "[]"]);
+        let member = prop_oneof![
+            session.prop_map(|s| format!("\"sessionId\":{s}")),
+            update().prop_map(|u| format!("\"update\":{u}")),
+            Just("\"other\":[1,{\"update\":2}]".to_owned()),
+        ];
+        prop::collection::vec(member, 0..4).prop_map(|m| format!("{{{}}}", m.join(",")))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+        /// The one-pass head read accepts only what the member-by-member
+        /// read accepts, with the same session and kind; the plan message it
+        /// reads is the one the fast path of the strict parser reads from
+        /// the update; and the plan re-read finds the same update.
+        #[test]
+        fn update_head_agrees_with_the_exact_read(
+            params in params(),
+            revision in prop::sample::select(Revision::ALL.to_vec()),
+        ) {
+            let raw: Box<RawValue> = serde_json::from_str(&params).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            if let Some(head) = read_head(raw.get(), revision, 100) {
+                let mut validator = Validator::new(Config::default());
+                let exact = validator.read_update_params(Some(&raw));
+                prop_assert!(validator.take_diagnostics().is_empty());
+                let exact = exact.ok_or_else(|| TestCaseError::fail("exact read failed"))?;
+                prop_assert_eq!(&head.session, &exact.session);
+                prop_assert_eq!(&head.kind, &exact.kind);
+                let update = exact.update.map(RawValue::get).unwrap_or_default();
+                let fast = shape::parse_well_formed(update, &exact.kind, revision, 100);
+                match head.plan {
+                    PlanRead::WellFormed(message) => prop_assert_eq!(Some(*message), fast),
+                    PlanRead::Declined => prop_assert_eq!(None, fast),
+                    PlanRead::NotRead => {}
+                }
+                let again = reread_update(Some(&raw));
+                prop_assert_eq!(exact.update.map(RawValue::get), again.map(RawValue::get));
+            }
+        }
+    }
+
+    #[test]
+    fn well_formed_update_params_take_the_one_pass() {
+        let params = r#"{"update":{"sessionUpdate":"plan","entries":[]},"sessionId":"s"}"#;
+        let head = read_head(params, Revision::V1, 100).expect("one pass");
+        assert_eq!((head.session.as_ref(), head.kind.as_ref()), ("s", "plan"));
+        assert!(
+            matches!(head.plan, PlanRead::WellFormed(m) if matches!(*m, PlanMessage::Legacy(_)))
+        );
+        // Not first: read again later.
+        let params = r#"{"sessionId":"s","update":{"entries":[],"sessionUpdate":"plan"}}"#;
+        let head = read_head(params, Revision::V1, 100).expect("one pass");
+        assert!(matches!(head.plan, PlanRead::NotRead));
+        // Repeated `sessionUpdate` is for the exact read to name.
+        let params = r#"{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[],"sessionUpdate":"plan"}}"#;
+        assert!(read_head(params, Revision::V1, 100).is_none());
+        let params = r#"{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[{}]}}"#;
+        assert!(read_head(params, Revision::V1, 100).is_none());
+    }
+}

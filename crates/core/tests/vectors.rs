@@ -1,0 +1,735 @@
+//! The language-agnostic test vectors of `corpus/vectors/<revision>/<topic>.json`
+//! (format: `corpus/README.md`, schema: `corpus/vectors.schema.json`).
+//!
+//! - every vector file matches the schema;
+//! - the vectors agree with themselves and with the rule catalog;
+//! - every case, run through the validator and the reference client state,
+//!   reports exactly what it expects and ends in the expected states;
+//! - every rule has, in every revision it applies to, a case that triggers it
+//!   alone and a near miss, and every revision has a conformant case for
+//!   each update kind it allows;
+//! - `corpus/rules.json` (the catalog as data, for other languages) is current.
+
+use acp_plan_conformance::catalog::{Rule, Severity};
+use acp_plan_conformance::rules;
+use acp_plan_conformance::trace::LineReader;
+use acp_plan_conformance::{
+    Config, Diagnostic, Direction, Limits, Revision, SpecChoice, Validator,
+};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
+}
+
+// ------------------------------------------------------------------ format
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Group {
+    #[allow(dead_code)]
+    description: String,
+    revision: Revision,
+    cases: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    id: String,
+    #[allow(dead_code)]
+    description: String,
+    citations: Vec<Citation>,
+    #[serde(default)]
+    near_miss: Vec<String>,
+    #[serde(default)]
+    limits: Option<LimitOverrides>,
+    messages: Vec<Item>,
+    expect: Expect,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Citation {
+    #[serde(default)]
+    rule: Option<String>,
+    document: String,
+    section: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct LimitOverrides {
+    max_line_bytes: Option<usize>,
+    max_depth: Option<usize>,
+    max_sessions: Option<usize>,
+    max_plans_per_session: Option<usize>,
+    max_entries_per_plan: Option<usize>,
+    max_outstanding_requests: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Item {
+    #[serde(default)]
+    direction: Option<Direction>,
+    #[serde(default)]
+    message: Option<Value>,
+    #[serde(default)]
+    raw: Option<String>,
+    #[serde(default)]
+    raw_hex: Option<String>,
+    #[serde(default)]
+    record: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Expect {
+    verdict: String,
+    errors: Vec<String>,
+    warnings: Vec<String>,
+    #[serde(default)]
+    infos: Option<Vec<String>>,
+    /// Rules of the checker's own limits (LIMIT); absent when none.
+    #[serde(default)]
+    incomplete: Vec<String>,
+    diagnostics: Vec<ExpectedDiagnostic>,
+    state: Value,
+    #[serde(default)]
+    steps: Vec<Step>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExpectedDiagnostic {
+    rule: String,
+    message: u64,
+    #[serde(default)]
+    pointer: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Step {
+    after: usize,
+    state: Value,
+}
+
+struct VectorFile {
+    /// Relative to the corpus, e.g. `vectors/v1/shape.json`.
+    name: String,
+    group: Group,
+}
+
+/// Every vector file as JSON (name relative to the corpus, e.g.
+/// `vectors/v1/shape.json`), in a stable order.
+fn load_json() -> Vec<(String, Revision, Value)> {
+    let root = corpus().join("vectors");
+    let dirs: BTreeSet<String> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", root.display()))
+        .map(|e| {
+            e.expect("directory entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    let expected: BTreeSet<String> = Revision::ALL
+        .iter()
+        .map(|r| r.as_str().to_owned())
+        .collect();
+    assert_eq!(
+        dirs, expected,
+        "corpus/vectors holds one directory per revision"
+    );
+    let mut files = Vec::new();
+    for revision in Revision::ALL {
+        let dir = root.join(revision.as_str());
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+            .map(|entry| entry.expect("directory entry").path())
+            .collect();
+        paths.sort();
+        for path in paths {
+            let name = format!(
+                "vectors/{revision}/{}",
+                path.file_name().unwrap_or_default().to_string_lossy()
+            );
+            assert!(
+                name.ends_with(".json"),
+                "{name}: only .json files belong in corpus/vectors"
+            );
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {name}: {e}"));
+            let json: Value =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: not JSON: {e}"));
+            files.push((name, revision, json));
+        }
+    }
+    assert!(!files.is_empty(), "no vector files found");
+    files
+}
+
+/// Every vector file, read as vector groups.
+fn load() -> Vec<VectorFile> {
+    load_json()
+        .into_iter()
+        .map(|(name, revision, json)| {
+            let group: Group = serde_json::from_value(json)
+                .unwrap_or_else(|e| panic!("{name}: not a vector group: {e}"));
+            assert_eq!(
+                group.revision, revision,
+                "{name}: the group's revision must match its directory"
+            );
+            VectorFile { name, group }
+        })
+        .collect()
+}
+
+fn cases(files: &[VectorFile]) -> impl Iterator<Item = (&VectorFile, &Case)> {
+    files
+        .iter()
+        .flat_map(|f| f.group.cases.iter().map(move |c| (f, c)))
+}
+
+fn rule(id: &str) -> Option<&'static Rule> {
+    rules::find(id)
+}
+
+// ------------------------------------------------------------------ runner
+
+/// What the validator did with one case.
+struct Run {
+    diagnostics: Vec<Diagnostic>,
+    /// The reference client state after each message.
+    states: Vec<Value>,
+}
+
+fn limits(overrides: Option<&LimitOverrides>) -> Limits {
+    let mut limits = Limits::default();
+    if let Some(o) = overrides {
+        let set = |field: &mut usize, value: Option<usize>| {
+            if let Some(v) = value {
+                *field = v;
+            }
+        };
+        set(&mut limits.max_line_bytes, o.max_line_bytes);
+        set(&mut limits.max_depth, o.max_depth);
+        set(&mut limits.max_sessions, o.max_sessions);
+        set(&mut limits.max_plans_per_session, o.max_plans_per_session);
+        set(&mut limits.max_entries_per_plan, o.max_entries_per_plan);
+        set(
+            &mut limits.max_outstanding_requests,
+            o.max_outstanding_requests,
+        );
+    }
+    limits
+}
+
+fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
+    if hex.len() % 2 != 0 {
+        return Err(format!("odd number of hex digits: {hex}"));
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|e| format!("bad hex {hex}: {e}")))
+        .collect()
+}
+
+fn run(revision: Revision, case: &Case) -> Result<Run, String> {
+    let limits = limits(case.limits.as_ref());
+    let mut validator = Validator::new(Config {
+        spec: SpecChoice::Fixed(revision),
+        limits: limits.clone(),
+    });
+    let mut out = Run {
+        diagnostics: Vec::new(),
+        states: Vec::new(),
+    };
+    for (index, item) in case.messages.iter().enumerate() {
+        let line = index as u64 + 1;
+        match (item, item.direction) {
+            (
+                Item {
+                    message: Some(message),
+                    ..
+                },
+                Some(direction),
+            ) => {
+                let bytes = serde_json::to_vec(message).map_err(|e| e.to_string())?;
+                validator.push_message(line, direction, &bytes);
+            }
+            (Item { raw: Some(raw), .. }, Some(direction)) => {
+                validator.push_message(line, direction, raw.as_bytes())
+            }
+            (
+                Item {
+                    raw_hex: Some(hex), ..
+                },
+                Some(direction),
+            ) => validator.push_message(line, direction, &decode_hex(hex)?),
+            (
+                Item {
+                    record: Some(record),
+                    ..
+                },
+                None,
+            ) => {
+                // A line of a trace file: framed, length-checked and read as
+                // `acp-plan check` reads it.
+                let mut reader = LineReader::new(record.as_bytes(), limits.max_line_bytes);
+                while let Some((_, raw_line)) = reader.next_line().map_err(|e| e.to_string())? {
+                    validator.push_line(line, raw_line);
+                }
+            }
+            _ => return Err(format!("message {line}: not a valid item")),
+        }
+        out.diagnostics.extend(validator.take_diagnostics());
+        out.states.push(validator.state().to_json());
+    }
+    Ok(out)
+}
+
+fn severity_of(id: &str) -> Option<Severity> {
+    rule(id).map(|r| r.severity())
+}
+
+fn describe(d: &Diagnostic) -> String {
+    format!(
+        "  message {:>2}  {:<7} {:<24} {:<40} {}",
+        d.line,
+        d.severity().as_str(),
+        d.rule.id,
+        if d.pointer.is_empty() {
+            "\"\"".to_owned()
+        } else {
+            d.pointer.clone()
+        },
+        d.message
+    )
+}
+
+fn sorted(items: impl IntoIterator<Item = String>) -> Vec<String> {
+    let set: BTreeSet<String> = items.into_iter().collect();
+    set.into_iter().collect()
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+/// Every way the validator's run differs from the case's expectations.
+fn compare(case: &Case, run: &Run) -> Vec<String> {
+    let mut problems = Vec::new();
+    let expect = &case.expect;
+    let actual = |severity: Severity| {
+        sorted(
+            run.diagnostics
+                .iter()
+                .filter(|d| d.severity() == severity)
+                .map(|d| d.rule.id.to_owned()),
+        )
+    };
+    let mut sets = vec![
+        ("errors", &expect.errors, actual(Severity::Error)),
+        ("warnings", &expect.warnings, actual(Severity::Warning)),
+        (
+            "incomplete",
+            &expect.incomplete,
+            actual(Severity::Incomplete),
+        ),
+    ];
+    if let Some(infos) = &expect.infos {
+        sets.push(("infos", infos, actual(Severity::Info)));
+    }
+    for (what, expected, actual) in sets {
+        let expected = sorted(expected.iter().cloned());
+        if expected != actual {
+            problems.push(format!(
+                "{what}: expected {expected:?}, reported {actual:?}"
+            ));
+        }
+    }
+    let has = |severity| run.diagnostics.iter().any(|d| d.severity() == severity);
+    let verdict = if has(Severity::Error) {
+        "not_conformant"
+    } else if has(Severity::Incomplete) {
+        "incomplete"
+    } else {
+        "conformant"
+    };
+    if expect.verdict != verdict {
+        problems.push(format!(
+            "verdict: expected {}, got {verdict}",
+            expect.verdict
+        ));
+    }
+
+    // Diagnostics as a multiset of (rule, message), pointers where given.
+    let mut unmatched: Vec<&Diagnostic> = run.diagnostics.iter().collect();
+    let mut missing = Vec::new();
+    for want in &expect.diagnostics {
+        let found = unmatched.iter().position(|d| {
+            d.rule.id == want.rule
+                && d.line == want.message
+                && want.pointer.as_ref().is_none_or(|p| *p == d.pointer)
+        });
+        match found {
+            Some(i) => {
+                unmatched.remove(i);
+            }
+            None => missing.push(format!(
+                "{} at message {}{}",
+                want.rule,
+                want.message,
+                want.pointer
+                    .as_ref()
+                    .map(|p| format!(" pointer {p:?}"))
+                    .unwrap_or_default()
+            )),
+        }
+    }
+    if !missing.is_empty() {
+        problems.push(format!("expected but not reported: {}", missing.join("; ")));
+    }
+    if !unmatched.is_empty() {
+        let extra: Vec<String> = unmatched
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} at message {} pointer {:?}",
+                    d.rule.id, d.line, d.pointer
+                )
+            })
+            .collect();
+        problems.push(format!("reported but not expected: {}", extra.join("; ")));
+    }
+
+    for near in &case.near_miss {
+        if run.diagnostics.iter().any(|d| d.rule.id == near) {
+            problems.push(format!("near miss for {near}, but {near} was reported"));
+        }
+    }
+
+    let last = run
+        .states
+        .last()
+        .cloned()
+        .unwrap_or_else(|| serde_json::json!({"sessions": {}}));
+    if last != expect.state {
+        problems.push(format!(
+            "final state differs\n    expected: {}\n    actual:   {}",
+            pretty(&expect.state).replace('\n', "\n    "),
+            pretty(&last).replace('\n', "\n    ")
+        ));
+    }
+    for step in &expect.steps {
+        match run.states.get(step.after.wrapping_sub(1)) {
+            Some(state) if *state == step.state => {}
+            Some(state) => problems.push(format!(
+                "state after message {} differs\n    expected: {}\n    actual:   {}",
+                step.after,
+                pretty(&step.state).replace('\n', "\n    "),
+                pretty(state).replace('\n', "\n    ")
+            )),
+            None => problems.push(format!("step after message {} is out of range", step.after)),
+        }
+    }
+
+    // Consumers may skip `record` items (they are this suite's trace
+    // format), so a record must never change what the client shows.
+    for (index, item) in case.messages.iter().enumerate() {
+        if item.record.is_some() {
+            let before = if index == 0 {
+                serde_json::json!({"sessions": {}})
+            } else {
+                run.states[index - 1].clone()
+            };
+            if run.states[index] != before {
+                problems.push(format!(
+                    "message {} is a record but changed the state",
+                    index + 1
+                ));
+            }
+        }
+    }
+    problems
+}
+
+// ------------------------------------------------------------------ tests
+
+#[test]
+fn vector_files_match_the_schema() {
+    let path = corpus().join("vectors.schema.json");
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("corpus/vectors.schema.json"))
+            .expect("the schema is JSON");
+    let validator = jsonschema::validator_for(&schema)
+        .unwrap_or_else(|e| panic!("corpus/vectors.schema.json is not a valid schema: {e}"));
+    let mut failures = String::new();
+    for (name, _, json) in load_json() {
+        for error in validator.iter_errors(&json).take(20) {
+            let _ = writeln!(failures, "{name}: at {}: {error}", error.instance_path);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "vector files do not match corpus/vectors.schema.json:\n{failures}"
+    );
+}
+
+#[test]
+fn vectors_agree_with_themselves_and_the_catalog() {
+    let files = load();
+    let mut problems = Vec::new();
+    let mut ids = BTreeMap::new();
+    for (file, case) in cases(&files) {
+        let revision = file.group.revision;
+        let mut problem =
+            |text: String| problems.push(format!("{}: {}: {text}", file.name, case.id));
+        if let Some(previous) = ids.insert(case.id.clone(), file.name.clone()) {
+            problem(format!("id also used in {previous}"));
+        }
+        let prefix = match revision {
+            Revision::Draft202605 => "draft-",
+            Revision::V1 => "v1-",
+            Revision::V2 => "v2-",
+        };
+        if !case.id.starts_with(prefix) {
+            problem(format!("id does not start with {prefix}"));
+        }
+        let expect = &case.expect;
+        let mut referenced: Vec<&String> = expect
+            .diagnostics
+            .iter()
+            .map(|d| &d.rule)
+            .chain(&case.near_miss)
+            .chain(&expect.errors)
+            .chain(&expect.warnings)
+            .chain(expect.infos.iter().flatten())
+            .collect();
+        referenced.extend(case.citations.iter().filter_map(|c| c.rule.as_ref()));
+        for id in referenced {
+            match rule(id) {
+                None => problem(format!("{id} is not in the rule catalog")),
+                Some(r) if !r.applies_to(revision) => {
+                    problem(format!("{id} does not apply to {revision}"))
+                }
+                Some(_) => {}
+            }
+        }
+        for citation in &case.citations {
+            if let Some(r) = citation.rule.as_deref().and_then(rule) {
+                let cited = r.citation_for(revision);
+                if cited.document != citation.document || cited.section != citation.section {
+                    problem(format!(
+                        "citation of {} says {:?} / {:?}; the catalog says {:?} / {:?}",
+                        r.id, citation.document, citation.section, cited.document, cited.section
+                    ));
+                }
+            }
+        }
+        // The rule sets are the diagnostics' rules, split by catalog severity.
+        for (severity, listed) in [
+            (Severity::Error, Some(&expect.errors)),
+            (Severity::Warning, Some(&expect.warnings)),
+            (Severity::Info, expect.infos.as_ref()),
+            (Severity::Incomplete, Some(&expect.incomplete)),
+        ] {
+            let Some(listed) = listed else { continue };
+            let from_diagnostics = sorted(
+                expect
+                    .diagnostics
+                    .iter()
+                    .filter(|d| severity_of(&d.rule) == Some(severity))
+                    .map(|d| d.rule.clone()),
+            );
+            if sorted(listed.iter().cloned()) != from_diagnostics {
+                problem(format!(
+                    "{severity} rules {listed:?} are not those of the expected diagnostics {from_diagnostics:?}"
+                ));
+            }
+        }
+        let verdict = if !expect.errors.is_empty() {
+            "not_conformant"
+        } else if !expect.incomplete.is_empty() {
+            "incomplete"
+        } else {
+            "conformant"
+        };
+        if expect.verdict != verdict {
+            problem(format!(
+                "verdict {} does not follow from errors {:?}",
+                expect.verdict, expect.errors
+            ));
+        }
+        let count = case.messages.len();
+        for d in &expect.diagnostics {
+            if d.message == 0 || d.message as usize > count {
+                problem(format!("diagnostic at message {} of {count}", d.message));
+            }
+        }
+        let mut previous = 0;
+        for step in &expect.steps {
+            if step.after <= previous || step.after > count {
+                problem(format!(
+                    "steps must be in increasing order within 1..={count}"
+                ));
+            }
+            previous = step.after;
+        }
+        for near in &case.near_miss {
+            if expect.diagnostics.iter().any(|d| d.rule == *near) {
+                problem(format!("near miss for {near}, yet expects it"));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "inconsistent vectors:\n  {}",
+        problems.join("\n  ")
+    );
+}
+
+#[test]
+fn every_case_passes_through_the_validator_and_the_state_model() {
+    let files = load();
+    let mut failures = String::new();
+    let mut failed = 0;
+    let mut total = 0;
+    for (file, case) in cases(&files) {
+        total += 1;
+        let problems = match run(file.group.revision, case) {
+            Ok(run) => {
+                let problems = compare(case, &run);
+                if problems.is_empty() {
+                    continue;
+                }
+                let mut report: Vec<String> = problems;
+                report.push(format!(
+                    "reported diagnostics:\n{}",
+                    if run.diagnostics.is_empty() {
+                        "  (none)".to_owned()
+                    } else {
+                        run.diagnostics
+                            .iter()
+                            .map(describe)
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    }
+                ));
+                report
+            }
+            Err(e) => vec![format!("could not run: {e}")],
+        };
+        failed += 1;
+        let _ = writeln!(
+            failures,
+            "\n--- {} ({}, {})\n{}",
+            case.id,
+            file.name,
+            file.group.revision,
+            problems.join("\n")
+        );
+    }
+    assert!(
+        failed == 0,
+        "{failed} of {total} vector cases failed:\n{failures}"
+    );
+}
+
+/// The update kinds a revision allows, as `sessionUpdate` or
+/// `plan_update/<type>` (`plan_update/_` for v2's custom types).
+fn allowed_update_kinds(revision: Revision) -> &'static [&'static str] {
+    match revision {
+        Revision::Draft202605 | Revision::V1 => &[
+            "plan",
+            "plan_update/items",
+            "plan_update/file",
+            "plan_update/markdown",
+            "plan_removed",
+        ],
+        Revision::V2 => &[
+            "plan_update/items",
+            "plan_update/file",
+            "plan_update/markdown",
+            "plan_update/_",
+            "plan_removed",
+        ],
+    }
+}
+
+fn update_kind(message: &Value) -> Option<String> {
+    if message.get("method")?.as_str()? != "session/update" {
+        return None;
+    }
+    let update = message.get("params")?.get("update")?;
+    let kind = update.get("sessionUpdate")?.as_str()?;
+    if kind != "plan_update" {
+        return Some(kind.to_owned());
+    }
+    let plan_type = update.get("plan")?.get("type")?.as_str()?;
+    Some(if plan_type.starts_with('_') {
+        "plan_update/_".to_owned()
+    } else {
+        format!("plan_update/{plan_type}")
+    })
+}
+
+#[test]
+fn every_rule_and_update_kind_is_covered_in_every_revision() {
+    let files = load();
+    let mut missing = Vec::new();
+    // LOAD-* compare two connections: no single trace (or vector) can trigger them.
+    for rule in rules::single_trace_rules() {
+        for &revision in rule.revisions {
+            let in_revision = || cases(&files).filter(|(f, _)| f.group.revision == revision);
+            let triggers = in_revision()
+                .filter(|(_, c)| c.expect.diagnostics.iter().any(|d| d.rule == rule.id))
+                .count();
+            let precise = in_revision().any(|(_, c)| {
+                !c.expect.diagnostics.is_empty()
+                    && c.expect.diagnostics.iter().all(|d| d.rule == rule.id)
+            });
+            let near_misses = in_revision()
+                .filter(|(_, c)| c.near_miss.iter().any(|n| n == rule.id))
+                .count();
+            if triggers == 0 {
+                missing.push(format!("{} ({revision}): no case triggers it", rule.id));
+            } else if !precise {
+                missing.push(format!(
+                    "{} ({revision}): no case triggers it alone (every trigger reports other rules too)",
+                    rule.id
+                ));
+            }
+            if near_misses == 0 {
+                missing.push(format!("{} ({revision}): no near miss", rule.id));
+            }
+        }
+    }
+    for revision in Revision::ALL {
+        let seen: BTreeSet<String> = cases(&files)
+            .filter(|(f, c)| f.group.revision == revision && c.expect.verdict == "conformant")
+            .flat_map(|(_, c)| c.messages.iter())
+            .filter(|item| item.direction == Some(Direction::AgentToClient))
+            .filter_map(|item| item.message.as_ref().and_then(update_kind))
+            .collect();
+        for kind in allowed_update_kinds(revision) {
+            if !seen.contains(*kind) {
+                missing.push(format!(
+                    "{revision}: no conformant case sends a {kind} update"
+                ));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "the vectors do not cover:\n  {}",
+        missing.join("\n  ")
+    );
+}

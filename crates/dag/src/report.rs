@@ -1,0 +1,279 @@
+//! Reports of `acp-plan dag`: the same diagnostics and verdict as `check`
+//! (human and JSON), the dry run (waves of calls that can run in
+//! parallel), and the data-flow graph (Mermaid, Graphviz DOT).
+
+use crate::check::DagReport;
+use crate::graph::{ReadFact, Resolution};
+use crate::plan::Call;
+use crate::reference::Join;
+use acp_plan_conformance::catalog::Severity;
+use acp_plan_conformance::report::{human, json, plural, ReportOptions, Verdict};
+use serde_json::{json, Value};
+use std::fmt::Write;
+
+pub fn verdict(report: &DagReport, options: ReportOptions) -> Verdict {
+    acp_plan_conformance::report::verdict_of(report.counts, options)
+}
+
+/// rustc-style diagnostics, the dry run if asked, a summary and the verdict.
+pub fn render_human(report: &DagReport, options: ReportOptions, dry_run: bool) -> String {
+    let mut out = String::new();
+    for d in &report.diagnostics {
+        if options.quiet && d.severity() == Severity::Info {
+            continue;
+        }
+        human::render_diagnostic(&mut out, &report.name, d, None);
+    }
+    if dry_run {
+        out.push_str(&render_dry_run(report));
+        out.push('\n');
+    }
+    let plan = &report.plan;
+    let shape = plan.shape.map_or("unreadable plan", |s| s.describe());
+    let _ = write!(
+        out,
+        "{}: {} with {}",
+        report.name,
+        shape,
+        plural(plan.calls.len() as u64, "call", "calls")
+    );
+    match &report.graph {
+        Some(graph) => {
+            let _ = writeln!(
+                out,
+                ", {}, {}; writes {}",
+                plural(graph.edges.len() as u64, "dependency", "dependencies"),
+                plural(graph.schedule.waves.len() as u64, "wave", "waves"),
+                report.writes.as_str()
+            );
+        }
+        None => {
+            let _ = writeln!(out, "; graph not checked");
+        }
+    }
+    let c = report.counts;
+    let _ = writeln!(
+        out,
+        "  {}, {}, {}",
+        plural(c.errors, "error", "errors"),
+        plural(c.warnings, "warning", "warnings"),
+        plural(c.infos, "info", "infos")
+    );
+    if report.not_shown > 0 {
+        let _ = writeln!(
+            out,
+            "  ({} more not shown: raise --max-diagnostics)",
+            report.not_shown
+        );
+    }
+    let _ = writeln!(
+        out,
+        "verdict: {} ({}, {}{}{})",
+        verdict(report, options).as_str(),
+        plural(c.errors, "error", "errors"),
+        plural(c.warnings, "warning", "warnings"),
+        human::incomplete_note(c.incomplete, options.accept_incomplete),
+        if options.deny_warnings {
+            ", warnings denied"
+        } else {
+            ""
+        }
+    );
+    out
+}
+
+/// The execution order as waves; each call with what it reads (and from
+/// whom) and what it writes.
+pub fn render_dry_run(report: &DagReport) -> String {
+    let mut out = String::new();
+    let Some(graph) = &report.graph else {
+        out.push_str("dry run: not available (the plan could not be read completely)\n");
+        return out;
+    };
+    let calls = &report.plan.calls;
+    let _ = writeln!(
+        out,
+        "dry run: {} in {} (the calls of a wave can run in parallel)",
+        plural(calls.len() as u64, "call", "calls"),
+        plural(graph.schedule.waves.len() as u64, "wave", "waves")
+    );
+    let facts = facts_by_call(report);
+    for (number, wave) in graph.schedule.waves.iter().enumerate() {
+        let _ = writeln!(out, "wave {}", number + 1);
+        for call in wave.iter().filter_map(|&c| calls.get(c)) {
+            render_call(&mut out, call, calls, facts.get(call.index));
+        }
+    }
+    if !graph.schedule.unscheduled.is_empty() {
+        let _ = writeln!(out, "not scheduled (in a cycle, or after one)");
+        for call in graph
+            .schedule
+            .unscheduled
+            .iter()
+            .filter_map(|&c| calls.get(c))
+        {
+            render_call(&mut out, call, calls, facts.get(call.index));
+        }
+    }
+    out
+}
+
+fn facts_by_call(report: &DagReport) -> Vec<Vec<&ReadFact>> {
+    let mut by_call = vec![Vec::new(); report.plan.calls.len()];
+    if let Some(graph) = &report.graph {
+        for fact in &graph.reads {
+            if let Some(slot) = by_call.get_mut(fact.call) {
+                slot.push(fact);
+            }
+        }
+    }
+    by_call
+}
+
+fn render_call(out: &mut String, call: &Call, calls: &[Call], facts: Option<&Vec<&ReadFact>>) {
+    let _ = writeln!(out, "  {} (line {})", call.label(), call.place.line);
+    let facts = facts.map(Vec::as_slice).unwrap_or_default();
+    if facts.is_empty() {
+        let _ = writeln!(out, "      reads  (nothing)");
+    }
+    for (i, fact) in facts.iter().enumerate() {
+        let Some(read) = call.reads.get(fact.read) else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "      {} {}  {}",
+            if i == 0 { "reads " } else { "      " },
+            read.reference,
+            source(fact, calls)
+        );
+    }
+    let _ = writeln!(out, "      writes {}", writes(call));
+}
+
+fn source(fact: &ReadFact, calls: &[Call]) -> String {
+    match fact.resolution {
+        Resolution::Written { .. } => {
+            let writers: Vec<String> = fact
+                .writers
+                .iter()
+                .filter_map(|&w| calls.get(w).map(Call::label))
+                .collect();
+            format!("← {}", writers.join(", "))
+        }
+        Resolution::Known => "(given)".into(),
+        Resolution::Unchecked => "(not checked)".into(),
+        Resolution::Dangling => "(nobody writes it)".into(),
+    }
+}
+
+fn writes(call: &Call) -> String {
+    let Some(output) = &call.output else {
+        return "(nothing)".into();
+    };
+    let paths: Vec<String> = output.targets.iter().map(|t| t.to_string()).collect();
+    match output.join {
+        Join::Any if paths.len() > 1 => format!("one of {}", paths.join(", ")),
+        Join::All if paths.len() > 1 => format!("all of {}", paths.join(", ")),
+        _ => paths.join(", "),
+    }
+}
+
+/// The `--format json` document.
+pub fn render_json(report: &DagReport, options: ReportOptions, dry_run: bool) -> Value {
+    let diagnostics: Vec<Value> = report
+        .diagnostics
+        .iter()
+        .map(|d| json::diagnostic(&report.name, d))
+        .collect();
+    let c = report.counts;
+    let mut document = json!({
+        "verdict": verdict(report, options),
+        "file": report.name,
+        "shape": report.plan.shape,
+        "writes": report.writes,
+        "diagnostics": diagnostics,
+        "summary": {
+            "errors": c.errors,
+            "warnings": c.warnings,
+            "infos": c.infos,
+            "incomplete": c.incomplete,
+            "not_shown": report.not_shown,
+            "calls": report.plan.calls.len(),
+            "dependencies": report.graph.as_ref().map(|g| g.edges.len()),
+            "waves": report.graph.as_ref().map(|g| g.schedule.waves.len()),
+            "deny_warnings": options.deny_warnings,
+            "incomplete_policy": if options.accept_incomplete { "warn" } else { "fail" },
+        },
+        "unchecked": report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity() == Severity::Incomplete)
+            .map(|d| json::unchecked_part(&report.name, d))
+            .collect::<Vec<_>>(),
+    });
+    if dry_run {
+        document["dry_run"] = dry_run_json(report);
+    }
+    document
+}
+
+fn dry_run_json(report: &DagReport) -> Value {
+    let Some(graph) = &report.graph else {
+        return Value::Null;
+    };
+    let calls = &report.plan.calls;
+    let facts = facts_by_call(report);
+    let call_json = |c: usize| -> Option<Value> {
+        let call = calls.get(c)?;
+        let reads: Vec<Value> = facts
+            .get(c)
+            .into_iter()
+            .flatten()
+            .filter_map(|fact| {
+                let read = call.reads.get(fact.read)?;
+                let (source, from): (&str, Vec<usize>) = match fact.resolution {
+                    Resolution::Written { .. } => {
+                        ("calls", fact.writers.iter().map(|w| w + 1).collect())
+                    }
+                    Resolution::Known => ("given", Vec::new()),
+                    Resolution::Unchecked => ("not_checked", Vec::new()),
+                    Resolution::Dangling => ("nobody", Vec::new()),
+                };
+                Some(json!({
+                    "path": read.reference.to_string(),
+                    "pointer": read.pointer,
+                    "source": source,
+                    "from": from,
+                }))
+            })
+            .collect();
+        let writes = call.output.as_ref().map(|o| {
+            json!({
+                "join": match o.join { Join::Single => "one", Join::Any => "any", Join::All => "all" },
+                "paths": o.targets.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+            })
+        });
+        Some(json!({
+            "call": c + 1,
+            "tool": call.tool,
+            "line": call.place.line,
+            "pointer": call.place.pointer,
+            "reads": reads,
+            "writes": writes,
+        }))
+    };
+    let waves: Vec<Vec<Value>> = graph
+        .schedule
+        .waves
+        .iter()
+        .map(|wave| wave.iter().filter_map(|&c| call_json(c)).collect())
+        .collect();
+    let unscheduled: Vec<Value> = graph
+        .schedule
+        .unscheduled
+        .iter()
+        .filter_map(|&c| call_json(c))
+        .collect();
+    json!({"waves": waves, "unscheduled": unscheduled})
+}
