@@ -190,14 +190,14 @@ pub const REPLAY_AFTER_ANSWER: Rule = Rule {
 
 pub const UPDATE_AFTER_CANCEL: Rule = Rule {
     id: "SES-UPDATE-AFTER-CANCEL",
-    level: Level::Should,
+    level: Level::Info,
     revisions: ALL_REVISIONS,
     summary: "A plan update for a session after its cancelled turn ended (v1: the session/prompt answer; v2: the idle state_update) and before the next prompt",
     citation: Citation {
         document: docs::PROMPT_TURN_V1,
         section: "Cancellation",
         text: "The Agent MAY send session/update notifications with content or tool call updates after receiving the session/cancel notification, but it MUST ensure that it does so before responding to the session/prompt request.",
-        note: "A late update of the cancelled turn breaks this MUST; an update outside any turn is not forbidden (v1 sends some, e.g. available commands). The trace cannot tell them apart, so a warning; a later prompt starts a new turn.",
+        note: "A late update of the cancelled turn breaks this MUST; an update outside any turn is not forbidden (v1 sends some, e.g. available commands). The trace cannot tell them apart, so an info; a later prompt starts a new turn.",
     },
     revision_citations: &[RevisionCitation {
         revision: Revision::V2,
@@ -205,7 +205,7 @@ pub const UPDATE_AFTER_CANCEL: Rule = Rule {
             document: docs::PROMPT_LIFECYCLE_V2,
             section: "Cancellation",
             text: "The Agent MAY send session/update notifications with content or tool call updates after receiving the session/cancel notification, but it MUST ensure that it does so before sending the idle state_update session update that reports cancellation.",
-            note: "v2 also says \"Background activity MAY continue and emit other session/update notifications while the Agent reports idle\", so the trace cannot tell a late update from background work: a warning.",
+            note: "v2 also says \"Background activity MAY continue and emit other session/update notifications while the Agent reports idle\", so the trace cannot tell a late update from background work: an info.",
         },
     }],
 };
