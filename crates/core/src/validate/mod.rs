@@ -562,9 +562,9 @@ impl Validator {
     }
 
     fn session_update(&mut self, params: Option<&RawValue>) {
-        if self.handshake != Handshake::Answered {
-            self.emit(ses::before_init("session/update"));
-        }
+        // An agent's update before the initialize answer breaks no MUST of
+        // the agent's (SES-BEFORE-INIT quotes the client's): it names a
+        // session that cannot exist yet, which SES-UNKNOWN-SESSION says.
         let revision = self.revision.revision;
         let max_entries = self.config.limits.max_entries_per_plan;
         let head = params.and_then(|p| head::read_head(p.get(), revision, max_entries));
