@@ -26,7 +26,7 @@ pub struct Excerpt {
 /// Every excerpt, by document title.
 pub fn load() -> BTreeMap<String, Excerpt> {
     let mut out = BTreeMap::new();
-    for file in super::corpus_files(EXCERPTS, "md") {
+    for file in super::corpus_files(EXCERPTS, "txt") {
         if file.ends_with("/README.md") {
             continue;
         }

@@ -189,8 +189,8 @@ pub mod docs {
     pub const EXTENSIBILITY_V1: &str = "ACP Extensibility (protocol v1)";
     pub const EXTENSIBILITY_V2: &str = "ACP Extensibility (protocol v2)";
     pub const MIGRATION_V2: &str = "ACP Migrating to v2";
-    pub const SUITE: &str = "acp-plan-conformance trace format (README, \"Traces\")";
-    pub const SUITE_DAG: &str = "acp-plan-conformance plan files (README, \"acp-plan dag\")";
+    pub const SUITE: &str = "acp-plan-conformance trace format (docs/guide.md)";
+    pub const SUITE_DAG: &str = "acp-plan-conformance plan files (docs/dag.md)";
     pub const EMERGENCE_PLAN: &str = "Acts of Emergence 010: Agent/Plan";
     pub const EMERGENCE_STATE: &str =
         "Acts of Emergence 009: Agent/State (companion essay, not a seed)";

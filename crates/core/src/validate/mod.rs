@@ -4,8 +4,12 @@
 //! Memory is bounded by live state and the limits in [`Limits`], never by
 //! the length of the trace.
 
+mod files;
 mod head;
 mod session;
+pub mod skim;
+
+pub use files::{check_paths, default_jobs};
 
 use crate::catalog::Counts;
 use crate::diag::Diagnostic;
@@ -23,6 +27,7 @@ use head::PlanRead;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use session::SessionTrack;
+use skim::{SkimFraming, Skimmer};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufRead};
@@ -64,6 +69,11 @@ pub struct Validator {
     loading: HashMap<u64, String>,
     /// The turn and replay boundaries the session rules read (SES-*).
     turns: Turns,
+    /// Buffers of the one-pass read of updates not about plans.
+    skimmer: Skimmer,
+    /// Whether lines that [`skim`] reads skip the exact path (tests turn it
+    /// off to compare).
+    skim: bool,
 }
 
 /// Where sessions stand between requests: what SES-RESUME-REPLAY,
@@ -125,8 +135,17 @@ impl Validator {
             initialize_line: Vec::new(),
             loading: HashMap::new(),
             turns: Turns::default(),
+            skimmer: Skimmer::default(),
+            skim: true,
             config,
         }
+    }
+
+    /// Read every line the exact way, without the one-pass read of updates
+    /// not about plans ([`skim`]): what tests compare the fast path with.
+    pub fn exact_only(mut self) -> Self {
+        self.skim = false;
+        self
     }
 
     /// The revision in force, and why.
@@ -217,6 +236,18 @@ impl Validator {
             return;
         }
         let before = self.diagnostics.len();
+        if self.skim {
+            let max_depth = self.config.limits.max_depth;
+            if let Some(update) = self
+                .skimmer
+                .skim_update(bytes, max_depth, SkimFraming::Record)
+            {
+                let direction = update.direction.and_then(Direction::parse);
+                self.skimmed_update(direction, update);
+                self.after_message(before, bytes);
+                return;
+            }
+        }
         match parse_record(bytes, self.config.limits.max_depth) {
             Ok(Record::Bare(object)) => self.message(None, &object),
             Ok(Record::Envelope { direction, message }) => {
@@ -269,6 +300,17 @@ impl Validator {
             return;
         }
         let before = self.diagnostics.len();
+        if self.skim {
+            let max_depth = self.config.limits.max_depth;
+            if let Some(update) = self
+                .skimmer
+                .skim_update(bytes, max_depth, SkimFraming::Message)
+            {
+                self.skimmed_update(Some(direction), update);
+                self.after_message(before, bytes);
+                return;
+            }
+        }
         match parse_message(bytes, self.config.limits.max_depth) {
             Ok(object) => self.message(Some(direction), &object),
             Err(fault) => {
@@ -292,6 +334,43 @@ impl Validator {
         }
         d.revision.get_or_insert(self.revision.revision);
         self.diagnostics.push(d);
+    }
+
+    /// A well-formed `session/update` notification read by [`skim`]: what
+    /// [`Validator::message`], [`Validator::call`] and
+    /// [`Validator::session_update`] do with one, given its session, kind
+    /// and `update` object.
+    fn skimmed_update(&mut self, direction: Option<Direction>, update: skim::SkimmedUpdate<'_>) {
+        self.messages += 1;
+        let method = "session/update";
+        let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(method)) else {
+            self.emit(trace_rules::unplaced_method(method));
+            return;
+        };
+        if direction == Direction::ClientToAgent {
+            self.emit(ses::update_from_client());
+            return;
+        }
+        // An agent's update before the initialize answer breaks no MUST of
+        // the agent's (SES-BEFORE-INIT quotes the client's): it names a
+        // session that cannot exist yet, which SES-UNKNOWN-SESSION says.
+        self.update_body(
+            update.session,
+            update.kind,
+            PlanRead::NotRead,
+            Some(update.update),
+            None,
+        );
+    }
+
+    /// Whether the session of an update is established; if not, said once
+    /// per update (unless sessions overflowed the limit).
+    fn update_session_known(&mut self, session: &str) -> bool {
+        let known = self.tracks.contains_key(session);
+        if !known && !self.sessions_overflowed {
+            self.emit(ses::unknown_session(session));
+        }
+        known
     }
 
     fn message(&mut self, direction: Option<Direction>, object: &LineObject<'_>) {
@@ -587,21 +666,40 @@ impl Validator {
             kind,
             update,
         } = update;
-        let (session, kind) = (session.as_ref(), kind.as_ref());
+        self.update_body(
+            session.as_ref(),
+            kind.as_ref(),
+            plan_read,
+            update.map(RawValue::get),
+            params.map(RawValue::get),
+        );
+    }
+
+    /// An update whose session and kind are read: the session must be
+    /// known, and a plan update is checked and applied. `update` is the
+    /// update object's text when the read kept it, else it is found in
+    /// `params`.
+    fn update_body(
+        &mut self,
+        session: &str,
+        kind: &str,
+        plan_read: PlanRead,
+        update: Option<&str>,
+        params: Option<&str>,
+    ) {
+        let revision = self.revision.revision;
+        let max_entries = self.config.limits.max_entries_per_plan;
         if !self.tracks.contains_key(session) && self.turns.unnamed_sessions > 0 {
             // A session/new answer named no session (SES-NEW-SESSION-ID, its
             // fault): this is most likely that session, not an unknown one.
             self.turns.unnamed_sessions -= 1;
             self.open_session(session);
         }
-        let known = self.tracks.contains_key(session);
-        if !known && !self.sessions_overflowed {
-            self.emit(ses::unknown_session(session));
-        }
+        let known = self.update_session_known(session);
         if kind == "state_update" && self.turns.cancelling.contains_key(session) {
             let idle = update
                 .or_else(|| reread_update(params))
-                .and_then(|u| last_member(u.get(), "state"))
+                .and_then(|u| last_member(u, "state"))
                 .is_some_and(|s| s.get() == "\"idle\"");
             if idle {
                 self.turns.cancelling.remove(session);
@@ -635,10 +733,10 @@ impl Validator {
             (PlanRead::WellFormed(message), _, _) => Some(*message),
             (PlanRead::Declined, _, _) => None,
             (PlanRead::NotRead, Some(update), _) => {
-                shape::parse_well_formed(update.get(), kind, revision, max_entries)
+                shape::parse_well_formed(update, kind, revision, max_entries)
             }
             (PlanRead::NotRead, None, Some(params)) => {
-                shape::parse_well_formed_params(params.get(), kind, revision, max_entries)
+                shape::parse_well_formed_params(params, kind, revision, max_entries)
             }
             (PlanRead::NotRead, None, None) => None,
         };
@@ -651,7 +749,7 @@ impl Validator {
         let Some(update) = update.or_else(|| reread_update(params)) else {
             return;
         };
-        let parsed = shape::parse_plan_update_json(update.get(), kind, revision, max_entries);
+        let parsed = shape::parse_plan_update_json(update, kind, revision, max_entries);
         for d in parsed.diagnostics {
             let d = ses_session(d, session);
             self.emit(d);
@@ -878,10 +976,11 @@ struct UpdateKind<'a> {
 }
 
 /// The `update` of params that [`head::read_head`] accepted.
-fn reread_update(params: Option<&RawValue>) -> Option<&RawValue> {
-    serde_json::from_str::<UpdateParams<'_>>(params?.get())
+fn reread_update(params: Option<&str>) -> Option<&str> {
+    serde_json::from_str::<UpdateParams<'_>>(params?)
         .ok()?
         .update
+        .map(RawValue::get)
 }
 
 /// The JSON type of a raw value, for messages ("a string", "null", ...).
@@ -1147,8 +1246,8 @@ mod tests {
                     PlanRead::Declined => prop_assert_eq!(None, fast),
                     PlanRead::NotRead => {}
                 }
-                let again = reread_update(Some(&raw));
-                prop_assert_eq!(exact.update.map(RawValue::get), again.map(RawValue::get));
+                let again = reread_update(Some(raw.get()));
+                prop_assert_eq!(exact.update.map(RawValue::get), again);
             }
         }
     }
