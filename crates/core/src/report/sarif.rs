@@ -88,7 +88,7 @@ pub fn render(run: &Run<'_>) -> Value {
     })
 }
 
-fn level(level: Level) -> &'static str {
+pub fn level(level: Level) -> &'static str {
     match level {
         Level::Must => "error",
         Level::Should => "warning",
@@ -100,7 +100,7 @@ fn level(level: Level) -> &'static str {
 
 /// The rule's metadata: what code scanning shows next to an alert. Every
 /// revision's quotation, each with the suite's note apart from it.
-fn rule(rule: &Rule) -> Value {
+pub fn rule(rule: &Rule) -> Value {
     let spec = format!("Spec ({}): {}", rule.level.as_str(), rule.citation);
     let revisions = list_revisions(rule.revisions);
     let family = rule.id.split('-').next().unwrap_or(rule.id).to_lowercase();
@@ -160,7 +160,7 @@ pub(crate) fn citation_json(citation: &Citation) -> Value {
     })
 }
 
-fn result(file: &str, d: &Diagnostic, rule_index: Option<usize>) -> Value {
+pub fn result(file: &str, d: &Diagnostic, rule_index: Option<usize>) -> Value {
     let mut text = d.message.clone();
     if let Some(hint) = &d.hint {
         text.push_str("\nHelp: ");
@@ -200,7 +200,7 @@ fn result(file: &str, d: &Diagnostic, rule_index: Option<usize>) -> Value {
     r
 }
 
-fn location(file: &str, line: u64) -> Value {
+pub fn location(file: &str, line: u64) -> Value {
     let uri = artifact_uri(file);
     let mut artifact = json!({ "uri": uri });
     if !uri.starts_with("file:") {
