@@ -20,7 +20,7 @@
 use crate::data::KnownData;
 use crate::graph::{Clash, Graph, Resolution, TooManyEdges};
 use crate::options::WriteMode;
-use crate::plan::{display_name, Call, FaultKind, Place, Plan, Read, MAX_NESTING};
+use crate::plan::{display_name, Call, FaultKind, Place, Read, ToolPlan, MAX_NESTING};
 use crate::reference::{Reference, ReferenceError};
 use crate::tools::ToolCatalog;
 use acp_plan_conformance::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS};
@@ -295,7 +295,7 @@ fn count(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Diagnostics for what reading the plan found.
-pub fn plan_faults(plan: &Plan) -> Vec<Diagnostic> {
+pub fn plan_faults(plan: &ToolPlan) -> Vec<Diagnostic> {
     plan.faults
         .iter()
         .map(|fault| {
@@ -404,7 +404,7 @@ pub fn plan_faults(plan: &Plan) -> Vec<Diagnostic> {
 /// Diagnostics for the graph of a completely read plan, rule by rule, in a fixed order (the
 /// report then sorts them by line).
 pub fn graph_findings(
-    plan: &Plan,
+    plan: &ToolPlan,
     graph: &Graph,
     data: &KnownData,
     writes: WriteMode,
@@ -806,7 +806,7 @@ pub fn too_many_edges(hit: TooManyEdges) -> Diagnostic {
 }
 
 /// With `--tools`: unknown tools and arguments that do not fit.
-pub fn tool_findings(plan: &Plan, catalog: &ToolCatalog) -> Vec<Diagnostic> {
+pub fn tool_findings(plan: &ToolPlan, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for call in &plan.calls {
         let Some(tool) = &call.tool else { continue };

@@ -22,7 +22,7 @@ use crate::catalog::Severity;
 use crate::rules::cap::PLAN_OPERATIONS;
 use crate::rules::env::DUPLICATE_KEY;
 use crate::rules::shape::{parse_plan_update_json, PLAN_KINDS};
-use crate::rules::trace::LIMIT;
+use crate::rules::trace_format::LIMIT;
 use crate::spec::{Revision, SpecChoice};
 use crate::trace::first_duplicate_member;
 use crate::validate::{Config, Validator};

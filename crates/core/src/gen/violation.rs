@@ -226,7 +226,7 @@ pub enum VersionFault {
 impl Violation {
     /// The rule the validator must report for this violation.
     pub fn rule(&self) -> &'static Rule {
-        use rules::{cap, env, id, ses, shape, trace};
+        use rules::{cap, env, id, ses, shape, trace_format};
         match self {
             Violation::PlanOpWithoutCapability { .. } => &cap::PLAN_OPERATIONS,
             Violation::LegacyInV2 { .. } => &cap::LEGACY_IN_V2,
@@ -240,7 +240,7 @@ impl Violation {
             Violation::UnknownMember { .. } => &shape::UNKNOWN_FIELD,
             Violation::UnknownSession { .. } => &ses::UNKNOWN_SESSION,
             Violation::RemoveNotLive { .. } => &id::REMOVE_UNKNOWN,
-            Violation::BrokenEnvelope { .. } => &trace::RECORD,
+            Violation::BrokenEnvelope { .. } => &trace_format::RECORD,
             Violation::TruncatedJson { .. } => &env::JSON,
             Violation::WrongJsonRpcVersion { .. } => &env::VERSION,
             Violation::UnknownResponse { .. } => &env::UNKNOWN_RESPONSE,

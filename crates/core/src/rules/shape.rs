@@ -235,7 +235,7 @@ pub fn parse_plan_update_json(
         Err(e) => Parsed {
             message: None,
             diagnostics: vec![Diagnostic::new(
-                &super::trace::LIMIT,
+                &super::trace_format::LIMIT,
                 format!("the update could not be read: {e}"),
             )
             .at(UPDATE_POINTER)],
@@ -529,7 +529,7 @@ impl Parser {
         if items.len() > self.max_entries {
             self.reject(
                 Diagnostic::new(
-                    &super::trace::LIMIT,
+                    &super::trace_format::LIMIT,
                     format!(
                         "plan has {} entries, over the limit of {}; it was not checked",
                         items.len(),
