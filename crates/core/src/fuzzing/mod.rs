@@ -1,7 +1,7 @@
 //! The invariants the fuzz targets check, written once.
 //!
 //! Each target under `fuzz/fuzz_targets/` is a thin wrapper that calls one
-//! `check` function here and panics on a [`Violation`]; the regression test
+//! `check` function here and panics on a [`Broken`]; the regression test
 //! (`conformance/tests/fuzz_regressions.rs`) replays every file under
 //! `fuzz/regressions/<target>/` and `fuzz/seeds/<target>/` through the same
 //! functions, so a bug a fuzzer once found stays found by `cargo test`.
@@ -34,24 +34,24 @@ use std::path::{Path, PathBuf};
 
 /// A broken invariant: what was expected, what happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Violation(pub String);
+pub struct Broken(pub String);
 
-impl fmt::Display for Violation {
+impl fmt::Display for Broken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for Violation {}
+impl std::error::Error for Broken {}
 
 /// The outcome of one check.
-pub type Checked = Result<(), Violation>;
+pub type Checked = Result<(), Broken>;
 
-/// `Err(Violation)` with a formatted message unless `cond` holds.
+/// `Err(Broken)` with a formatted message unless `cond` holds.
 macro_rules! ensure {
     ($cond:expr, $($arg:tt)+) => {
         if !$cond {
-            return Err($crate::fuzzing::Violation(format!($($arg)+)));
+            return Err($crate::fuzzing::Broken(format!($($arg)+)));
         }
     };
 }

@@ -6,7 +6,7 @@ use crate::catalog::Rule;
 use crate::rules;
 
 /// One line that breaks one rule. Fields that pick a session, plan or entry
-/// are resolved by [`super::Scenario::legalize`] like those of other ops.
+/// are resolved by [`super::Connection::legalize`] like those of other ops.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Violation {
