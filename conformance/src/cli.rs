@@ -133,7 +133,7 @@ pub enum RulesFormat {
     Human,
     /// A list of rule objects.
     Json,
-    /// The rule reference table (as in the README).
+    /// The rule reference (docs/rules.md is this output).
     Markdown,
 }
 
@@ -150,7 +150,7 @@ pub struct CheckArgs {
     pub verdict: VerdictArgs,
     #[command(flatten)]
     pub state: StateArgs,
-    /// Accept the failures listed in this baseline file (README, "Baselines").
+    /// Accept the failures listed in this baseline file (docs/guide.md, "Baselines").
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
     /// Judge baseline expiry as of this date (YYYY-MM-DD) instead of today (UTC).
@@ -189,7 +189,7 @@ pub struct BaselineWriteArgs {
     pub limits: LimitArgs,
 }
 
-/// Input limits (see README, "Limits").
+/// Input limits (see docs/guide.md, "Limits").
 #[derive(Debug, Args)]
 pub struct LimitArgs {
     #[arg(long, value_name = "BYTES", default_value_t = acp_plan_conformance::trace::Limits::default().max_line_bytes)]
@@ -245,7 +245,7 @@ pub struct DagArgs {
     /// State message (or an object of values) the plan starts from; its `schema` is the blueprint of paths the plan may fill. Without it the State starts empty.
     #[arg(long, value_name = "FILE")]
     pub state: Option<PathBuf>,
-    /// Tools the plan may call, with their argument schemas (see README).
+    /// Tools the plan may call, with their argument schemas (see docs/dag.md).
     #[arg(long, value_name = "FILE")]
     pub tools: Option<PathBuf>,
     /// What two writes to one State path mean.
@@ -265,7 +265,7 @@ pub struct DagArgs {
     pub limits: DagLimitArgs,
 }
 
-/// Input limits of `acp-plan dag` (see README, "acp-plan dag").
+/// Input limits of `acp-plan dag` (see docs/dag.md, "Limits").
 #[derive(Debug, Args)]
 pub struct DagLimitArgs {
     #[arg(long, value_name = "BYTES", default_value_t = acp_plan_dag::DagLimits::default().max_bytes)]
@@ -379,7 +379,12 @@ pub struct FakeAgentArgs {
 #[command(after_help = "The same options and seed always write the same bytes. \
 Each --inject adds one violation (spread evenly over the messages) and prints \
 `injected RULE at line N` to standard error. Injecting CAP-PLAN-OPS makes the \
-client omit the capability; CAP-LEGACY-V2 and SHAPE-FILE-URI-ABSOLUTE need --spec v2.")]
+client omit the capability; CAP-LEGACY-V2 and SHAPE-FILE-URI-ABSOLUTE need --spec v2.
+
+The benchmark's shapes (bench/run.sh): plan-heavy `--sessions 8 --plans 2 --entries 6 \
+--payload-bytes 120`; chat-heavy `--non-plan-share 0.95 --chunk-bytes 3000`; \
+tool-output-heavy `--non-plan-share 0.9 --tool-output-bytes 6000`; many-sessions \
+`--sessions 10000 --turn-length 2`.")]
 pub struct GenArgs {
     /// Seed of the generator.
     #[arg(long, default_value_t = 0)]
@@ -408,6 +413,17 @@ pub struct GenArgs {
     /// Bytes of text in each entry, message chunk and markdown plan.
     #[arg(long, value_name = "N", default_value_t = 40)]
     pub payload_bytes: usize,
+    /// Bytes of text in each message chunk instead, prose with line breaks
+    /// (chat-heavy traces).
+    #[arg(long, value_name = "N")]
+    pub chunk_bytes: Option<usize>,
+    /// Give each `tool_call` a nested `rawOutput` of about N bytes
+    /// (tool-output-heavy traces).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub tool_output_bytes: usize,
+    /// Updates per turn, on average (short turns with many sessions).
+    #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..))]
+    pub turn_length: u8,
     /// Inject a violation of RULE (repeatable); `--inject list` lists them.
     #[arg(long, value_name = "RULE")]
     pub inject: Vec<String>,

@@ -62,7 +62,7 @@ INITIALIZATION = "ACP Initialization"
 SESSION_SETUP = "ACP Session Setup"
 PROMPT_TURN = "ACP Prompt Turn"
 EXTENSIBILITY = "ACP Extensibility"
-SUITE = 'acp-plan-conformance trace format (README, "Traces")'
+SUITE = 'acp-plan-conformance trace format (docs/guide.md)'
 
 
 def plan_section(rev, what):

@@ -16,8 +16,8 @@ PEERS="${PEERS:-/tmp/peers}"
 WORKDIR=/tmp/work                  # cwd sent in session/new
 ANTHROPIC_PORT="${ANTHROPIC_PORT:-18123}"
 OPENAI_PORT="${OPENAI_PORT:-18124}"
-CLAUDE_JS="$PEERS/npm-claude/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js"
-CODEX_JS="$PEERS/npm-codex/node_modules/@agentclientprotocol/codex-acp/dist/index.js"
+CLAUDE_JS="$PEERS/npm-claude-agent-acp-0.101.0/node_modules/@agentclientprotocol/claude-agent-acp/dist/index.js"
+CODEX_JS="$PEERS/npm-codex-acp-2.6.0/node_modules/@agentclientprotocol/codex-acp/dist/index.js"
 CAPS_PLAN='{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":false,"plan":{}}'
 CAPS_NOPLAN='{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":false}'
 
@@ -25,13 +25,13 @@ mkdir -p "$PEERS/logs" "$WORKDIR" "$OUT" /tmp/peers  # the fake servers log to /
 
 install() {
   if [ ! -f "$CLAUDE_JS" ]; then
-    npm install --prefix "$PEERS/npm-claude" --ignore-scripts @agentclientprotocol/claude-agent-acp@0.101.0
+    npm install --prefix "$PEERS/npm-claude-agent-acp-0.101.0" --ignore-scripts @agentclientprotocol/claude-agent-acp@0.101.0
   fi
   if [ ! -f "$CODEX_JS" ]; then
-    npm install --prefix "$PEERS/npm-codex" --ignore-scripts @agentclientprotocol/codex-acp@2.6.0
+    npm install --prefix "$PEERS/npm-codex-acp-2.6.0" --ignore-scripts @agentclientprotocol/codex-acp@2.6.0
   fi
-  if [ ! -d "$PEERS/py/acp" ]; then
-    python3 -m pip install --target "$PEERS/py" agent-client-protocol==0.12.1
+  if [ ! -d "$PEERS/pip-python-sdk-0.12.1/acp" ]; then
+    python3 -m pip install --target "$PEERS/pip-python-sdk-0.12.1" agent-client-protocol==0.12.1
   fi
 }
 
@@ -70,7 +70,7 @@ run_codex() {  # run_codex NAME SCRIPT CAPS PROMPTS TRACE
 
 run_py() {  # run_py NAME CAPS TRACE
   local name=$1 caps=$2 trace=$3
-  PYTHONPATH="$PEERS/py" CAPS="$caps" CWD="$WORKDIR" PROMPTS='["Make a plan"]' \
+  PYTHONPATH="$PEERS/pip-python-sdk-0.12.1" CAPS="$caps" CWD="$WORKDIR" PROMPTS='["Make a plan"]' \
   LOG="$PEERS/logs/$name.log" timeout 120 python3 "$HERE/drive.py" python3 "$HERE/py_plan_agent.py"
   convert "$name" "$trace"
 }

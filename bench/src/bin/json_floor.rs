@@ -1,27 +1,20 @@
-//! The throughput floor for `acp-plan check`: read a trace the way `check`
-//! does (same buffer size, same bounded line reader) and parse each line into
-//! a `serde_json::Value`, then drop it. Validation must be at least this fast
-//! (see README, "Performance").
+//! The throughput floor for `acp-plan check`: the plainest fast way to parse
+//! a JSON Lines file in Rust, built as one builds a fast tool (release,
+//! `lto = true`, `codegen-units = 1`: `bench/run.sh` builds it with the
+//! `floor` profile). Each line is read with `BufRead::read_line` into a
+//! reused `String` and parsed with `serde_json::from_str::<Value>`, and the
+//! value is dropped: nothing is kept. `check` must be at least twice as fast
+//! (see bench/README.md).
 //!
 //! Usage: `json_floor FILE`; prints lines, bytes and the number of lines that
 //! were not JSON (so the compiler cannot skip the parse).
 //!
-//! It compiles the validator's own line reader from its source file instead
-//! of linking the crate: the crate turns on serde_json's `preserve_order`,
-//! which would make every `Value` here an index map, a slower floor than
-//! serde_json as it comes (README, "Performance").
+//! serde_json as it comes: this package does not depend on the validator,
+//! which turns on `preserve_order` (a slower `Value`, an easier floor).
 
-// Only `LineReader::next_line` is used here; the rest of the file serves the crate.
-#[allow(dead_code)]
-#[path = "../../../crates/core/src/trace/lines.rs"]
-mod lines;
-
-use lines::{LineReader, RawLine};
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufRead, BufReader};
 use std::process::ExitCode;
-
-const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 fn main() -> ExitCode {
     let Some(path) = std::env::args_os().nth(1) else {
@@ -35,28 +28,24 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // The same reader as `acp-plan check` (commands/check.rs), with the
-    // default --max-line-bytes (trace::Limits).
-    let mut lines = LineReader::new(BufReader::with_capacity(256 * 1024, file), MAX_LINE_BYTES);
+    let mut reader = BufReader::with_capacity(256 * 1024, file);
+    let mut line = String::new();
     let (mut count, mut bytes, mut not_json) = (0u64, 0u64, 0u64);
     loop {
-        match lines.next_line() {
-            Ok(Some((_, RawLine::Bytes(line)))) => {
+        line.clear();
+        match reader.read_line(&mut line) {
+            Ok(0) => break,
+            Ok(n) => {
                 count += 1;
-                bytes += line.len() as u64 + 1;
-                if line.iter().all(u8::is_ascii_whitespace) {
+                bytes += n as u64;
+                if line.trim().is_empty() {
                     continue;
                 }
-                match serde_json::from_slice::<serde_json::Value>(line) {
+                match serde_json::from_str::<serde_json::Value>(&line) {
                     Ok(value) => drop(std::hint::black_box(value)),
                     Err(_) => not_json += 1,
                 }
             }
-            Ok(Some((_, RawLine::TooLong { bytes: n }))) => {
-                count += 1;
-                bytes += n + 1;
-            }
-            Ok(None) => break,
             Err(e) => {
                 eprintln!("error: {e}");
                 return ExitCode::from(2);

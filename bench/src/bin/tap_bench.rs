@@ -3,8 +3,8 @@
 //!
 //! Usage:
 //! `tap_bench --tap PATH/acp-plan --agent PATH/echo_agent [--round-trips N]
-//!  [--blocks B] [--flood-updates M] [--flood-rounds R] [--work-dir DIR]
-//!  [--tap-option OPT]... [--strict]`
+//!  [--blocks B] [--flood-updates M] [--flood-rounds R] [--paced-mb-per-s P]
+//!  [--work-dir DIR] [--tap-option OPT]... [--strict]`
 //!
 //! - Latency: `session/prompt` requests sent one at a time (the next only
 //!   after the answer), timed in this driver from before the write to after
@@ -13,17 +13,23 @@
 //!   trip crosses the tap twice (request in, answer out).
 //! - Throughput: one prompt whose answer the agent precedes with `M`
 //!   `session/update` notifications (about 800 bytes each), `R` times.
+//! - Paced flood: the same, with the agent pacing its updates to `P` MB/s
+//!   (a steady flood rather than as fast as the pipe takes them). Target: the
+//!   tap's checker checks every message (none skipped) at 200 MB/s or more.
 //! - The tapped runs write the tap's JSON report to DIR; the driver reads it
 //!   back to show that the checker checked every message (and kept up: a
 //!   checker that falls behind reports `TRACE-LIMIT` errors).
 //! - `--tap-option OPT` passes OPT to `acp-plan tap` (repeatable), e.g.
 //!   `--tap-option --max-backlog-bytes=1073741824`.
 //!
-//! It prints the target (median added latency under 100 us per message);
-//! `--strict` exits 1 when it is missed (README, "Performance").
+//! It prints the targets (median added latency under 100 us per message;
+//! every message of a flood of at least 200 MB/s checked); `--strict` exits
+//! 1 when one is missed (bench/README.md).
 
 /// The target for the tap's median added latency per message.
 const TARGET_ADDED_MICROS: f64 = 100.0;
+/// The flood the tap's checker must keep up with, every message checked.
+const TARGET_FLOOD_MB_PER_S: f64 = 200.0;
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -37,6 +43,7 @@ struct Options {
     blocks: usize,
     flood_updates: u64,
     flood_rounds: usize,
+    paced_mb_per_s: f64,
     work_dir: PathBuf,
     tap_options: Vec<String>,
     strict: bool,
@@ -68,6 +75,7 @@ fn parse_args() -> Result<Options, String> {
         blocks: 4,
         flood_updates: 200_000,
         flood_rounds: 3,
+        paced_mb_per_s: 0.0,
         work_dir: std::env::temp_dir(),
         tap_options: Vec::new(),
         strict: false,
@@ -91,6 +99,9 @@ fn parse_args() -> Result<Options, String> {
             "--blocks" => options.blocks = number()?.max(1),
             "--flood-updates" => options.flood_updates = number()? as u64,
             "--flood-rounds" => options.flood_rounds = number()?.max(1),
+            "--paced-mb-per-s" => {
+                options.paced_mb_per_s = value.parse().map_err(|_| format!("bad {flag} {value}"))?
+            }
             "--work-dir" => options.work_dir = value.clone().into(),
             "--tap-option" => options.tap_options.push(value.clone()),
             _ => return Err(format!("unknown option {flag}")),
@@ -99,7 +110,7 @@ fn parse_args() -> Result<Options, String> {
     if options.tap.as_os_str().is_empty() || options.agent.as_os_str().is_empty() {
         return Err(
             "usage: tap_bench --tap PATH --agent PATH [--round-trips N] [--blocks B] \
-                    [--flood-updates M] [--flood-rounds R] [--work-dir DIR] [--tap-option OPT]... [--strict]"
+                    [--flood-updates M] [--flood-rounds R] [--paced-mb-per-s P] [--work-dir DIR] [--tap-option OPT]... [--strict]"
                 .into(),
         );
     }
@@ -133,11 +144,19 @@ impl Mode {
 }
 
 impl Connection {
-    fn open(options: &Options, mode: Mode, updates: u64, label: &str) -> io::Result<Connection> {
+    fn open(
+        options: &Options,
+        mode: Mode,
+        updates: u64,
+        mb_per_s: f64,
+        label: &str,
+    ) -> io::Result<Connection> {
         let agent = [
             options.agent.display().to_string(),
             "--updates".into(),
             updates.to_string(),
+            "--mb-per-s".into(),
+            mb_per_s.to_string(),
         ];
         let (mut command, report) = match mode {
             Mode::Direct => {
@@ -265,12 +284,13 @@ impl TapReport {
 fn run(options: &Options) -> io::Result<bool> {
     let added_per_message = latency(options)?;
     throughput(options)?;
+    let kept_up = paced_flood(options)?;
     let met = added_per_message < TARGET_ADDED_MICROS;
     println!(
         "target: median added latency per message {added_per_message:.1} us, under {TARGET_ADDED_MICROS} us: {}",
         if met { "met" } else { "missed" }
     );
-    Ok(met || !options.strict)
+    Ok((met && kept_up) || !options.strict)
 }
 
 /// Measures latency; returns the median added per message, in microseconds.
@@ -282,7 +302,7 @@ fn latency(options: &Options) -> io::Result<f64> {
     for block in 0..options.blocks {
         for mode in [Mode::Direct, Mode::Tapped] {
             let label = format!("latency-{block}");
-            let mut connection = Connection::open(options, mode, 0, &label)?;
+            let mut connection = Connection::open(options, mode, 0, 0.0, &label)?;
             for _ in 0..warmup {
                 connection.prompt()?;
             }
@@ -338,7 +358,8 @@ fn throughput(options: &Options) -> io::Result<()> {
     for round in 0..options.flood_rounds {
         for mode in [Mode::Direct, Mode::Tapped] {
             let label = format!("throughput-{round}");
-            let mut connection = Connection::open(options, mode, options.flood_updates, &label)?;
+            let mut connection =
+                Connection::open(options, mode, options.flood_updates, 0.0, &label)?;
             let (elapsed, bytes) = connection.prompt()?;
             let report = connection.close()?;
             let seconds = elapsed.as_secs_f64().max(1e-9);
@@ -366,6 +387,51 @@ fn throughput(options: &Options) -> io::Result<()> {
         100.0 * best[1] / best[0].max(1e-9)
     );
     Ok(())
+}
+
+/// A flood paced to `--paced-mb-per-s` through the tap, `--flood-rounds`
+/// times: whether its checker checked every message each time, at a rate
+/// of at least the target.
+fn paced_flood(options: &Options) -> io::Result<bool> {
+    if options.paced_mb_per_s <= 0.0 {
+        return Ok(true);
+    }
+    println!(
+        "paced flood: {} rounds of {} session/update notifications paced to {} MB/s through the tap",
+        options.flood_rounds, options.flood_updates, options.paced_mb_per_s
+    );
+    // initialize, session/new and session/prompt, each answered, and the updates.
+    let expected = options.flood_updates + 6;
+    let mut all_met = true;
+    for round in 0..options.flood_rounds {
+        let label = format!("paced-{round}");
+        let mut connection = Connection::open(
+            options,
+            Mode::Tapped,
+            options.flood_updates,
+            options.paced_mb_per_s,
+            &label,
+        )?;
+        let (elapsed, bytes) = connection.prompt()?;
+        let report = connection.close()?;
+        let mb_per_s = bytes as f64 / 1e6 / elapsed.as_secs_f64().max(1e-9);
+        let checked = report.as_ref().map_or(0, |r| r.messages);
+        let clean = report.as_ref().is_some_and(|r| r.errors == 0);
+        let met = checked == expected && clean && mb_per_s >= TARGET_FLOOD_MB_PER_S;
+        all_met &= met;
+        println!(
+            "  round {round} {mb_per_s:>8.1} MB/s ({:.1} MB in {:.3} s); {}; every one of {expected} checked: {}",
+            bytes as f64 / 1e6,
+            elapsed.as_secs_f64(),
+            report.map(|r| r.describe()).unwrap_or_default(),
+            if checked == expected && clean { "yes" } else { "NO" }
+        );
+    }
+    println!(
+        "target: every message of a flood of at least {TARGET_FLOOD_MB_PER_S} MB/s checked: {}",
+        if all_met { "met" } else { "missed" }
+    );
+    Ok(all_met)
 }
 
 /// The `p`th percentile of sorted samples (nearest rank).

@@ -4,10 +4,8 @@ use crate::error::{self, Error};
 use acp_plan_conformance::baseline;
 use acp_plan_conformance::report::{self, Outcome, Run};
 use acp_plan_conformance::trace::Limits;
-use acp_plan_conformance::validate::{check_reader, Config, TraceReport};
-use std::fs::File;
-use std::io::{self, BufReader};
-use std::path::{Path, PathBuf};
+use acp_plan_conformance::validate::{check_paths, default_jobs, Config, TraceReport};
+use std::path::PathBuf;
 
 pub fn run(args: CheckArgs) -> Result<u8, Error> {
     // A baseline that cannot be used is a usage error: fail before checking.
@@ -35,13 +33,13 @@ pub fn run(args: CheckArgs) -> Result<u8, Error> {
     }
 }
 
-/// Check every file; unreadable ones are reported on stderr as they fail
-/// and counted.
+/// Check every file, on every core; unreadable ones are reported on stderr
+/// (in argument order) and counted.
 pub(super) fn check_all(files: &[PathBuf], config: &Config) -> (Vec<TraceReport>, usize) {
     let mut traces = Vec::new();
     let mut unread = 0;
-    for path in files {
-        match check_path(path, config.clone()) {
+    for (path, result) in files.iter().zip(check_paths(files, config, default_jobs())) {
+        match result {
             Ok(report) => traces.push(report),
             Err(source) => {
                 error::print(&Error::Read {
@@ -53,18 +51,6 @@ pub(super) fn check_all(files: &[PathBuf], config: &Config) -> (Vec<TraceReport>
         }
     }
     (traces, unread)
-}
-
-fn check_path(path: &Path, config: Config) -> io::Result<TraceReport> {
-    if path.as_os_str() == "-" {
-        return check_reader("<stdin>", io::stdin().lock(), config);
-    }
-    let file = File::open(path)?;
-    check_reader(
-        &path.display().to_string(),
-        BufReader::with_capacity(256 * 1024, file),
-        config,
-    )
 }
 
 pub(super) fn limits(args: &LimitArgs) -> Limits {

@@ -33,6 +33,9 @@ pub fn run(args: GenArgs) -> Result<u8, Error> {
         entries: args.entries,
         non_plan_share: args.non_plan_share,
         payload_bytes: args.payload_bytes,
+        chunk_bytes: args.chunk_bytes,
+        tool_output_bytes: args.tool_output_bytes,
+        turn_length: args.turn_length,
         inject,
     };
     params.check()?;

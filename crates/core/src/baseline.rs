@@ -1,7 +1,7 @@
 //! Baselines: failures a team accepts for now, so that a large existing
 //! implementation can adopt the suite green and then ratchet.
 //!
-//! A baseline is a TOML file (README, "Baselines") of entries, each naming a
+//! A baseline is a TOML file (docs/guide.md, "Baselines") of entries, each naming a
 //! rule, optionally a scope (a glob over trace paths or scenario names), a
 //! reason and an optional expiry date. [`judge`] matches the entries against a
 //! finished run: a diagnostic whose rule and trace an entry covers is
@@ -425,7 +425,7 @@ pub struct WriteOptions {
 pub fn write(traces: &[TraceReport], options: &WriteOptions) -> String {
     let mut out = String::new();
     out.push_str(
-        "# acp-plan baseline: failures accepted for now (README, \"Baselines\").\n\
+        "# acp-plan baseline: failures accepted for now (docs/guide.md, \"Baselines\").\n\
          # `acp-plan check --baseline FILE` passes while every entry still matches a\n\
          # failure and has not expired; remove entries as the problems get fixed.\n",
     );

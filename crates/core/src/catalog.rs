@@ -124,9 +124,9 @@ pub mod docs {
     pub const SESSION_SETUP: &str = "ACP Session Setup";
     pub const PROMPT_TURN: &str = "ACP Prompt Turn";
     pub const EXTENSIBILITY: &str = "ACP Extensibility";
-    pub const SUITE: &str = "acp-plan-conformance trace format (README, \"Traces\")";
+    pub const SUITE: &str = "acp-plan-conformance trace format (docs/guide.md)";
     pub const EMERGENCE_PLAN: &str = "Acts of Emergence 010: Agent/Plan";
-    pub const SUITE_DAG: &str = "acp-plan-conformance plan files (README, \"acp-plan dag\")";
+    pub const SUITE_DAG: &str = "acp-plan-conformance plan files (docs/dag.md)";
 }
 
 /// Diagnostics by severity (all of them, kept or not).

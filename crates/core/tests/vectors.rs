@@ -7,8 +7,14 @@
 //!   reports exactly what it expects and ends in the expected states;
 //! - every rule has, in every revision it applies to, a case that triggers it
 //!   alone and a near miss, and every revision has a conformant case for
-//!   each update kind it allows;
-//! - `corpus/rules.json` (the catalog as data, for other languages) is current.
+//!   each update kind it allows.
+//!
+//! Every case is a test of its own, named `<revision>::<topic>::<case id>`
+//! (`v1::shape::v1-shape-legacy-entries-missing`), so a failure names the
+//! case and a filter runs a revision or a topic:
+//! `cargo test -p acp-plan-conformance --test vectors -- v1::shape::`.
+//! The checks over the whole corpus are the `meta::` tests. This file is its
+//! own harness (`harness = false`, libtest-mimic), taking libtest's arguments.
 
 use acp_plan_conformance::catalog::{Rule, Severity};
 use acp_plan_conformance::rules;
@@ -16,11 +22,13 @@ use acp_plan_conformance::trace::LineReader;
 use acp_plan_conformance::{
     Config, Diagnostic, Direction, Limits, Revision, SpecChoice, Validator,
 };
+use libtest_mimic::{Arguments, Failed, Trial};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus")
@@ -120,18 +128,28 @@ struct Step {
 struct VectorFile {
     /// Relative to the corpus, e.g. `vectors/v1/shape.json`.
     name: String,
+    /// The file's stem, e.g. `shape`: the middle part of its cases' test names.
+    topic: String,
     group: Group,
 }
 
 /// Every vector file as JSON (name relative to the corpus, e.g.
 /// `vectors/v1/shape.json`), in a stable order.
-fn load_json() -> Vec<(String, Revision, Value)> {
+fn load_json() -> Result<Vec<(String, Revision, Value)>, String> {
     let root = corpus().join("vectors");
-    let dirs: BTreeSet<String> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", root.display()))
-        .map(|e| {
-            e.expect("directory entry")
-                .file_name()
+    let read_dir = |dir: &Path| -> Result<Vec<PathBuf>, String> {
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        entries
+            .map(|entry| entry.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("cannot read {}: {e}", dir.display()))
+    };
+    let dirs: BTreeSet<String> = read_dir(&root)?
+        .iter()
+        .map(|path| {
+            path.file_name()
+                .unwrap_or_default()
                 .to_string_lossy()
                 .into_owned()
         })
@@ -140,50 +158,56 @@ fn load_json() -> Vec<(String, Revision, Value)> {
         .iter()
         .map(|r| r.as_str().to_owned())
         .collect();
-    assert_eq!(
-        dirs, expected,
-        "corpus/vectors holds one directory per revision"
-    );
+    if dirs != expected {
+        return Err(format!(
+            "corpus/vectors holds one directory per revision: expected {expected:?}, found {dirs:?}"
+        ));
+    }
     let mut files = Vec::new();
     for revision in Revision::ALL {
-        let dir = root.join(revision.as_str());
-        let mut paths: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-            .map(|entry| entry.expect("directory entry").path())
-            .collect();
+        let mut paths = read_dir(&root.join(revision.as_str()))?;
         paths.sort();
         for path in paths {
             let name = format!(
                 "vectors/{revision}/{}",
                 path.file_name().unwrap_or_default().to_string_lossy()
             );
-            assert!(
-                name.ends_with(".json"),
-                "{name}: only .json files belong in corpus/vectors"
-            );
-            let text = std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("cannot read {name}: {e}"));
+            if !name.ends_with(".json") {
+                return Err(format!("{name}: only .json files belong in corpus/vectors"));
+            }
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("cannot read {name}: {e}"))?;
             let json: Value =
-                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: not JSON: {e}"));
+                serde_json::from_str(&text).map_err(|e| format!("{name}: not JSON: {e}"))?;
             files.push((name, revision, json));
         }
     }
-    assert!(!files.is_empty(), "no vector files found");
-    files
+    if files.is_empty() {
+        return Err("no vector files found".to_owned());
+    }
+    Ok(files)
 }
 
 /// Every vector file, read as vector groups.
-fn load() -> Vec<VectorFile> {
-    load_json()
+fn load() -> Result<Vec<VectorFile>, String> {
+    load_json()?
         .into_iter()
         .map(|(name, revision, json)| {
             let group: Group = serde_json::from_value(json)
-                .unwrap_or_else(|e| panic!("{name}: not a vector group: {e}"));
-            assert_eq!(
-                group.revision, revision,
-                "{name}: the group's revision must match its directory"
-            );
-            VectorFile { name, group }
+                .map_err(|e| format!("{name}: not a vector group: {e}"))?;
+            if group.revision != revision {
+                return Err(format!(
+                    "{name}: the group's revision ({}) must match its directory",
+                    group.revision
+                ));
+            }
+            let topic = name
+                .rsplit('/')
+                .next()
+                .and_then(|file| file.strip_suffix(".json"))
+                .unwrap_or_default()
+                .to_owned();
+            Ok(VectorFile { name, topic, group })
         })
         .collect()
 }
@@ -456,32 +480,31 @@ fn compare(case: &Case, run: &Run) -> Vec<String> {
 
 // ------------------------------------------------------------------ tests
 
-#[test]
-fn vector_files_match_the_schema() {
+fn vector_files_match_the_schema() -> Result<(), Failed> {
     let path = corpus().join("vectors.schema.json");
-    let schema: Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("corpus/vectors.schema.json"))
-            .expect("the schema is JSON");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read corpus/vectors.schema.json: {e}"))?;
+    let schema: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("corpus/vectors.schema.json is not JSON: {e}"))?;
     let validator = jsonschema::validator_for(&schema)
-        .unwrap_or_else(|e| panic!("corpus/vectors.schema.json is not a valid schema: {e}"));
+        .map_err(|e| format!("corpus/vectors.schema.json is not a valid schema: {e}"))?;
     let mut failures = String::new();
-    for (name, _, json) in load_json() {
+    for (name, _, json) in load_json()? {
         for error in validator.iter_errors(&json).take(20) {
             let _ = writeln!(failures, "{name}: at {}: {error}", error.instance_path);
         }
     }
-    assert!(
-        failures.is_empty(),
-        "vector files do not match corpus/vectors.schema.json:\n{failures}"
-    );
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("vector files do not match corpus/vectors.schema.json:\n{failures}").into())
+    }
 }
 
-#[test]
-fn vectors_agree_with_themselves_and_the_catalog() {
-    let files = load();
+fn vectors_agree_with_themselves_and_the_catalog(files: &[VectorFile]) -> Result<(), Failed> {
     let mut problems = Vec::new();
     let mut ids = BTreeMap::new();
-    for (file, case) in cases(&files) {
+    for (file, case) in cases(files) {
         let revision = file.group.revision;
         let mut problem =
             |text: String| problems.push(format!("{}: {}: {text}", file.name, case.id));
@@ -580,58 +603,33 @@ fn vectors_agree_with_themselves_and_the_catalog() {
             }
         }
     }
-    assert!(
-        problems.is_empty(),
-        "inconsistent vectors:\n  {}",
-        problems.join("\n  ")
-    );
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("inconsistent vectors:\n  {}", problems.join("\n  ")).into())
+    }
 }
 
-#[test]
-fn every_case_passes_through_the_validator_and_the_state_model() {
-    let files = load();
-    let mut failures = String::new();
-    let mut failed = 0;
-    let mut total = 0;
-    for (file, case) in cases(&files) {
-        total += 1;
-        let problems = match run(file.group.revision, case) {
-            Ok(run) => {
-                let problems = compare(case, &run);
-                if problems.is_empty() {
-                    continue;
-                }
-                let mut report: Vec<String> = problems;
-                report.push(format!(
-                    "reported diagnostics:\n{}",
-                    if run.diagnostics.is_empty() {
-                        "  (none)".to_owned()
-                    } else {
-                        run.diagnostics
-                            .iter()
-                            .map(describe)
-                            .collect::<Vec<_>>()
-                            .join("\n")
-                    }
-                ));
-                report
-            }
-            Err(e) => vec![format!("could not run: {e}")],
-        };
-        failed += 1;
-        let _ = writeln!(
-            failures,
-            "\n--- {} ({}, {})\n{}",
-            case.id,
-            file.name,
-            file.group.revision,
-            problems.join("\n")
-        );
+/// One case, run through the validator and the reference client state.
+fn case_passes(revision: Revision, case: &Case) -> Result<(), Failed> {
+    let run = run(revision, case).map_err(|e| format!("could not run: {e}"))?;
+    let mut problems = compare(case, &run);
+    if problems.is_empty() {
+        return Ok(());
     }
-    assert!(
-        failed == 0,
-        "{failed} of {total} vector cases failed:\n{failures}"
-    );
+    problems.push(format!(
+        "reported diagnostics:\n{}",
+        if run.diagnostics.is_empty() {
+            "  (none)".to_owned()
+        } else {
+            run.diagnostics
+                .iter()
+                .map(describe)
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+    ));
+    Err(problems.join("\n").into())
 }
 
 /// The update kinds a revision allows, as `sessionUpdate` or
@@ -672,14 +670,14 @@ fn update_kind(message: &Value) -> Option<String> {
     })
 }
 
-#[test]
-fn every_rule_and_update_kind_is_covered_in_every_revision() {
-    let files = load();
+fn every_rule_and_update_kind_is_covered_in_every_revision(
+    files: &[VectorFile],
+) -> Result<(), Failed> {
     let mut missing = Vec::new();
     // LOAD-* compare two connections: no single trace (or vector) can trigger them.
     for rule in rules::single_trace_rules() {
         for &revision in rule.revisions {
-            let in_revision = || cases(&files).filter(|(f, _)| f.group.revision == revision);
+            let in_revision = || cases(files).filter(|(f, _)| f.group.revision == revision);
             let triggers = in_revision()
                 .filter(|(_, c)| c.expect.diagnostics.iter().any(|d| d.rule == rule.id))
                 .count();
@@ -704,7 +702,7 @@ fn every_rule_and_update_kind_is_covered_in_every_revision() {
         }
     }
     for revision in Revision::ALL {
-        let seen: BTreeSet<String> = cases(&files)
+        let seen: BTreeSet<String> = cases(files)
             .filter(|(f, c)| f.group.revision == revision && c.expect.verdict == "conformant")
             .flat_map(|(_, c)| c.messages.iter())
             .filter(|item| item.direction == Some(Direction::AgentToClient))
@@ -718,9 +716,61 @@ fn every_rule_and_update_kind_is_covered_in_every_revision() {
             }
         }
     }
-    assert!(
-        missing.is_empty(),
-        "the vectors do not cover:\n  {}",
-        missing.join("\n  ")
-    );
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("the vectors do not cover:\n  {}", missing.join("\n  ")).into())
+    }
+}
+
+// ------------------------------------------------------------------ harness
+
+/// A check over the whole corpus, which needs its files read as vector groups.
+type CorpusCheck = fn(&[VectorFile]) -> Result<(), Failed>;
+
+const CORPUS_CHECKS: [(&str, CorpusCheck); 2] = [
+    (
+        "meta::vectors_agree_with_themselves_and_the_catalog",
+        vectors_agree_with_themselves_and_the_catalog,
+    ),
+    (
+        "meta::every_rule_and_update_kind_is_covered_in_every_revision",
+        every_rule_and_update_kind_is_covered_in_every_revision,
+    ),
+];
+
+fn main() -> std::process::ExitCode {
+    let args = Arguments::from_args();
+    let mut trials = vec![Trial::test(
+        "meta::vector_files_match_the_schema",
+        vector_files_match_the_schema,
+    )];
+    match load() {
+        Ok(files) => {
+            let files = Arc::new(files);
+            for (name, check) in CORPUS_CHECKS {
+                let files = Arc::clone(&files);
+                trials.push(Trial::test(name, move || check(&files)));
+            }
+            for (file_index, file) in files.iter().enumerate() {
+                let revision = file.group.revision;
+                for (case_index, case) in file.group.cases.iter().enumerate() {
+                    let name = format!("{}::{}::{}", revision.as_str(), file.topic, case.id);
+                    let files = Arc::clone(&files);
+                    trials.push(Trial::test(name, move || {
+                        case_passes(revision, &files[file_index].group.cases[case_index])
+                    }));
+                }
+            }
+        }
+        // Without the groups there are no cases to name: the corpus checks
+        // fail with the reason, so the run fails.
+        Err(error) => {
+            for (name, _) in CORPUS_CHECKS {
+                let error = error.clone();
+                trials.push(Trial::test(name, move || Err(error.into())));
+            }
+        }
+    }
+    libtest_mimic::run(&args, trials).exit_code()
 }

@@ -99,6 +99,8 @@ pub struct Renderer {
     prompts: HashMap<SessionRef, String>,
     agent_requests: HashMap<SessionRef, Vec<OpenRequest>>,
     expected: Vec<Expected>,
+    /// Bytes of nested `rawOutput` each `tool_call` carries (0: none).
+    tool_output_bytes: usize,
 }
 
 impl Renderer {
@@ -121,7 +123,16 @@ impl Renderer {
             prompts: HashMap::new(),
             agent_requests: HashMap::new(),
             expected: Vec::new(),
+            tool_output_bytes: 0,
         }
+    }
+
+    /// Give every `tool_call` update a nested `rawOutput` of about `bytes`
+    /// bytes, as agents report a tool's result (benchmarks' tool-output-heavy
+    /// traces).
+    pub fn with_tool_output(mut self, bytes: usize) -> Renderer {
+        self.tool_output_bytes = bytes;
+        self
     }
 
     /// Lines rendered so far.
@@ -395,7 +406,7 @@ impl Renderer {
     pub fn session_update(&self, update: &SessionUpdate) -> String {
         match update {
             SessionUpdate::Plan(op) => self.plan_op(op, &Tweaks::default()),
-            SessionUpdate::Other(other) => other_update(other),
+            SessionUpdate::Other(other) => other_update(other, self.tool_output_bytes),
         }
     }
 
@@ -524,9 +535,12 @@ impl Renderer {
                 let name = session_name(*session);
                 match field {
                     MissingField::SessionId | MissingField::Update => {
-                        let chunk = other_update(&OtherUpdate::AgentMessageChunk {
-                            text: "hello".into(),
-                        });
+                        let chunk = other_update(
+                            &OtherUpdate::AgentMessageChunk {
+                                text: "hello".into(),
+                            },
+                            0,
+                        );
                         let params = if *field == MissingField::SessionId {
                             Object::new().raw("update", &chunk)
                         } else {
@@ -706,9 +720,12 @@ impl Renderer {
                 out.push(line.finish());
             }
             Violation::TruncatedJson { cut } => {
-                let chunk = other_update(&OtherUpdate::AgentMessageChunk {
-                    text: "this line is cut short".into(),
-                });
+                let chunk = other_update(
+                    &OtherUpdate::AgentMessageChunk {
+                        text: "this line is cut short".into(),
+                    },
+                    0,
+                );
                 let params = Object::new()
                     .str("sessionId", &session_name(0))
                     .raw("update", &chunk);
@@ -725,9 +742,12 @@ impl Renderer {
                 out.push(line);
             }
             Violation::WrongJsonRpcVersion { session, fault } => {
-                let chunk = other_update(&OtherUpdate::AgentMessageChunk {
-                    text: "old protocol".into(),
-                });
+                let chunk = other_update(
+                    &OtherUpdate::AgentMessageChunk {
+                        text: "old protocol".into(),
+                    },
+                    0,
+                );
                 let params = Object::new()
                     .str("sessionId", &session_name(*session))
                     .raw("update", &chunk);
@@ -855,7 +875,7 @@ fn carried(carrier: Carrier, content: Content, keyed_only: bool) -> PlanOp {
     }
 }
 
-fn other_update(update: &OtherUpdate) -> String {
+fn other_update(update: &OtherUpdate, tool_output_bytes: usize) -> String {
     match update {
         OtherUpdate::AgentMessageChunk { text } => Object::new()
             .str("sessionUpdate", "agent_message_chunk")
@@ -863,12 +883,19 @@ fn other_update(update: &OtherUpdate) -> String {
                 "content",
                 Object::new().str("type", "text").str("text", text),
             ),
-        OtherUpdate::ToolCall { call } => Object::new()
-            .str("sessionUpdate", "tool_call")
-            .str("toolCallId", &format!("call-{call}"))
-            .str("title", "Read PLAN.md")
-            .str("kind", "read")
-            .str("status", "pending"),
+        OtherUpdate::ToolCall { call } => {
+            let update = Object::new()
+                .str("sessionUpdate", "tool_call")
+                .str("toolCallId", &format!("call-{call}"))
+                .str("title", "Read PLAN.md")
+                .str("kind", "read")
+                .str("status", "pending");
+            if tool_output_bytes == 0 {
+                update
+            } else {
+                update.raw("rawOutput", &tool_output(*call, tool_output_bytes))
+            }
+        }
         OtherUpdate::UsageUpdate { used } => Object::new()
             .str("sessionUpdate", "usage_update")
             .num("used", u64::from(*used))
@@ -878,6 +905,44 @@ fn other_update(update: &OtherUpdate) -> String {
             .obj("data", Object::new().num("n", u64::from(*kind))),
     }
     .finish()
+}
+
+/// A tool's result as agents report it: an object of search matches, nested
+/// three deep, with escapes (newlines, quotes) in its text, of about `bytes`
+/// bytes.
+fn tool_output(call: u8, bytes: usize) -> String {
+    const LINE: &str =
+        "    let parsed = parser.parse(\"plan\")?; // refactor the parser then update\n";
+    let mut matches = Vec::new();
+    let mut files = Vec::new();
+    let mut size = 0;
+    let mut n = 0u64;
+    while size < bytes {
+        let text = json::string(LINE);
+        size += text.len() + 24;
+        matches.push(
+            Object::new()
+                .num("line", 10 + n)
+                .raw("text", &text)
+                .finish(),
+        );
+        n += 1;
+        if matches.len() == 8 || size >= bytes {
+            let path = format!("src/module_{call}/file_{}.rs", files.len());
+            files.push(
+                Object::new()
+                    .str("path", &path)
+                    .raw("matches", &json::array(matches.drain(..)))
+                    .finish(),
+            );
+            size += path.len() + 24;
+        }
+    }
+    Object::new()
+        .num("exitCode", 0)
+        .raw("files", &json::array(files))
+        .str("stderr", "")
+        .finish()
 }
 
 fn envelope(direction: Direction, message: &str) -> String {

@@ -32,6 +32,15 @@ pub struct SyntheticParams {
     pub non_plan_share: f64,
     /// Bytes of text in each entry, message chunk and markdown plan.
     pub payload_bytes: usize,
+    /// Bytes of text in each message chunk instead (prose with line breaks,
+    /// as agents stream it): chat-heavy traces.
+    pub chunk_bytes: Option<usize>,
+    /// Bytes of nested `rawOutput` in each `tool_call` (0: none):
+    /// tool-output-heavy traces.
+    pub tool_output_bytes: usize,
+    /// Updates in a turn, on average (a turn ends after an update with
+    /// chance 1 in N): short turns with many sessions.
+    pub turn_length: u8,
     /// Violations to inject, spread evenly over the messages. Injecting
     /// `CAP-PLAN-OPS` makes the client omit the capability (so plans fall
     /// back to the legacy `plan` update).
@@ -49,6 +58,9 @@ impl Default for SyntheticParams {
             entries: 4,
             non_plan_share: 0.5,
             payload_bytes: 40,
+            chunk_bytes: None,
+            tool_output_bytes: 0,
+            turn_length: 10,
             inject: Vec::new(),
         }
     }
@@ -70,6 +82,8 @@ pub enum SyntheticError {
     CannotInject { rule: &'static str, why: String },
     #[error("--non-plan-share must be between 0 and 1, got {0}")]
     Share(f64),
+    #[error("--turn-length must be at least 1")]
+    TurnLength,
     #[error(transparent)]
     Io(#[from] io::Error),
 }
@@ -102,6 +116,9 @@ impl SyntheticParams {
         if !(0.0..=1.0).contains(&self.non_plan_share) {
             return Err(SyntheticError::Share(self.non_plan_share));
         }
+        if self.turn_length == 0 {
+            return Err(SyntheticError::TurnLength);
+        }
         let mut probe = Legalizer::for_connection(self.revision, self.capability(), self.framing);
         for _ in 0..self.sessions {
             probe.legalize(Op::NewSession { session: 0 });
@@ -128,6 +145,14 @@ impl SyntheticParams {
 fn filler(len: usize) -> String {
     const WORDS: &str = "refactor the parser then update the tests and document the change ";
     WORDS.chars().cycle().take(len).collect()
+}
+
+/// Prose of `len` ASCII bytes in lines of about 80, as agents stream text.
+fn prose(len: usize) -> String {
+    filler(len)
+        .char_indices()
+        .map(|(i, c)| if i % 80 == 79 { '\n' } else { c })
+        .collect()
 }
 
 /// Legalizes, renders and writes ops as they are made.
@@ -168,13 +193,15 @@ pub fn synthetic<W: Write>(
     let capability = params.capability();
     let mut stream = Stream {
         legalizer: Legalizer::for_connection(params.revision, capability, params.framing),
-        renderer: Renderer::for_connection(params.revision, capability, params.framing),
+        renderer: Renderer::for_connection(params.revision, capability, params.framing)
+            .with_tool_output(params.tool_output_bytes),
         out,
         lines: Vec::new(),
         summary: SyntheticSummary::default(),
     };
     let mut rng = fastrand::Rng::with_seed(seed);
     let text = filler(params.payload_bytes);
+    let chunk = params.chunk_bytes.map_or_else(|| text.clone(), prose);
 
     stream.renderer.handshake(&mut stream.lines);
     stream.flush_lines()?;
@@ -182,7 +209,9 @@ pub fn synthetic<W: Write>(
         let op = if n % 4 == 3 {
             let replay = vec![
                 SessionUpdate::Plan(plan_update(&mut rng, params, &text, 0, false)),
-                SessionUpdate::Other(OtherUpdate::AgentMessageChunk { text: text.clone() }),
+                SessionUpdate::Other(OtherUpdate::AgentMessageChunk {
+                    text: chunk.clone(),
+                }),
             ];
             Op::LoadSession { session: n, replay }
         } else {
@@ -218,7 +247,7 @@ pub fn synthetic<W: Write>(
             }
         }
         let update = if rng.f64() < params.non_plan_share {
-            SessionUpdate::Other(other_update(&mut rng, &text))
+            SessionUpdate::Other(other_update(&mut rng, &chunk))
         } else {
             let live = stream.legalizer.live_plans(session);
             let keyed = stream.legalizer.keyed_allowed();
@@ -248,7 +277,7 @@ pub fn synthetic<W: Write>(
                 })?;
             }
         }
-        if rng.u8(0..10) == 0 {
+        if rng.u8(0..params.turn_length) == 0 {
             if let Some(open) = prompt_open.get_mut(index) {
                 *open = false;
             }

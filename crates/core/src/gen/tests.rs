@@ -420,7 +420,7 @@ mod synthetic_traces {
                     entries: 5,
                     non_plan_share: 0.3,
                     payload_bytes: 64,
-                    inject: Vec::new(),
+                    ..SyntheticParams::default()
                 };
                 let (trace, summary) = generate(&params, 42);
                 let report = check_reader("synthetic", &trace[..], config(&params)).unwrap();
@@ -440,6 +440,57 @@ mod synthetic_traces {
                     .sessions()
                     .any(|(_, s)| !s.plans.is_empty() || s.legacy.is_some());
                 assert!(shown, "{revision}");
+            }
+        }
+    }
+
+    /// The benchmark's shapes (bench/run.sh): long chat chunks, nested tool
+    /// output, many sessions with short turns.
+    #[test]
+    fn synthetic_shapes_are_conformant() {
+        let shapes = [
+            SyntheticParams {
+                chunk_bytes: Some(3000),
+                non_plan_share: 0.95,
+                ..SyntheticParams::default()
+            },
+            SyntheticParams {
+                tool_output_bytes: 4000,
+                non_plan_share: 0.9,
+                ..SyntheticParams::default()
+            },
+            SyntheticParams {
+                sessions: 300,
+                turn_length: 2,
+                messages: 3000,
+                ..SyntheticParams::default()
+            },
+        ];
+        for params in shapes {
+            let (trace, _) = generate(&params, 5);
+            let report = check_reader("synthetic", &trace[..], config(&params)).unwrap();
+            let bad: Vec<_> = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity() != crate::Severity::Info)
+                .map(|d| (d.rule.id, d.line, d.message.clone()))
+                .collect();
+            assert!(bad.is_empty(), "{params:?}: {bad:?}");
+            assert_eq!(report.state.session_count(), usize::from(params.sessions));
+            let text = String::from_utf8(trace).unwrap();
+            if let Some(bytes) = params.chunk_bytes {
+                // Prose: its line breaks are escapes on the wire.
+                assert!(text.contains("\\n"));
+                let longest = text.lines().map(str::len).max().unwrap_or(0);
+                assert!(longest > bytes, "chunks of {bytes} bytes");
+            }
+            if params.tool_output_bytes > 0 {
+                let line = text.lines().find(|l| l.contains("rawOutput")).unwrap();
+                assert!(line.len() > params.tool_output_bytes, "{line}");
+                let value: serde_json::Value = serde_json::from_str(line).unwrap();
+                assert!(value
+                    .pointer("/message/params/update/rawOutput/files/0/matches/0/text")
+                    .is_some());
             }
         }
     }
@@ -488,6 +539,11 @@ mod synthetic_traces {
         ));
         let params = SyntheticParams {
             non_plan_share: 1.5,
+            ..SyntheticParams::default()
+        };
+        assert!(params.check().is_err());
+        let params = SyntheticParams {
+            turn_length: 0,
             ..SyntheticParams::default()
         };
         assert!(params.check().is_err());

@@ -319,11 +319,16 @@ impl LineAssembler {
     /// Feed bytes; `emit` gets every line they complete.
     fn push(&mut self, mut data: &[u8], max: usize, emit: &mut dyn FnMut(Piece<'_>)) {
         while !data.is_empty() {
-            let (part, complete, rest) = match data.iter().position(|&b| b == b'\n') {
+            let (part, complete, rest) = match memchr::memchr(b'\n', data) {
                 Some(i) => (&data[..i], true, &data[i + 1..]),
                 None => (data, false, &data[data.len()..]),
             };
             data = rest;
+            if complete && self.length == 0 && !self.skipping && part.len() <= max {
+                // A whole line in this chunk: handed out from it, not copied.
+                emit(Piece::Line(part.strip_suffix(b"\r").unwrap_or(part)));
+                continue;
+            }
             self.length += part.len() as u64;
             if !self.skipping && self.length <= max as u64 {
                 self.buf.extend_from_slice(part);
@@ -439,16 +444,14 @@ fn check_copies(
                 .hint("checking resumes at the next whole line; diagnostics right after a gap may follow from it. Raise --max-backlog-bytes")
             }]);
         }
-        let mut pieces = Vec::new();
-        let mut collect = |piece: Piece<'_>| pieces.push(own(piece));
-        if last {
-            assembler.finish(max_line, &mut collect);
-        } else {
-            assembler.push(&bytes, max_line, &mut collect);
-        }
-        for piece in pieces {
-            let found = handle(direction, piece.as_piece(), &mut validator, &mut transcript);
+        let mut check = |piece: Piece<'_>| {
+            let found = handle(direction, piece, &mut validator, &mut transcript);
             report_found(found);
+        };
+        if last {
+            assembler.finish(max_line, &mut check);
+        } else {
+            assembler.push(&bytes, max_line, &mut check);
         }
         if last {
             if let Some(c) = closed.get_mut(side) {
@@ -461,45 +464,18 @@ fn check_copies(
     }
     // The client's last line may still be open when the agent exits.
     if !closed[0] {
-        let mut pieces = Vec::new();
-        assemblers[0].finish(max_line, &mut |piece| pieces.push(own(piece)));
-        for piece in pieces {
+        assemblers[0].finish(max_line, &mut |piece| {
             let found = handle(
                 Direction::ClientToAgent,
-                piece.as_piece(),
+                piece,
                 &mut validator,
                 &mut transcript,
             );
             report_found(found);
-        }
+        });
     }
     super::finish_report(&mut report, &validator, transcript.lines());
     (report, transcript.finish().err())
-}
-
-/// An owned [`Piece`], so assembling and validating can borrow separately.
-enum OwnedPiece {
-    Line(Vec<u8>),
-    TooLong(u64),
-    Skipped,
-}
-
-impl OwnedPiece {
-    fn as_piece(&self) -> Piece<'_> {
-        match self {
-            OwnedPiece::Line(bytes) => Piece::Line(bytes),
-            OwnedPiece::TooLong(n) => Piece::TooLong(*n),
-            OwnedPiece::Skipped => Piece::Skipped,
-        }
-    }
-}
-
-fn own(piece: Piece<'_>) -> OwnedPiece {
-    match piece {
-        Piece::Line(bytes) => OwnedPiece::Line(bytes.to_vec()),
-        Piece::TooLong(n) => OwnedPiece::TooLong(n),
-        Piece::Skipped => OwnedPiece::Skipped,
-    }
 }
 
 #[cfg(test)]

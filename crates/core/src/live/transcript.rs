@@ -79,8 +79,11 @@ impl Transcript {
             direction,
             text: shorten(String::from_utf8_lossy(bytes).trim_end(), RECENT_CHARS),
         });
-        let line = envelope_line(direction, bytes, self.max_depth);
-        self.write(&line);
+        // Only a transcript written to a file needs the envelope.
+        if self.file.is_some() {
+            let line = envelope_line(direction, bytes, self.max_depth);
+            self.write(&line);
+        }
         self.lines
     }
 

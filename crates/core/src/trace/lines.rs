@@ -17,6 +17,9 @@ pub struct LineReader<R> {
     max: usize,
     buf: Vec<u8>,
     line_no: u64,
+    /// Bytes of the last line handed out from `inner`'s buffer, consumed at
+    /// the next call.
+    pending: usize,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -26,6 +29,7 @@ impl<R: BufRead> LineReader<R> {
             max: max_line_bytes,
             buf: Vec::new(),
             line_no: 0,
+            pending: 0,
         }
     }
 
@@ -37,6 +41,24 @@ impl<R: BufRead> LineReader<R> {
 
     /// The next line and its 1-based number, or `None` at end of input.
     pub fn next_line(&mut self) -> io::Result<Option<(u64, RawLine<'_>)>> {
+        self.inner.consume(std::mem::take(&mut self.pending));
+        // A line whole in the reader's buffer is handed out from there, not
+        // copied. (The buffer is looked at twice: a borrow returned on one
+        // path only would hold `inner` for the whole function.)
+        let whole = match self.fill_buf()? {
+            [] => None,
+            chunk => memchr::memchr(b'\n', chunk).filter(|&end| end <= self.max),
+        };
+        if let Some(end) = whole {
+            self.pending = end + 1;
+            self.line_no += 1;
+            let chunk = self.inner.fill_buf()?;
+            let mut line = chunk.get(..end).unwrap_or_default();
+            if let [rest @ .., b'\r'] = line {
+                line = rest;
+            }
+            return Ok(Some((self.line_no, RawLine::Bytes(line))));
+        }
         self.buf.clear();
         let mut total: u64 = 0;
         let mut saw_any = false;
@@ -77,6 +99,17 @@ impl<R: BufRead> LineReader<R> {
             self.buf.pop();
         }
         Ok(Some((self.line_no, RawLine::Bytes(&self.buf))))
+    }
+
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        loop {
+            match self.inner.fill_buf() {
+                Ok(_) => break,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+        self.inner.fill_buf()
     }
 }
 

@@ -4,8 +4,12 @@
 //! Memory is bounded by live state and the limits in [`Limits`], never by
 //! the length of the trace.
 
+mod files;
 mod head;
 mod session;
+pub mod skim;
+
+pub use files::{check_paths, default_jobs};
 
 use crate::catalog::Counts;
 use crate::diag::Diagnostic;
@@ -23,6 +27,7 @@ use head::PlanRead;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use session::SessionTrack;
+use skim::{SkimFraming, Skimmer};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufRead};
@@ -62,6 +67,11 @@ pub struct Validator {
     /// Sessions opened by a session/load or session/resume still awaiting
     /// its answer, by the request's line.
     loading: HashMap<u64, String>,
+    /// Buffers of the one-pass read of updates not about plans.
+    skimmer: Skimmer,
+    /// Whether lines that [`skim`] reads skip the exact path (tests turn it
+    /// off to compare).
+    skim: bool,
 }
 
 /// Most of the initialize request kept for snippets.
@@ -87,8 +97,17 @@ impl Validator {
             messages: 0,
             initialize_line: Vec::new(),
             loading: HashMap::new(),
+            skimmer: Skimmer::default(),
+            skim: true,
             config,
         }
+    }
+
+    /// Read every line the exact way, without the one-pass read of updates
+    /// not about plans ([`skim`]): what tests compare the fast path with.
+    pub fn exact_only(mut self) -> Self {
+        self.skim = false;
+        self
     }
 
     /// The revision in force, and why.
@@ -179,6 +198,18 @@ impl Validator {
             return;
         }
         let before = self.diagnostics.len();
+        if self.skim {
+            let max_depth = self.config.limits.max_depth;
+            if let Some(update) = self
+                .skimmer
+                .skim_update(bytes, max_depth, SkimFraming::Record)
+            {
+                let direction = update.direction.and_then(Direction::parse);
+                self.skimmed_update(direction, update);
+                self.after_message(before, bytes);
+                return;
+            }
+        }
         match parse_record(bytes, self.config.limits.max_depth) {
             Ok(Record::Bare(object)) => self.message(None, &object),
             Ok(Record::Envelope { direction, message }) => {
@@ -231,6 +262,17 @@ impl Validator {
             return;
         }
         let before = self.diagnostics.len();
+        if self.skim {
+            let max_depth = self.config.limits.max_depth;
+            if let Some(update) = self
+                .skimmer
+                .skim_update(bytes, max_depth, SkimFraming::Message)
+            {
+                self.skimmed_update(Some(direction), update);
+                self.after_message(before, bytes);
+                return;
+            }
+        }
         match parse_message(bytes, self.config.limits.max_depth) {
             Ok(object) => self.message(Some(direction), &object),
             Err(fault) => {
@@ -253,6 +295,47 @@ impl Validator {
             d.line = self.line;
         }
         self.diagnostics.push(d);
+    }
+
+    /// A well-formed `session/update` notification read by [`skim`]: what
+    /// [`Validator::message`], [`Validator::call`] and
+    /// [`Validator::session_update`] do with one, given its session, kind
+    /// and `update` object.
+    fn skimmed_update(&mut self, direction: Option<Direction>, update: skim::SkimmedUpdate<'_>) {
+        self.messages += 1;
+        let method = "session/update";
+        let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(method)) else {
+            self.emit(trace_rules::unplaced_method(method));
+            return;
+        };
+        if direction == Direction::ClientToAgent {
+            self.emit(ses::update_from_client());
+            return;
+        }
+        self.update_before_init();
+        self.update_body(
+            update.session,
+            update.kind,
+            PlanRead::NotRead,
+            Some(update.update),
+            None,
+        );
+    }
+
+    fn update_before_init(&mut self) {
+        if self.handshake != Handshake::Answered {
+            self.emit(ses::before_init("session/update"));
+        }
+    }
+
+    /// Whether the session of an update is established; if not, said once
+    /// per update (unless sessions overflowed the limit).
+    fn update_session_known(&mut self, session: &str) -> bool {
+        let known = self.tracks.contains_key(session);
+        if !known && !self.sessions_overflowed {
+            self.emit(ses::unknown_session(session));
+        }
+        known
     }
 
     fn message(&mut self, direction: Option<Direction>, object: &LineObject<'_>) {
@@ -454,9 +537,7 @@ impl Validator {
     }
 
     fn session_update(&mut self, params: Option<&RawValue>) {
-        if self.handshake != Handshake::Answered {
-            self.emit(ses::before_init("session/update"));
-        }
+        self.update_before_init();
         let revision = self.revision.revision;
         let max_entries = self.config.limits.max_entries_per_plan;
         let head = params.and_then(|p| head::read_head(p.get(), revision, max_entries));
@@ -479,11 +560,30 @@ impl Validator {
             kind,
             update,
         } = update;
-        let (session, kind) = (session.as_ref(), kind.as_ref());
-        let known = self.tracks.contains_key(session);
-        if !known && !self.sessions_overflowed {
-            self.emit(ses::unknown_session(session));
-        }
+        self.update_body(
+            session.as_ref(),
+            kind.as_ref(),
+            plan_read,
+            update.map(RawValue::get),
+            params.map(RawValue::get),
+        );
+    }
+
+    /// An update whose session and kind are read: the session must be
+    /// known, and a plan update is checked and applied. `update` is the
+    /// update object's text when the read kept it, else it is found in
+    /// `params`.
+    fn update_body(
+        &mut self,
+        session: &str,
+        kind: &str,
+        plan_read: PlanRead,
+        update: Option<&str>,
+        params: Option<&str>,
+    ) {
+        let revision = self.revision.revision;
+        let max_entries = self.config.limits.max_entries_per_plan;
+        let known = self.update_session_known(session);
         if !shape::PLAN_KINDS.contains(&kind) {
             return;
         }
@@ -504,10 +604,10 @@ impl Validator {
             (PlanRead::WellFormed(message), _, _) => Some(*message),
             (PlanRead::Declined, _, _) => None,
             (PlanRead::NotRead, Some(update), _) => {
-                shape::parse_well_formed(update.get(), kind, revision, max_entries)
+                shape::parse_well_formed(update, kind, revision, max_entries)
             }
             (PlanRead::NotRead, None, Some(params)) => {
-                shape::parse_well_formed_params(params.get(), kind, revision, max_entries)
+                shape::parse_well_formed_params(params, kind, revision, max_entries)
             }
             (PlanRead::NotRead, None, None) => None,
         };
@@ -520,7 +620,7 @@ impl Validator {
         let Some(update) = update.or_else(|| reread_update(params)) else {
             return;
         };
-        let parsed = shape::parse_plan_update_json(update.get(), kind, revision, max_entries);
+        let parsed = shape::parse_plan_update_json(update, kind, revision, max_entries);
         for d in parsed.diagnostics {
             let d = ses_session(d, session);
             self.emit(d);
@@ -727,10 +827,11 @@ struct UpdateKind<'a> {
 }
 
 /// The `update` of params that [`head::read_head`] accepted.
-fn reread_update(params: Option<&RawValue>) -> Option<&RawValue> {
-    serde_json::from_str::<UpdateParams<'_>>(params?.get())
+fn reread_update(params: Option<&str>) -> Option<&str> {
+    serde_json::from_str::<UpdateParams<'_>>(params?)
         .ok()?
         .update
+        .map(RawValue::get)
 }
 
 /// `sessionId` of a params or result object (the last, if it repeats).
@@ -976,8 +1077,8 @@ mod tests {
                     PlanRead::Declined => prop_assert_eq!(None, fast),
                     PlanRead::NotRead => {}
                 }
-                let again = reread_update(Some(&raw));
-                prop_assert_eq!(exact.update.map(RawValue::get), again.map(RawValue::get));
+                let again = reread_update(Some(raw.get()));
+                prop_assert_eq!(exact.update.map(RawValue::get), again);
             }
         }
     }

@@ -1,0 +1,139 @@
+//! Many traces at once: one file per worker, results in argument order.
+
+use super::{check_reader, Config, TraceReport};
+use std::fs::File;
+use std::io::{self, BufReader};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
+
+/// Bytes read from a trace file at a time.
+const READ_BUFFER_BYTES: usize = 256 * 1024;
+
+/// Check each of `paths` (`-` is standard input) with up to `jobs` workers,
+/// one file per worker at a time. The results come back in the order of
+/// `paths`, each exactly what a run over that file alone gives, so the
+/// output is the same whatever `jobs` is. Standard input, which every `-`
+/// shares, is read on the calling thread in argument order, as a sequential
+/// run would (the first `-` reads it all).
+pub fn check_paths(
+    paths: &[PathBuf],
+    config: &Config,
+    jobs: usize,
+) -> Vec<io::Result<TraceReport>> {
+    let mut results: Vec<Option<io::Result<TraceReport>>> = paths.iter().map(|_| None).collect();
+    let files: Vec<usize> = (0..paths.len()).filter(|&i| !is_stdin(&paths[i])).collect();
+    let next = AtomicUsize::new(0);
+    let workers = jobs.clamp(1, files.len().max(1));
+    thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    while let Some(&index) = files.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        done.push((index, check_file(&paths[index], config.clone())));
+                    }
+                    done
+                })
+            })
+            .collect();
+        for (index, path) in paths.iter().enumerate() {
+            if is_stdin(path) {
+                results[index] = Some(check_reader("<stdin>", io::stdin().lock(), config.clone()));
+            }
+        }
+        for handle in handles {
+            match handle.join() {
+                Ok(done) => {
+                    for (index, result) in done {
+                        results[index] = Some(result);
+                    }
+                }
+                // A worker's panic is the program's panic, as in a sequential run.
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    });
+    results
+        .into_iter()
+        .map(|result| result.unwrap_or_else(|| Err(io::Error::other("not checked"))))
+        .collect()
+}
+
+/// Workers for [`check_paths`]: one per core the process may use.
+pub fn default_jobs() -> usize {
+    thread::available_parallelism().map_or(1, usize::from)
+}
+
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+fn check_file(path: &Path, config: Config) -> io::Result<TraceReport> {
+    let file = File::open(path)?;
+    check_reader(
+        &path.display().to_string(),
+        BufReader::with_capacity(READ_BUFFER_BYTES, file),
+        config,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::{synthetic, SyntheticParams};
+
+    /// Many workers give what one gives, in argument order, unreadable
+    /// files included.
+    #[test]
+    fn workers_give_the_sequential_result_in_argument_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut paths = Vec::new();
+        for (n, inject) in ["", "SES-UNKNOWN-SESSION", "", "ID-REMOVE-UNKNOWN", ""]
+            .iter()
+            .enumerate()
+        {
+            let params = SyntheticParams {
+                messages: 50 + 40 * n as u64,
+                inject: crate::gen::Violation::for_rule(inject)
+                    .into_iter()
+                    .collect(),
+                ..SyntheticParams::default()
+            };
+            let path = dir.path().join(format!("t{n}.jsonl"));
+            let mut trace = Vec::new();
+            synthetic(&params, n as u64, &mut trace).unwrap();
+            std::fs::write(&path, trace).unwrap();
+            paths.push(path);
+            if n == 2 {
+                paths.push(dir.path().join("missing.jsonl"));
+            }
+        }
+        let describe = |results: Vec<io::Result<TraceReport>>| -> Vec<String> {
+            results
+                .into_iter()
+                .map(|r| match r {
+                    Ok(report) => format!("{report:?}"),
+                    Err(e) => format!("error: {e}"),
+                })
+                .collect()
+        };
+        let config = Config::default();
+        let sequential = describe(check_paths(&paths, &config, 1));
+        assert_eq!(sequential.len(), paths.len());
+        assert!(sequential[3].starts_with("error"), "{}", sequential[3]);
+        for (path, report) in paths.iter().zip(&sequential) {
+            if !report.starts_with("error") {
+                assert!(report.contains(&path.display().to_string()));
+            }
+        }
+        assert!(sequential.iter().any(|r| r.contains("SES-UNKNOWN-SESSION")));
+        for jobs in [2, 3, 8] {
+            assert_eq!(
+                describe(check_paths(&paths, &config, jobs)),
+                sequential,
+                "{jobs} jobs"
+            );
+        }
+    }
+}
