@@ -305,7 +305,7 @@ impl Validator {
         self.messages += 1;
         let method = "session/update";
         let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(method)) else {
-            self.emit(trace_rules::unplaced_method(method));
+            self.emit(trace_format::unplaced_method(method));
             return;
         };
         if direction == Direction::ClientToAgent {
