@@ -5,53 +5,14 @@
 
 mod common;
 
+use common::{acp_plan, acp_plan_with_stdin, status, stderr, stdout};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const BROKEN: &str = "corpus/examples/broken.jsonl";
 const PLAN_OPS: &str = "corpus/traces/python-sdk-0.12-plan-ops.jsonl";
-
-fn acp_plan(args: &[&str]) -> Output {
-    acp_plan_with_stdin(args, &[])
-}
-
-fn acp_plan_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_acp-plan"))
-        .args(args)
-        .current_dir(common::repo_root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("acp-plan starts");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    // The binary may exit before reading all of stdin (usage errors): a
-    // broken pipe here is not the test's concern.
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    let output = child.wait_with_output().expect("acp-plan runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        !stderr.contains("panicked"),
-        "acp-plan {args:?} panicked: {stderr}"
-    );
-    output
-}
-
-fn status(output: &Output) -> i32 {
-    output.status.code().expect("acp-plan exits with a status")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 fn json(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {

@@ -1,27 +1,9 @@
 //! `acp-plan dag` as users run it: exit statuses, the graph alone on
 //! standard output, companion files, usage errors.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace root")
-        .to_path_buf()
-}
-
-fn acp_plan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_acp-plan"))
-        .args(args)
-        .current_dir(repo_root())
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
+use common::{acp_plan, repo_root, stdout};
 
 #[test]
 fn a_seed_example_is_conformant() {

@@ -7,20 +7,13 @@
 //! where the repository is checked out.
 
 use acp_plan_conformance::baseline::{self, Judgement};
-use acp_plan_conformance::report::Format;
-use acp_plan_conformance::report::{self, Outcome, ReportOptions, Run};
+use acp_plan_conformance::report::{self, Format, Outcome, ReportOptions, Run};
 use acp_plan_conformance::{check_reader, Config, Severity, TraceReport};
 use serde_json::{json, Value};
 use std::fs;
-use std::path::{Path, PathBuf};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("the crate sits in the repository")
-        .to_path_buf()
-}
+mod common;
+use common::repo_root as repo;
 
 /// Repo-relative names of the bundled traces, sorted.
 fn bundled() -> Vec<String> {

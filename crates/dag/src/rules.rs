@@ -20,7 +20,7 @@
 use crate::data::KnownData;
 use crate::graph::{Clash, Graph, Resolution, TooManyEdges};
 use crate::options::WriteMode;
-use crate::plan::{display_name, Call, FaultKind, Place, Plan, MAX_NESTING};
+use crate::plan::{display_name, Call, FaultKind, Place, Read, ToolPlan, MAX_NESTING};
 use crate::reference::{Reference, ReferenceError};
 use crate::tools::ToolCatalog;
 use acp_plan_conformance::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS};
@@ -328,7 +328,7 @@ fn count(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Diagnostics for what reading the plan found.
-pub fn plan_faults(plan: &Plan) -> Vec<Diagnostic> {
+pub fn plan_faults(plan: &ToolPlan) -> Vec<Diagnostic> {
     plan.faults
         .iter()
         .map(|fault| {
@@ -434,19 +434,33 @@ pub fn plan_faults(plan: &Plan) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// Diagnostics for the graph of a completely read plan.
+/// Diagnostics for the graph of a completely read plan, rule by rule, in a fixed order (the
+/// report then sorts them by line).
 pub fn graph_findings(
-    plan: &Plan,
+    plan: &ToolPlan,
     graph: &Graph,
     data: &KnownData,
     writes: WriteMode,
 ) -> Vec<Diagnostic> {
     let calls = &plan.calls;
-    let mut out = Vec::new();
-    let target_of = |call: usize, target: usize| -> Option<&Reference> {
-        calls.get(call)?.output.as_ref()?.targets.get(target)
-    };
+    let mut out = outputs_outside_state(calls);
+    out.extend(read_findings(calls, graph, data));
+    out.extend(write_clashes(calls, graph, writes));
+    out.extend(cycles(calls, graph));
+    out.extend(misordered(calls, graph));
+    out.extend(outside_schema(calls, graph));
+    out.extend(unfilled_slots(graph));
+    out
+}
 
+/// Target `target` of call `call`'s `_outputPath`.
+fn target_of(calls: &[Call], call: usize, target: usize) -> Option<&Reference> {
+    calls.get(call)?.output.as_ref()?.targets.get(target)
+}
+
+/// DAG-OUTPUT-KIND: a call writes outside the State.
+fn outputs_outside_state(calls: &[Call]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     for call in calls {
         let Some(output) = &call.output else { continue };
         for target in output.targets.iter().filter(|t| t.kind != "state") {
@@ -461,7 +475,13 @@ pub fn graph_findings(
             ));
         }
     }
+    out
+}
 
+/// DAG-READ-DANGLING and DAG-READ-ALTERNATIVE, read by read, then
+/// DAG-READ-UNCHECKED once per data kind.
+fn read_findings(calls: &[Call], graph: &Graph, data: &KnownData) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     // Unchecked reads: one note per data kind, at its first read.
     let mut unchecked: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
     for fact in &graph.reads {
@@ -471,43 +491,8 @@ pub fn graph_findings(
         let Some(read) = call.reads.get(fact.read) else {
             continue;
         };
-        let place = at_pointer(call, read.pointer.clone());
         match fact.resolution {
-            Resolution::Dangling => {
-                let kind = &read.reference.kind;
-                let (why, hint) = if kind != "state" {
-                    (
-                        format!("and the {kind} data given does not hold it"),
-                        format!("fix the path, or give the value in the {kind} data"),
-                    )
-                } else if data.supplied(kind) {
-                    (
-                        "and the State given does not hold it".to_owned(),
-                        format!("add a call with \"_outputPath\": \"{}\", or fix the path", read.reference),
-                    )
-                } else {
-                    (
-                        "and the State starts empty (no --state given)".to_owned(),
-                        format!(
-                            "add a call with \"_outputPath\": \"{}\"; if the State already holds it when the plan runs, pass the State with --state",
-                            read.reference
-                        ),
-                    )
-                };
-                out.push(placed(
-                    Diagnostic::new(
-                        &READ_DANGLING,
-                        format!(
-                            "call {} reads {}, which no call writes {why}",
-                            call.label(),
-                            read.reference
-                        ),
-                    )
-                    .hint(hint),
-                    &place,
-                    Some(call),
-                ));
-            }
+            Resolution::Dangling => out.push(dangling_read(call, read, data)),
             Resolution::Unchecked => {
                 let entry = unchecked
                     .entry(read.reference.kind.as_str())
@@ -516,18 +501,7 @@ pub fn graph_findings(
             }
             Resolution::Written {
                 alternatives_only: true,
-            } => out.push(placed(
-                Diagnostic::new(
-                    &READ_ALTERNATIVE,
-                    format!(
-                        "call {} reads {}, which is written only as one alternative (`||`); on the other branch this call cannot run",
-                        call.label(),
-                        read.reference
-                    ),
-                ),
-                &place,
-                Some(call),
-            )),
+            } => out.push(alternative_read(call, read)),
             Resolution::Written { .. } | Resolution::Known => {}
         }
     }
@@ -556,11 +530,75 @@ pub fn graph_findings(
             Some(call),
         ));
     }
+    out
+}
 
+/// DAG-READ-DANGLING: a read that no call writes and no known data holds.
+fn dangling_read(call: &Call, read: &Read, data: &KnownData) -> Diagnostic {
+    let place = at_pointer(call, read.pointer.clone());
+    let kind = &read.reference.kind;
+    let (why, hint) = if kind != "state" {
+        (
+            format!("and the {kind} data given does not hold it"),
+            format!("fix the path, or give the value in the {kind} data"),
+        )
+    } else if data.supplied(kind) {
+        (
+            "and the State given does not hold it".to_owned(),
+            format!(
+                "add a call with \"_outputPath\": \"{}\", or fix the path",
+                read.reference
+            ),
+        )
+    } else {
+        (
+            "and the State starts empty (no --state given)".to_owned(),
+            format!(
+                "add a call with \"_outputPath\": \"{}\"; if the State already holds it when the plan runs, pass the State with --state",
+                read.reference
+            ),
+        )
+    };
+    placed(
+        Diagnostic::new(
+            &READ_DANGLING,
+            format!(
+                "call {} reads {}, which no call writes {why}",
+                call.label(),
+                read.reference
+            ),
+        )
+        .hint(hint),
+        &place,
+        Some(call),
+    )
+}
+
+/// DAG-READ-ALTERNATIVE: a read written only on one branch of `||`.
+fn alternative_read(call: &Call, read: &Read) -> Diagnostic {
+    let place = at_pointer(call, read.pointer.clone());
+    placed(
+        Diagnostic::new(
+            &READ_ALTERNATIVE,
+            format!(
+                "call {} reads {}, which is written only as one alternative (`||`); on the other branch this call cannot run",
+                call.label(),
+                read.reference
+            ),
+        ),
+        &place,
+        Some(call),
+    )
+}
+
+/// DAG-WRITE-TWICE (or DAG-WRITE-OVERWRITE under `--writes last-wins`).
+fn write_clashes(calls: &[Call], graph: &Graph, writes: WriteMode) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     for clash in &graph.clashes {
-        let (Some(call), Some(target)) =
-            (calls.get(clash.call), target_of(clash.call, clash.target))
-        else {
+        let (Some(call), Some(target)) = (
+            calls.get(clash.call),
+            target_of(calls, clash.call, clash.target),
+        ) else {
             continue;
         };
         let may = |c: &Call| {
@@ -576,7 +614,7 @@ pub fn graph_findings(
                 target: other_target,
             } => {
                 let (Some(other), Some(other_target)) =
-                    (calls.get(other), target_of(other, other_target))
+                    (calls.get(other), target_of(calls, other, other_target))
                 else {
                     continue;
                 };
@@ -615,7 +653,12 @@ pub fn graph_findings(
             Some(call),
         ));
     }
+    out
+}
 
+/// DAG-CYCLE: one diagnostic per reported cycle.
+fn cycles(calls: &[Call], graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     for cycle in &graph.cycles {
         let edges: Vec<_> = cycle
             .edges
@@ -635,7 +678,7 @@ pub fn graph_findings(
             .filter_map(|e| {
                 let reader = calls.get(e.to)?;
                 let read = &reader.reads.get(e.read)?.reference;
-                let written = target_of(e.from, e.target)?;
+                let written = target_of(calls, e.from, e.target)?;
                 let writer = calls.get(e.from)?.label();
                 Some(if read == written {
                     format!("{} reads {read}, written by {writer}", reader.label())
@@ -680,14 +723,19 @@ pub fn graph_findings(
             Some(first),
         ));
     }
+    out
+}
 
+/// DAG-ORDER: a reader listed before its writer.
+fn misordered(calls: &[Call], graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     for edge in graph.misordered.iter().filter_map(|&e| graph.edges.get(e)) {
         let (Some(reader), Some(writer)) = (calls.get(edge.to), calls.get(edge.from)) else {
             continue;
         };
         let (Some(read), Some(written)) = (
             reader.reads.get(edge.read),
-            target_of(edge.from, edge.target),
+            target_of(calls, edge.from, edge.target),
         ) else {
             continue;
         };
@@ -706,11 +754,16 @@ pub fn graph_findings(
             Some(reader),
         ));
     }
+    out
+}
 
+/// DAG-SCHEMA-PATH: writes outside the State blueprint.
+fn outside_schema(calls: &[Call], graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     for outside in &graph.outside_schema {
         let (Some(call), Some(target)) = (
             calls.get(outside.call),
-            target_of(outside.call, outside.target),
+            target_of(calls, outside.call, outside.target),
         ) else {
             continue;
         };
@@ -737,7 +790,12 @@ pub fn graph_findings(
             Some(call),
         ));
     }
+    out
+}
 
+/// DAG-SCHEMA-UNFILLED: blueprint slots no call writes.
+fn unfilled_slots(graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     if !graph.unfilled_slots.is_empty() {
         let slots: Vec<String> = graph
             .unfilled_slots
@@ -781,7 +839,7 @@ pub fn too_many_edges(hit: TooManyEdges) -> Diagnostic {
 }
 
 /// With `--tools`: unknown tools and arguments that do not fit.
-pub fn tool_findings(plan: &Plan, catalog: &ToolCatalog) -> Vec<Diagnostic> {
+pub fn tool_findings(plan: &ToolPlan, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for call in &plan.calls {
         let Some(tool) = &call.tool else { continue };

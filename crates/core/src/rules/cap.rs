@@ -53,6 +53,20 @@ pub const VALUE: Rule = Rule {
     ],
 };
 
+pub const META: Rule = Rule {
+    id: "CAP-META",
+    level: Level::Must,
+    revisions: WITH_CAPABILITY,
+    summary: "The plan capability object's own `_meta` is an object or null",
+    citation: Citation {
+        document: docs::SCHEMA_V1,
+        section: "PlanCapabilities, property _meta",
+        text: "\"type\": [\"object\", \"null\"]",
+        note: "The type of PlanCapabilities._meta (under draft-2026-05 the same object is spelled planCapabilities). A client that sends another type does not send a valid ACP message.",
+    },
+    revision_citations: &[],
+};
+
 pub const RENAMED: Rule = Rule {
     id: "CAP-RENAMED",
     level: Level::Should,
@@ -81,7 +95,7 @@ pub const LEGACY_IN_V2: Rule = Rule {
     revision_citations: &[],
 };
 
-pub const RULES: &[&Rule] = &[&PLAN_OPERATIONS, &VALUE, &RENAMED, &LEGACY_IN_V2];
+pub const RULES: &[&Rule] = &[&PLAN_OPERATIONS, &VALUE, &META, &RENAMED, &LEGACY_IN_V2];
 
 /// Whether the client advertised plan operations under `revision`, and the
 /// diagnostics its capability keys deserve (pointing into the initialize request).
@@ -106,6 +120,18 @@ pub fn read_advertisement(keys: &CapabilityKeys, revision: Revision) -> (bool, V
             false
         }
     };
+    if let Some(kind) = keys.odd_meta(key) {
+        // Readers that default a bad `_meta` (the official crate) still see
+        // the capability: the advertisement stands, the client is at fault.
+        out.push(
+            Diagnostic::new(
+                &META,
+                format!("clientCapabilities.{key}._meta is {kind}; it must be an object or null"),
+            )
+            .at(format!("/params/clientCapabilities/{key}/_meta"))
+            .hint("put extension data in an object (\"_meta\": {...}), or omit `_meta`"),
+        );
+    }
     for other in ALL_CAPABILITY_KEYS.iter().filter(|k| **k != key) {
         if keys.get(other).is_present() {
             let users = list_revisions(&Revision::using_capability_key(other));

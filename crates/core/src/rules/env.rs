@@ -338,7 +338,7 @@ pub fn request_outcome(
         ),
         RequestOutcome::Overflow => Some(
             Diagnostic::new(
-                &super::trace::LIMIT,
+                &super::trace_format::LIMIT,
                 format!("too many requests in flight from the {}; this one is not tracked", direction.sender()),
             )
             .hint("raise --max-outstanding-requests"),
@@ -371,7 +371,7 @@ pub fn response_outcome(outcome: &ResponseOutcome, id: &Id) -> Option<Diagnostic
             .hint("send exactly one response per request"),
         ),
         ResponseOutcome::Ambiguous { request, .. } => {
-            Some(super::trace::ambiguous_response(&id.to_string(), &request.method))
+            Some(super::trace_format::ambiguous_response(&id.to_string(), &request.method))
         }
         _ => None,
     }

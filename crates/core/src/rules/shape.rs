@@ -12,7 +12,7 @@ use crate::spec::messages::{
     LegacyPlan, Meta, Plan, PlanContent, PlanEntry, PlanMessage, PlanRemoved, PlanUpdate, Priority,
     Status,
 };
-use crate::spec::{list_revisions, Revision, Spelling, ALL_PLAN_ID_KEYS};
+use crate::spec::{list_revisions, PlanObject, Revision, Spelling, ALL_PLAN_ID_KEYS};
 use crate::text::{json_type, member_pointer, shorten};
 use serde_json::{Map, Value};
 
@@ -471,7 +471,7 @@ pub fn parse_plan_update_json(
         Err(e) => Parsed {
             message: None,
             diagnostics: vec![Diagnostic::new(
-                &super::trace::LIMIT,
+                &super::trace_format::LIMIT,
                 format!("the update could not be read: {e}"),
             )
             .at(UPDATE_POINTER)],
@@ -533,7 +533,7 @@ impl Parser {
     fn legacy(&mut self, update: &Map<String, Value>) -> Option<PlanMessage> {
         self.known_members(
             update,
-            &["sessionUpdate", "entries", "_meta"],
+            PlanObject::LegacyUpdate,
             UPDATE_POINTER,
             "the `plan` update",
         );
@@ -545,7 +545,7 @@ impl Parser {
     fn update(&mut self, update: &Map<String, Value>) -> Option<PlanMessage> {
         self.known_members(
             update,
-            &["sessionUpdate", "plan", "_meta"],
+            PlanObject::PlanUpdate,
             UPDATE_POINTER,
             "the `plan_update` update",
         );
@@ -581,10 +581,9 @@ impl Parser {
     }
 
     fn removed(&mut self, update: &Map<String, Value>) -> Option<PlanMessage> {
-        let id_key = self.spelling.plan_id_key;
         self.known_members(
             update,
-            &["sessionUpdate", id_key, "_meta"],
+            PlanObject::PlanRemoved,
             UPDATE_POINTER,
             "`plan_removed`",
         );
@@ -621,17 +620,17 @@ impl Parser {
         let what = format!("a `{}` plan", shorten(type_name, 40));
         let content = match type_name {
             "items" => {
-                self.known_members(plan, &["type", id_key, "entries", "_meta"], pointer, &what);
+                self.known_members(plan, PlanObject::ItemsPlan, pointer, &what);
                 self.entries(plan, pointer)
                     .map(|entries| PlanContent::Items { entries })
             }
             "file" => {
-                self.known_members(plan, &["type", id_key, "uri", "_meta"], pointer, &what);
+                self.known_members(plan, PlanObject::FilePlan, pointer, &what);
                 self.file_uri(plan, pointer)
                     .map(|uri| PlanContent::File { uri })
             }
             "markdown" => {
-                self.known_members(plan, &["type", id_key, "content", "_meta"], pointer, &what);
+                self.known_members(plan, PlanObject::MarkdownPlan, pointer, &what);
                 self.string_member(
                     plan,
                     "content",
@@ -766,7 +765,7 @@ impl Parser {
         if items.len() > self.max_entries {
             self.reject(
                 Diagnostic::new(
-                    &super::trace::LIMIT,
+                    &super::trace_format::LIMIT,
                     format!(
                         "plan has {} entries, over the limit of {}; it was not checked",
                         items.len(),
@@ -798,12 +797,7 @@ impl Parser {
             );
             return None;
         };
-        self.known_members(
-            entry,
-            &["content", "priority", "status", "_meta"],
-            pointer,
-            "a plan entry",
-        );
+        self.known_members(entry, PlanObject::Entry, pointer, "a plan entry");
         let content = self.string_member(entry, "content", pointer, &ENTRY, "a plan entry");
         let priority = self
             .enum_member(
@@ -938,7 +932,7 @@ impl Parser {
     fn known_members(
         &mut self,
         object: &Map<String, Value>,
-        known: &[&str],
+        kind: PlanObject,
         pointer: &str,
         what: &str,
     ) {
@@ -947,11 +941,11 @@ impl Parser {
         let mut reported = 0;
         let mut unreported = 0;
         for key in object.keys() {
-            if known.contains(&key.as_str()) {
+            if self.spelling.allows(kind, key) {
                 continue;
             }
             let other_id_key = ALL_PLAN_ID_KEYS.contains(&key.as_str());
-            if other_id_key && known.contains(&id_key) && !has_own_id {
+            if other_id_key && self.spelling.allows(kind, id_key) && !has_own_id {
                 continue;
             }
             // Hostile objects can carry millions of members: name a few.

@@ -14,7 +14,7 @@ pub use files::{check_paths, default_jobs};
 use crate::catalog::Counts;
 use crate::diag::Diagnostic;
 use crate::jsonrpc::{self, Direction, Frame, ResponseOutcome};
-use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace as trace_rules};
+use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace_format};
 use crate::spec::capability::{self, CapabilityKeys};
 use crate::spec::messages::{PlanContent, PlanMessage};
 use crate::spec::{RevisionChoice, SpecChoice};
@@ -234,7 +234,7 @@ impl Validator {
         self.line = line_no;
         match line {
             RawLine::TooLong { bytes } => {
-                let d = trace_rules::line_too_long(bytes, self.config.limits.max_line_bytes);
+                let d = trace_format::line_too_long(bytes, self.config.limits.max_line_bytes);
                 self.emit(d);
             }
             RawLine::Bytes(bytes) => self.push_record(line_no, bytes),
@@ -268,7 +268,7 @@ impl Validator {
             }
             Err(fault) => {
                 if let Some(d) =
-                    trace_rules::record_fault(&fault).or_else(|| env::record_fault(&fault))
+                    trace_format::record_fault(&fault).or_else(|| env::record_fault(&fault))
                 {
                     self.emit(d);
                 }
@@ -328,7 +328,7 @@ impl Validator {
             Ok(object) => self.message(Some(direction), &object),
             Err(fault) => {
                 if let Some(d) =
-                    trace_rules::record_fault(&fault).or_else(|| env::record_fault(&fault))
+                    trace_format::record_fault(&fault).or_else(|| env::record_fault(&fault))
                 {
                     self.emit(d);
                 }
@@ -357,7 +357,7 @@ impl Validator {
         self.messages += 1;
         let method = "session/update";
         let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(method)) else {
-            self.emit(trace_rules::unplaced_method(method));
+            self.emit(trace_format::unplaced_method(method));
             return;
         };
         if direction == Direction::ClientToAgent {
@@ -398,7 +398,7 @@ impl Validator {
                 let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(&method))
                 else {
                     self.correlator.unplaced_request(id, &method);
-                    self.emit(trace_rules::unplaced_method(&method));
+                    self.emit(trace_format::unplaced_method(&method));
                     return;
                 };
                 let outcome = self
@@ -416,7 +416,7 @@ impl Validator {
                     // No rule reads extension notifications, so not knowing their
                     // direction costs nothing; anything else is said.
                     if !method.starts_with('_') {
-                        self.emit(trace_rules::unplaced_method(&method));
+                        self.emit(trace_format::unplaced_method(&method));
                     }
                     return;
                 };
@@ -640,7 +640,7 @@ impl Validator {
                 let limit = self.config.limits.max_sessions;
                 self.emit(
                     Diagnostic::new(
-                        &trace_rules::LIMIT,
+                        &trace_format::LIMIT,
                         format!("more than {limit} sessions on one connection; further sessions are not tracked"),
                     )
                     .hint("raise --max-sessions"),
@@ -830,7 +830,7 @@ impl Validator {
                 {
                     let limit = self.config.limits.max_plans_per_session;
                     let d = Diagnostic::new(
-                        &trace_rules::LIMIT,
+                        &trace_format::LIMIT,
                         format!("more than {limit} live plans in one session; plan not tracked"),
                     )
                     .plan(id)
