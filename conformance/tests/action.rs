@@ -122,7 +122,23 @@ fn recorded_traces_are_checked_with_a_glob_or_a_directory() {
     assert_valid_sarif(run.sarif.as_ref().unwrap());
     let suites = run.junit.unwrap().test_suites.len();
     assert!(suites > 1, "a suite per trace");
-    let run = action(&[("INPUT_TRACES", &traces.display().to_string())]);
+    // A directory: every *.jsonl below it (corpus/traces/ also holds the
+    // interop transcripts, some broken on purpose, so copy the top level).
+    let dir = tempfile::tempdir().unwrap();
+    let copied = dir.path().join("recorded");
+    std::fs::create_dir_all(copied.join("nested")).unwrap();
+    for (i, entry) in std::fs::read_dir(&traces).unwrap().enumerate() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "jsonl") {
+            let to = if i % 2 == 0 {
+                copied.join("nested")
+            } else {
+                copied.clone()
+            };
+            std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let run = action(&[("INPUT_TRACES", &copied.display().to_string())]);
     assert_eq!(run.status, 0, "{}", run.stdout);
     assert_eq!(run.junit.unwrap().test_suites.len(), suites);
 
