@@ -183,10 +183,10 @@ fn mix(mut x: u64) -> u64 {
     x
 }
 
-fn report(lines: &[String]) -> Result<TraceReport, super::Violation> {
+fn report(lines: &[String]) -> Result<TraceReport, super::Broken> {
     let trace = lines.join("\n");
     check_reader("t", trace.as_bytes(), Config::default())
-        .map_err(|e| super::Violation(format!("reading from memory failed: {e}")))
+        .map_err(|e| super::Broken(format!("reading from memory failed: {e}")))
 }
 
 fn findings(report: &TraceReport) -> Vec<(&'static str, u64, String)> {

@@ -1,8 +1,11 @@
 //! ENV-*: framing and JSON-RPC 2.0.
 
-use crate::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS, V2_ONLY, WITH_CAPABILITY};
+use crate::catalog::{
+    docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS, V2_ONLY, WITH_CAPABILITY,
+};
 use crate::diag::Diagnostic;
 use crate::jsonrpc::{Direction, FrameFault, Id, RequestOutcome, ResponseOutcome};
+use crate::spec::Revision;
 use crate::trace::RecordFault;
 
 pub const UTF8: Rule = Rule {
@@ -11,10 +14,20 @@ pub const UTF8: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "Messages are UTF-8",
     citation: Citation {
-        document: docs::TRANSPORTS,
-        section: "stdio",
-        text: "Messages are JSON-RPC 2.0 messages, UTF-8 encoded, delimited by newlines.",
+        document: docs::TRANSPORTS_V1,
+        section: "Transports",
+        text: "ACP uses JSON-RPC to encode messages. JSON-RPC messages MUST be UTF-8 encoded.",
+        note: "",
     },
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::TRANSPORTS_V2,
+            section: "Transports",
+            text: "ACP uses JSON-RPC to encode messages. JSON-RPC messages MUST be UTF-8 encoded.",
+            note: "",
+        },
+    }],
 };
 
 pub const JSON: Rule = Rule {
@@ -23,10 +36,22 @@ pub const JSON: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "Each line is one complete JSON value",
     citation: Citation {
-        document: docs::TRANSPORTS,
+        document: docs::TRANSPORTS_V1,
         section: "stdio",
         text: "Messages are delimited by newlines (\\n), and MUST NOT contain embedded newlines.",
+        note: "A line that is not one complete JSON value is a message cut by an embedded newline, or no JSON-RPC message at all.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::TRANSPORTS_V2,
+                section: "stdio",
+                text: "Messages are delimited by newlines (\\n), and MUST NOT contain embedded newlines.",
+                note: "",
+            },
+        },
+    ],
 };
 
 pub const OBJECT: Rule = Rule {
@@ -35,10 +60,22 @@ pub const OBJECT: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "A message is a JSON-RPC Request, Notification or Response object",
     citation: Citation {
-        document: docs::JSONRPC,
-        section: "4. Request object / 5. Response object",
-        text: "A rpc call is represented by sending a Request object to a Server.",
+        document: docs::TRANSPORTS_V1,
+        section: "stdio",
+        text: "The agent MUST NOT write anything to its stdout that is not a valid ACP message. The client MUST NOT write anything to the agent's stdin that is not a valid ACP message.",
+        note: "ACP messages are JSON-RPC 2.0 Request, Notification or Response objects.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::TRANSPORTS_V2,
+                section: "stdio",
+                text: "The agent MUST NOT write anything to its stdout that is not a valid ACP message. The client MUST NOT write anything to the agent's stdin that is not a valid ACP message.",
+                note: "v2 also allows batch arrays of such objects: each element is checked as a message, and an empty batch is ENV-BATCH-EMPTY.",
+            },
+        },
+    ],
 };
 
 /// v1 and the draft say nothing of batches; JSON-RPC 2.0 allows them. A
@@ -50,10 +87,12 @@ pub const BATCH: Rule = Rule {
     revisions: WITH_CAPABILITY,
     summary: "A JSON-RPC batch (an array of messages) on one line, which the transport of this revision does not mention; each message in it is still checked",
     citation: Citation {
-        document: docs::JSONRPC,
-        section: "6. Batch",
-        text: "To send several Request objects at the same time, the Client MAY send an Array filled with Request objects.",
+        document: docs::TRANSPORTS_V1,
+        section: "stdio",
+        text: "Messages are individual JSON-RPC requests, notifications, or responses.",
+        note: "v1 says nothing of batches (JSON-RPC 2.0 allows them): a batch is reported for information and each element is still checked as a message.",
     },
+    revision_citations: &[],
 };
 
 /// v2 allows batches and asks that one hold at least one value.
@@ -63,10 +102,12 @@ pub const BATCH_EMPTY: Rule = Rule {
     revisions: V2_ONLY,
     summary: "A batch holds at least one message (v2: batches are allowed; each message in one is checked)",
     citation: Citation {
-        document: docs::TRANSPORTS,
-        section: "Batches (protocol v2)",
-        text: "The batch MUST be an array with at least one value",
+        document: docs::TRANSPORTS_V2,
+        section: "JSON-RPC Batch Messages",
+        text: "The batch MUST be an array with at least one value.",
+        note: "v2 allows batches (\"A client or agent MAY send an array filled with Request objects\"): each element is checked as a message; an empty batch is the error.",
     },
+    revision_citations: &[],
 };
 
 pub const DUPLICATE_KEY: Rule = Rule {
@@ -78,7 +119,9 @@ pub const DUPLICATE_KEY: Rule = Rule {
         document: docs::RFC8259,
         section: "4. Objects",
         text: "The names within an object SHOULD be unique.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 /// Grammatical JSON that RFC 8259 says readers treat unpredictably: the
@@ -92,7 +135,9 @@ pub const NUMBER_RANGE: Rule = Rule {
         document: docs::RFC8259,
         section: "6. Numbers",
         text: "Since software that implements IEEE 754 binary64 (double precision) numbers [IEEE754] is generally available and widely used, good interoperability can be achieved by implementations that expect no more precision or range than these provide",
+        note: "Grammatical JSON whose meaning readers disagree on: the suite reads a number beyond the range as the largest double of its sign and checks the message as read.",
     },
+    revision_citations: &[],
 };
 
 pub const UNPAIRED_SURROGATE: Rule = Rule {
@@ -104,7 +149,9 @@ pub const UNPAIRED_SURROGATE: Rule = Rule {
         document: docs::RFC8259,
         section: "8.2. Unicode Characters",
         text: "The behavior of software that receives JSON texts containing such values is unpredictable",
+        note: "Such values are unpaired UTF-16 surrogate escapes (\"\\uDEAD\"); the suite reads one as U+FFFD and checks the message as read.",
     },
+    revision_citations: &[],
 };
 
 /// A value RFC 8259 calls unpredictable, at `pointer`.
@@ -138,9 +185,11 @@ pub const VERSION: Rule = Rule {
     summary: "`jsonrpc` is exactly \"2.0\"",
     citation: Citation {
         document: docs::JSONRPC,
-        section: "4. Request object",
-        text: "jsonrpc: A String specifying the version of the JSON-RPC protocol. MUST be exactly \"2.0\".",
+        section: "4. Request object (jsonrpc)",
+        text: "A String specifying the version of the JSON-RPC protocol. MUST be exactly \"2.0\".",
+        note: "The Response object (5) says the same of its jsonrpc member.",
     },
+    revision_citations: &[],
 };
 
 pub const METHOD: Rule = Rule {
@@ -150,9 +199,11 @@ pub const METHOD: Rule = Rule {
     summary: "A request or notification has a string `method`",
     citation: Citation {
         document: docs::JSONRPC,
-        section: "4. Request object",
-        text: "method: A String containing the name of the method to be invoked.",
+        section: "4. Request object (method)",
+        text: "A String containing the name of the method to be invoked.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const ID: Rule = Rule {
@@ -162,9 +213,11 @@ pub const ID: Rule = Rule {
     summary: "`id` is a string, a number or null",
     citation: Citation {
         document: docs::JSONRPC,
-        section: "4. Request object",
-        text: "id: An identifier established by the Client that MUST contain a String, Number, or NULL value if included.",
+        section: "4. Request object (id)",
+        text: "An identifier established by the Client that MUST contain a String, Number, or NULL value if included.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const PARAMS: Rule = Rule {
@@ -176,7 +229,9 @@ pub const PARAMS: Rule = Rule {
         document: docs::JSONRPC,
         section: "4.2 Parameter Structures",
         text: "If present, parameters for the rpc call MUST be provided as a Structured value.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const RESULT_OR_ERROR: Rule = Rule {
@@ -188,7 +243,9 @@ pub const RESULT_OR_ERROR: Rule = Rule {
         document: docs::JSONRPC,
         section: "5. Response object",
         text: "Either the result member or error member MUST be included, but both members MUST NOT be included.",
+        note: "The id member of a Response \"is REQUIRED\" (5).",
     },
+    revision_citations: &[],
 };
 
 pub const UNKNOWN_RESPONSE: Rule = Rule {
@@ -198,9 +255,11 @@ pub const UNKNOWN_RESPONSE: Rule = Rule {
     summary: "A response answers a request that is in flight",
     citation: Citation {
         document: docs::JSONRPC,
-        section: "5. Response object",
-        text: "id: This member is REQUIRED. It MUST be the same as the value of the id member in the Request Object.",
+        section: "5. Response object (id)",
+        text: "This member is REQUIRED. It MUST be the same as the value of the id member in the Request Object.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const DUPLICATE_RESPONSE: Rule = Rule {
@@ -211,20 +270,24 @@ pub const DUPLICATE_RESPONSE: Rule = Rule {
     citation: Citation {
         document: docs::JSONRPC,
         section: "5. Response object",
-        text: "When a rpc call is made, the Server MUST reply with a Response (one Response per Request).",
+        text: "When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.",
+        note: "The suite reads \"a Response\" as one: a second answer to a request already answered answers no request in flight.",
     },
+    revision_citations: &[],
 };
 
 pub const ID_REUSE: Rule = Rule {
     id: "ENV-ID-REUSE",
-    level: Level::Must,
+    level: Level::Should,
     revisions: ALL_REVISIONS,
-    summary: "A sender does not reuse a request id while that request awaits its response",
+    summary: "A request id is reused while a request with that id awaits its response (no text forbids it; answers become ambiguous)",
     citation: Citation {
         document: docs::JSONRPC,
-        section: "4. Request object",
-        text: "The Server MUST reply with the same value in the Response object; a sender MUST NOT reuse an id while it is awaiting a response.",
+        section: "4. Request object (id)",
+        text: "The Server MUST reply with the same value in the Response object if included. This member is used to correlate the context between the two objects.",
+        note: "No text forbids reusing an id. While two requests with the same id await their responses, an answer cannot be matched to one of them, so the suite warns about the ambiguity.",
     },
+    revision_citations: &[],
 };
 
 pub const RULES: &[&Rule] = &[
@@ -347,7 +410,7 @@ pub fn request_outcome(
             Diagnostic::new(
                 &ID_REUSE,
                 format!(
-                    "the {} reused request id {id} for `{}` while its request on line {previous_line} still awaits a response",
+                    "the {} reused request id {id} for `{}` while its request on line {previous_line} still awaits a response: an answer to either is ambiguous",
                     direction.sender(),
                     crate::text::shorten(method, 60)
                 ),
@@ -357,7 +420,7 @@ pub fn request_outcome(
         ),
         RequestOutcome::Overflow => Some(
             Diagnostic::new(
-                &super::trace::LIMIT,
+                &super::trace_format::LIMIT,
                 format!("too many requests in flight from the {}; this one is not tracked", direction.sender()),
             )
             .hint("raise --max-outstanding-requests"),
@@ -394,7 +457,7 @@ pub fn response_outcome(outcome: &ResponseOutcome, id: &Id) -> Option<Diagnostic
             alternative,
             repeat: false,
             ..
-        } => Some(super::trace::ambiguous_response(
+        } => Some(super::trace_format::ambiguous_response(
             &id.to_string(),
             &request.method,
             &alternative.method,

@@ -61,6 +61,9 @@ pub struct KeyReadings {
     pub some_advertise: bool,
     /// Some reading does not.
     pub some_do_not: bool,
+    /// The JSON type of the capability object's own `_meta` when some
+    /// reading has one that is neither an object nor null (for CAP-META).
+    pub odd_meta: Option<&'static str>,
 }
 
 impl KeyReadings {
@@ -69,14 +72,16 @@ impl KeyReadings {
         odd: None,
         some_advertise: false,
         some_do_not: true,
+        odd_meta: None,
     };
 
-    fn of(values: &[KeyValue]) -> KeyReadings {
+    fn of(values: &[KeyValue], odd_meta: Option<&'static str>) -> KeyReadings {
         let mut readings = KeyReadings {
             last: values.last().copied().unwrap_or(KeyValue::Absent),
             odd: None,
             some_advertise: false,
             some_do_not: values.is_empty(),
+            odd_meta,
         };
         for value in values {
             let (yes, no) = value.advertises();
@@ -96,6 +101,7 @@ impl KeyReadings {
             odd: self.odd.or(other.odd),
             some_advertise: self.some_advertise || other.some_advertise,
             some_do_not: self.some_do_not || other.some_do_not,
+            odd_meta: self.odd_meta.or(other.odd_meta),
         }
     }
 
@@ -148,6 +154,7 @@ pub fn read_capability_keys(params: Option<&RawValue>) -> CapabilityKeys {
     let capabilities = all_members(params.get(), "clientCapabilities");
     let key = |name: &str| {
         let mut values = Vec::new();
+        let mut odd_meta = None;
         for object in &capabilities {
             if !object.get().starts_with('{') {
                 values.push(KeyValue::Absent);
@@ -157,9 +164,20 @@ pub fn read_capability_keys(params: Option<&RawValue>) -> CapabilityKeys {
             if found.is_empty() {
                 values.push(KeyValue::Absent);
             }
-            values.extend(found.into_iter().map(|raw| KeyValue::of(Some(raw))));
+            for raw in found {
+                if raw.get().starts_with('{') && odd_meta.is_none() {
+                    odd_meta = all_members(raw.get(), "_meta")
+                        .into_iter()
+                        .find_map(|meta| match KeyValue::of(Some(meta)) {
+                            KeyValue::Absent | KeyValue::Null | KeyValue::Object => None,
+                            KeyValue::Array => Some("an array"),
+                            KeyValue::Other(kind) => Some(kind),
+                        });
+                }
+                values.push(KeyValue::of(Some(raw)));
+            }
         }
-        KeyReadings::of(&values)
+        KeyReadings::of(&values, odd_meta)
     };
     CapabilityKeys {
         plan: key("plan"),
@@ -286,6 +304,32 @@ mod tests {
         assert_eq!(keys(r#"{"clientCapabilities":[{}]}"#), CapabilityKeys::NONE);
         assert_eq!(keys(r#"[{"plan":{}}]"#), CapabilityKeys::NONE);
         assert_eq!(keys(r#"{}"#), CapabilityKeys::NONE);
+        // The capability object's own `_meta`, in any reading.
+        let meta = |params: &str| keys(params).plan.odd_meta;
+        assert_eq!(
+            meta(r#"{"clientCapabilities":{"plan":{"_meta":5}}}"#),
+            Some("a number")
+        );
+        assert_eq!(
+            meta(r#"{"clientCapabilities":{"plan":{"_meta":[]}}}"#),
+            Some("an array")
+        );
+        assert_eq!(
+            meta(r#"{"clientCapabilities":{"plan":{"_meta":{}}}}"#),
+            None
+        );
+        assert_eq!(
+            meta(r#"{"clientCapabilities":{"plan":{"_meta":null}}}"#),
+            None
+        );
+        assert_eq!(
+            meta(r#"{"clientCapabilities":{"plan":[{"_meta":5}]}}"#),
+            None
+        );
+        assert_eq!(
+            meta(r#"{"clientCapabilities":{"plan":{"_meta":{},"_meta":"x"}}}"#),
+            Some("a string")
+        );
     }
 
     #[test]
@@ -312,7 +356,7 @@ mod tests {
     fn detection() {
         let draft = CapabilityKeys {
             plan: KeyReadings::ABSENT,
-            plan_capabilities: KeyReadings::of(&[KeyValue::Object]),
+            plan_capabilities: KeyReadings::of(&[KeyValue::Object], None),
         };
         assert_eq!(
             choose_revision(SpecChoice::Auto, draft, Some(1)).revision,
@@ -323,8 +367,8 @@ mod tests {
             Revision::V2
         );
         let both = CapabilityKeys {
-            plan: KeyReadings::of(&[KeyValue::Object]),
-            plan_capabilities: KeyReadings::of(&[KeyValue::Object]),
+            plan: KeyReadings::of(&[KeyValue::Object], None),
+            plan_capabilities: KeyReadings::of(&[KeyValue::Object], None),
         };
         assert_eq!(
             choose_revision(SpecChoice::Auto, both, Some(1)).revision,
