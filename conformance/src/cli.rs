@@ -2,6 +2,7 @@
 
 use acp_plan_conformance::live::scenario::Scenario;
 use acp_plan_conformance::live::PermissionChoice;
+use acp_plan_conformance::report::files::ReportFile;
 use acp_plan_conformance::report::{Format, ReportOptions};
 use acp_plan_conformance::spec::SpecChoice;
 use chrono::NaiveDate;
@@ -10,10 +11,29 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// `acp-plan --version`: the suite's version and the spec revisions it knows.
+pub fn version_text() -> String {
+    let revisions: Vec<&str> = acp_plan_conformance::Revision::ALL
+        .iter()
+        .map(|r| r.as_str())
+        .collect();
+    format!(
+        "{} (ACP plan spec revisions: {}; Acts of Emergence 010 for dag)",
+        env!("CARGO_PKG_VERSION"),
+        revisions.join(", ")
+    )
+}
+
+/// The clap command, with the version text: what `main`, the completions
+/// and the man page are generated from.
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command().version(version_text())
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "acp-plan",
-    version,
     about = "Conformance checks for the plan messages of the Agent Client Protocol",
     after_help = "Exit status: 0 conformant, 1 not conformant, 2 usage or I/O error."
 )]
@@ -41,6 +61,20 @@ pub enum Command {
     FakeAgent(FakeAgentArgs),
     /// Write a deterministic synthetic trace (conformant unless --inject).
     Gen(GenArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(CompletionsArgs),
+    /// Print the man page (roff), generated from the same definitions as --help.
+    Man,
+}
+
+/// `acp-plan completions SHELL`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "e.g. `acp-plan completions bash > ~/.local/share/bash-completion/completions/acp-plan`"
+)]
+pub struct CompletionsArgs {
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// `--format`: the library's [`Format`] as a command-line value.
@@ -80,6 +114,12 @@ pub struct ReportArgs {
     /// Leave info-level diagnostics out of human and github output.
     #[arg(long)]
     pub quiet: bool,
+    /// Also write the report in FORMAT (human, json, junit, sarif, github) to PATH;
+    /// repeatable, one run, several reports. Every file is written whatever the
+    /// verdict; a path that cannot be written is exit 2 before anything runs. A bare
+    /// PATH takes the --format report instead of the terminal.
+    #[arg(long = "report", value_name = "[FORMAT=]PATH", value_parser = parse_report)]
+    pub reports: Vec<ReportFile>,
 }
 
 impl ReportArgs {
@@ -139,7 +179,7 @@ pub enum RulesFormat {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Trace files; `-` reads standard input.
+    /// Trace files or directories (every *.jsonl below, in path order); `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     #[command(flatten)]
@@ -343,9 +383,6 @@ the other formats write one report at exit.\n\n\
 Exit status: the agent's (128 + N if signal N ended it); 2 if the tap cannot start."
 )]
 pub struct TapArgs {
-    /// Write diagnostics and the summary here instead of stderr.
-    #[arg(long = "report", value_name = "FILE")]
-    pub report_file: Option<PathBuf>,
     /// Write the traffic as an envelope trace (re-check it with `acp-plan check`).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
@@ -475,6 +512,10 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
         .ok()
         .filter(|d| !d.is_zero())
         .ok_or_else(|| format!("`{text}` is not a positive duration"))
+}
+
+fn parse_report(text: &str) -> Result<ReportFile, String> {
+    text.parse()
 }
 
 fn parse_date(text: &str) -> Result<NaiveDate, String> {

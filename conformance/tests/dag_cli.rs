@@ -113,3 +113,72 @@ fn limits_are_reported_not_crashed_on() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("error[DAG-LIMIT]"));
 }
+
+#[test]
+fn every_report_format_points_at_the_calls_line() {
+    let args = [
+        "--input",
+        "corpus/dag/broken/cycle.input.json",
+        "corpus/dag/broken/cycle.json",
+    ];
+    let with_format = |format: &str| {
+        let mut all = vec!["dag", "--format", format];
+        all.extend_from_slice(&args);
+        let out = acp_plan(&all);
+        assert_eq!(out.status.code(), Some(1), "{format}: {}", stdout(&out));
+        stdout(&out)
+    };
+    // JUnit: one suite for the plan file, one case per DAG rule.
+    let xml = with_format("junit");
+    let report = quick_junit::Report::deserialize_from_str(&xml).expect("JUnit parses");
+    assert_eq!(report.test_suites.len(), 1);
+    let suite = &report.test_suites[0];
+    assert_eq!(suite.name.as_str(), "corpus/dag/broken/cycle.json");
+    let dag_rules = acp_plan_dag::rules::RULES;
+    assert_eq!(suite.test_cases.len(), dag_rules.len());
+    let cycle = suite
+        .test_cases
+        .iter()
+        .find(|c| c.name.as_str() == "DAG-CYCLE")
+        .expect("a DAG-CYCLE case");
+    assert!(matches!(
+        cycle.status,
+        quick_junit::TestCaseStatus::NonSuccess { .. }
+    ));
+    assert_eq!(suite.failures, 1);
+
+    // SARIF: valid 2.1.0, results at the call's line, the DAG rules as the driver's.
+    let sarif: serde_json::Value = serde_json::from_str(&with_format("sarif")).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo_root().join("schemas/sarif-schema-2.1.0.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(jsonschema::is_valid(&schema, &sarif), "{sarif:#}");
+    let run = &sarif["runs"][0];
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "{run:#}");
+    let first = &results[0];
+    assert_eq!(first["ruleId"], "DAG-CYCLE");
+    let rule_index = first["ruleIndex"].as_u64().unwrap() as usize;
+    assert_eq!(
+        run["tool"]["driver"]["rules"][rule_index]["id"],
+        "DAG-CYCLE"
+    );
+    let place = &first["locations"][0]["physicalLocation"];
+    assert_eq!(
+        place["artifactLocation"]["uri"],
+        "corpus/dag/broken/cycle.json"
+    );
+    assert_eq!(place["region"]["startLine"], 3);
+
+    // GitHub: an annotation per diagnostic at the call's line, then the verdict.
+    let text = with_format("github");
+    assert!(
+        text.starts_with("::error file=corpus/dag/broken/cycle.json,line=3,title=DAG-CYCLE::"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("acp-plan dag: not conformant (2 errors, 0 warnings)\n"),
+        "{text}"
+    );
+}

@@ -256,17 +256,28 @@ fn transcripts_recheck_with_the_same_result() {
                 .filter(|d| d["file"] == name)
                 .map(comparable)
                 .collect();
-            let got: Vec<Value> = rechecked["diagnostics"]
+            // The client's own lines (the other revision's key, on purpose)
+            // are left out of the agent's report, and counted apart.
+            let own = s["suite_diagnostics"].as_u64().unwrap();
+            let (suite, got): (Vec<Value>, Vec<Value>) = rechecked["diagnostics"]
                 .as_array()
                 .unwrap()
                 .iter()
                 .map(comparable)
-                .collect();
+                .partition(|d| name == "other-revision-key" && d["rule"] == "CAP-RENAMED");
             assert_eq!(got, expected, "{script} {name}");
+            assert_eq!(suite.len() as u64, own, "{script} {name}");
             let summary = &rechecked["traces"][0];
-            for key in ["spec", "lines", "messages", "errors", "warnings", "infos"] {
+            for key in ["spec", "lines", "messages"] {
                 assert_eq!(summary[key], trace[key], "{script} {name}: {key}");
             }
+            let found = |t: &Value| {
+                ["errors", "warnings", "infos"]
+                    .iter()
+                    .map(|k| t[*k].as_u64().unwrap())
+                    .sum::<u64>()
+            };
+            assert_eq!(found(summary), found(trace) + own, "{script} {name}");
             assert!(summary["messages"].as_u64().unwrap() > 4, "{summary}");
         }
     }
@@ -784,11 +795,20 @@ fn the_human_report_shows_diagnostics_results_and_the_gate() {
         "scenarios:",
         "  no-capability        fail           1 error from the agent: CAP-PLAN-OPS ×1",
         "  capability           pass           checked 1 plan message(s): plan_update ×1",
-        "verdict: not conformant (1 error, 0 warnings)",
-        "result: fail (1 passed, 1 failed, 0 not exercised)",
+        "no-capability: 1 error from the agent: CAP-PLAN-OPS ×1\n  agent: exit status 0\n",
+        "  last messages:\n",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }
+    // The outcome is stated once, at the end.
+    assert!(!text.contains("verdict:"), "{text}");
+    assert_eq!(text.matches("result:").count(), 1, "{text}");
+    assert!(
+        text.ends_with(
+            "result: fail (1 passed, 1 failed, 0 not exercised; 1 error, 0 warnings from the agent)\n"
+        ),
+        "{text}"
+    );
 }
 
 #[test]
@@ -843,4 +863,345 @@ fn agent_and_tap_documents_follow_the_report_schema() {
     let document: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(document["mode"], "tap");
     assert_valid(&document, "tap");
+}
+
+/// `acp-plan agent --format FORMAT ARGS -- AGENT...`: exit status and stdout.
+fn agent_output(format: &str, args: &[&str], agent: &[String]) -> (i32, String) {
+    let output = Command::new(BIN)
+        .args(["agent", "--format", format])
+        .args(args)
+        .arg("--")
+        .args(agent)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).unwrap(),
+    )
+}
+
+fn sarif_validator() -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/sarif-schema-2.1.0.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    jsonschema::options().build(&schema).unwrap()
+}
+
+#[test]
+fn agent_junit_has_a_suite_per_run_and_a_case_per_scenario_and_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let (status, xml) = agent_output(
+        "junit",
+        &["--out", out],
+        &fake_agent(&corpus("broken-cap.jsonl")),
+    );
+    assert_eq!(status, 1);
+    let report = quick_junit::Report::deserialize_from_str(&xml).expect("well-formed JUnit");
+    assert_eq!(report.test_suites.len(), 1, "{xml}");
+    let suite = &report.test_suites[0];
+    assert!(suite.name.as_str().starts_with("acp-plan agent: "), "{xml}");
+    let case = |name: &str| {
+        suite
+            .test_cases
+            .iter()
+            .find(|c| c.name.as_str() == name)
+            .unwrap_or_else(|| panic!("no case {name} in {xml}"))
+    };
+    use quick_junit::TestCaseStatus as S;
+    let failed = case("scenario no-capability");
+    let S::NonSuccess { description, .. } = &failed.status else {
+        panic!("no-capability should fail: {xml}");
+    };
+    let description = description.as_deref().unwrap_or_default();
+    for expected in [
+        "CAP-PLAN-OPS ×1",
+        "no-capability.jsonl:7",
+        "agent: exit status 0",
+        "last messages:",
+        "plan_update",
+    ] {
+        assert!(
+            description.contains(expected),
+            "{expected:?} in {description}"
+        );
+    }
+    assert!(matches!(
+        case("scenario capability").status,
+        S::Success { .. }
+    ));
+    let S::Skipped { message, .. } = &case("scenario load").status else {
+        panic!("load should be skipped: {xml}");
+    };
+    assert!(message
+        .as_deref()
+        .unwrap_or_default()
+        .contains("loadSession"));
+    assert!(matches!(case("CAP-PLAN-OPS").status, S::NonSuccess { .. }));
+    assert!(matches!(case("SHAPE-STATUS").status, S::Success { .. }));
+    // The scenario's own capability key is no finding against the agent.
+    assert!(matches!(case("CAP-RENAMED").status, S::Success { .. }));
+}
+
+#[test]
+fn agent_sarif_reports_failed_scenarios_at_the_transcript_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let (status, text) = agent_output(
+        "sarif",
+        &["--out", out],
+        &fake_agent(&corpus("broken-cap.jsonl")),
+    );
+    assert_eq!(status, 1);
+    let document: Value = serde_json::from_str(&text).unwrap();
+    let errors: Vec<String> = sarif_validator()
+        .iter_errors(&document)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let run = &document["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let results = run["results"].as_array().unwrap();
+    let scenario_results: Vec<&Value> = results
+        .iter()
+        .filter(|r| r["ruleId"] == "scenario/no-capability")
+        .collect();
+    assert_eq!(scenario_results.len(), 1, "{run:#}");
+    let r = scenario_results[0];
+    assert_eq!(
+        rules[r["ruleIndex"].as_u64().unwrap() as usize]["id"],
+        r["ruleId"]
+    );
+    let location = &r["locations"][0]["physicalLocation"];
+    assert!(location["artifactLocation"]["uri"]
+        .as_str()
+        .unwrap()
+        .ends_with("/no-capability.jsonl"));
+    assert_eq!(location["region"]["startLine"], 7);
+    assert!(r["message"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("last messages:"));
+    // Every rule result points at its rule; no CAP-RENAMED from the client's key.
+    for r in results {
+        let id = r["ruleId"].as_str().unwrap();
+        assert_ne!(id, "CAP-RENAMED");
+        assert_eq!(rules[r["ruleIndex"].as_u64().unwrap() as usize]["id"], id);
+    }
+    assert_eq!(run["properties"]["result"], "fail");
+}
+
+#[test]
+fn agent_github_annotates_each_failed_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let (status, text) = agent_output(
+        "github",
+        &[
+            "--out",
+            out,
+            "--scenario",
+            "no-capability",
+            "--scenario",
+            "capability",
+        ],
+        &fake_agent(&corpus("broken-cap.jsonl")),
+    );
+    assert_eq!(status, 1);
+    let scenario_lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("title=acp-plan agent%3A scenario"))
+        .collect();
+    assert_eq!(scenario_lines.len(), 1, "{text}");
+    assert!(scenario_lines[0].starts_with("::error file="), "{text}");
+    assert!(
+        scenario_lines[0].contains("no-capability.jsonl,line=7,"),
+        "{text}"
+    );
+    assert!(scenario_lines[0].contains("%0Alast messages:%0A"), "{text}");
+    assert!(text.contains("::error file="), "{text}");
+    assert!(
+        text.lines()
+            .all(|l| l.starts_with("::") || l.starts_with("acp-plan agent: ")),
+        "{text}"
+    );
+    assert!(text.ends_with("acp-plan agent: fail (1 passed, 1 failed, 0 not exercised; 1 error, 0 warnings from the agent)\n"), "{text}");
+}
+
+#[test]
+fn the_suites_own_capability_key_is_no_finding_against_the_agent() {
+    let (status, document, _) = run_agent(
+        &["--scenario", "other-revision-key"],
+        &fake_agent(&corpus("conformant-legacy.jsonl")),
+    );
+    assert_eq!(status, 0, "{document:#}");
+    assert!(
+        rules_of(&document, "other-revision-key").is_empty(),
+        "{document:#}"
+    );
+    let s = scenario(&document, "other-revision-key");
+    assert_eq!(s["suite_diagnostics"], 1, "{s}");
+    assert!(
+        s["reason"]
+            .as_str()
+            .unwrap()
+            .contains("on purpose, left out"),
+        "{s}"
+    );
+    assert_eq!(document["summary"]["warnings"], 0, "{document:#}");
+}
+
+#[test]
+fn every_failed_scenario_carries_the_last_messages_and_stderr() {
+    // A rule failure, not an incident: the evidence is there all the same.
+    let (_, document, _) = run_agent(
+        &["--scenario", "no-capability"],
+        &fake_agent(&corpus("broken-cap.jsonl")),
+    );
+    let s = scenario(&document, "no-capability");
+    assert_eq!(s["result"], "fail");
+    assert_eq!(s["incident"], Value::Null);
+    let recent = s["evidence"]["recent"].as_array().unwrap();
+    assert!(!recent.is_empty() && recent.len() <= 6, "{s}");
+    assert_eq!(s["evidence"]["agent_end"], "exit status 0");
+    // A crash: the incident and the stderr tail, bounded to its last lines.
+    let (_, document, _) = run_agent(
+        &["--scenario", "capability"],
+        &sh("for i in $(seq 1 100); do echo \"noise $i\" >&2; done; exit 3"),
+    );
+    let s = scenario(&document, "capability");
+    assert!(
+        s["incident"]
+            .as_str()
+            .unwrap()
+            .contains("closed its stdout"),
+        "{s}"
+    );
+    let tail = s["evidence"]["stderr_tail"].as_str().unwrap();
+    assert!(
+        tail.contains("noise 100") && !tail.contains("noise 1\n"),
+        "{tail}"
+    );
+    assert!(tail.lines().count() <= 20, "{tail}");
+    assert_eq!(s["evidence"]["agent_end"], "exit status 3");
+}
+
+#[test]
+fn the_tap_report_says_how_the_session_ended() {
+    // The agent answers `initialize`, then dies mid-line during the prompt
+    // turn while the client's side is still open.
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("tap.json");
+    let agent = sh(
+        r#"read a; echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}'; read b; printf '{"jsonrpc":"2.0","method":"session/upd'; kill -9 $$"#,
+    );
+    let mut child = Command::new(BIN)
+        .args(["tap", "--format", "json", "--report"])
+        .arg(&report)
+        .arg("--")
+        .args(agent)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":1,\"clientCapabilities\":{}}}\n")
+        .unwrap();
+    let mut seen = Vec::new();
+    let mut byte = [0u8; 1];
+    while !seen.ends_with(b"\n") {
+        assert_eq!(
+            stdout.read(&mut byte).unwrap(),
+            1,
+            "the agent answers initialize"
+        );
+        seen.push(byte[0]);
+    }
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"session/prompt\",\"params\":{\"sessionId\":\"s\",\"prompt\":[]}}\n")
+        .unwrap();
+    let mut rest = Vec::new();
+    stdout.read_to_end(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(128 + 9));
+    let document: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let end = &document["session_end"];
+    assert_eq!(end["agent"], "killed by signal 9", "{end}");
+    assert_eq!(end["agent_failed"], true);
+    assert_eq!(end["first_closed"], "agent", "{end}");
+    assert_eq!(
+        end["unanswered"],
+        json!([{"from": "client", "id": "2", "method": "session/prompt", "line": 3}]),
+        "{end}"
+    );
+    assert_eq!(
+        end["cut_lines"],
+        json!([{"from": "agent", "bytes": 38}]),
+        "{end}"
+    );
+    assert_eq!(end["skipped_lines"], 0);
+
+    // The human summary says the same before the verdict.
+    let (_, _, human) = through_tap(
+        &[],
+        &sh("read a; exit 3"),
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{}}\n".to_vec(),
+        1,
+    );
+    let session = human.find("session end:\n").expect(&human);
+    let verdict = human.find("verdict:").expect(&human);
+    assert!(session < verdict, "{human}");
+    for expected in [
+        "  agent: exit status 3\n",
+        "  requests left unanswered: `initialize` (id 1, line 1) from the client\n",
+    ] {
+        assert!(human.contains(expected), "{expected:?} in {human}");
+    }
+    // SARIF carries it as notifications of the run, and stays valid.
+    let (_, _, sarif) = through_tap(
+        &["--format", "sarif"],
+        &sh("read a; exit 3"),
+        b"{}\n".to_vec(),
+        1,
+    );
+    let document: Value = serde_json::from_str(&sarif).unwrap();
+    assert!(sarif_validator().is_valid(&document), "{document:#}");
+    let notes = &document["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+    assert_eq!(
+        notes[0]["message"]["text"], "agent: exit status 3",
+        "{notes}"
+    );
+    assert_eq!(notes[0]["level"], "warning", "{notes}");
+}
+
+#[test]
+fn the_tap_counts_what_the_checker_skipped() {
+    let traffic = random_traffic(&mut Rng(7));
+    let (_, output, report) = through_tap(
+        &["--max-backlog-bytes", "1", "--format", "json"],
+        &["cat".to_owned()],
+        traffic,
+        7,
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let document: Value = serde_json::from_str(&report).unwrap();
+    let end = &document["session_end"];
+    let gaps = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["message"].as_str().unwrap().contains("fell behind"))
+        .count();
+    // Whether the checker falls behind depends on scheduling; when it does,
+    // the end of session says how much it skipped.
+    if gaps > 0 {
+        assert!(end["skipped_lines"].as_u64().unwrap() > 0, "{end}");
+        assert!(end["skipped_bytes"].as_u64().unwrap() > 0, "{end}");
+    } else {
+        assert_eq!(end["skipped_bytes"], 0, "{end}");
+    }
 }

@@ -10,16 +10,18 @@ pub fn run(_args: AgentArgs) -> Result<u8, Error> {
 
 #[cfg(unix)]
 pub fn run(args: AgentArgs) -> Result<u8, Error> {
-    use super::{check::limits, print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
+    use super::{check::limits, emit, finish_reports, open_reports};
+    use super::{EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
     use acp_plan_conformance::live::process::AgentCommand;
     use acp_plan_conformance::live::report::{
-        agent_outcome, progress_line, render_agent, render_incidents,
+        progress_line, render_agent, render_incidents, AgentReport,
     };
     use acp_plan_conformance::live::runner::{self, RunOptions, DEFAULT_PROMPT};
     use acp_plan_conformance::live::scenario::{client_revision, select};
     use acp_plan_conformance::report::{Format, Outcome};
     use std::io::IsTerminal;
 
+    let reports = open_reports(&args.report)?;
     let spec = args.spec.spec;
     let scenarios = select(&args.scenarios, client_revision(spec))?;
     let cwd = args
@@ -62,17 +64,20 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
     let report_options = args.report.options(Some(&args.verdict), Some(&args.state));
     let format = args.report.format();
     if format != Format::Human {
-        // Only the human report has room for stderr tails: elsewhere they go to stderr.
+        // Only the human report has room for stderr tails: elsewhere they go to stderr too.
         eprint!("{}", render_incidents(&outcomes));
     }
-    print(&render_agent(
-        format,
-        &outcomes,
-        report_options,
-        args.allow_unexercised,
-    ));
-    Ok(match agent_outcome(&outcomes, args.allow_unexercised) {
+    let agent_name = options.agent.display();
+    let report = AgentReport {
+        agent: &agent_name,
+        outcomes: &outcomes,
+        options: report_options,
+        allow_unexercised: args.allow_unexercised,
+    };
+    emit(&render_agent(format, &report), &reports)?;
+    let status = match report.outcome() {
         Outcome::Pass => EXIT_CONFORMANT,
         Outcome::Fail => EXIT_NOT_CONFORMANT,
-    })
+    };
+    finish_reports(reports, status, |format| render_agent(format, &report))
 }

@@ -1,4 +1,4 @@
-use super::{print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
+use super::{emit, finish_reports, open_reports, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
 use crate::cli::{CheckArgs, LimitArgs};
 use crate::error::{self, Error};
 use acp_plan_conformance::baseline;
@@ -8,13 +8,16 @@ use acp_plan_conformance::validate::{check_paths, default_jobs, Config, TraceRep
 use std::path::PathBuf;
 
 pub fn run(args: CheckArgs) -> Result<u8, Error> {
+    let reports = open_reports(&args.report)?;
+    let files = acp_plan_conformance::trace::discover::expand(&args.files)
+        .map_err(|e| Error::Usage(e.to_string()))?;
     // A baseline that cannot be used is a usage error: fail before checking.
     let baseline = args.baseline.as_deref().map(baseline::load).transpose()?;
     let config = Config {
         spec: args.spec.spec,
         limits: limits(&args.limits),
     };
-    let (traces, unread) = check_all(&args.files, &config);
+    let (traces, unread) = check_all(&files, &config);
     if traces.is_empty() {
         // Nothing was checked: a report would only print a "conformant" verdict.
         return Err(Error::Unread(unread));
@@ -23,13 +26,17 @@ pub fn run(args: CheckArgs) -> Result<u8, Error> {
     let today = args.today.unwrap_or_else(baseline::today_utc);
     let judgement = baseline.map(|b| baseline::judge(&b, &traces, today));
     let run = Run::new(&traces, options).with_baseline(judgement.as_ref());
-    print(&report::render(args.report.format(), &run));
+    emit(&report::render(args.report.format(), &run), &reports)?;
+    let status = if run.outcome() == Outcome::Pass {
+        EXIT_CONFORMANT
+    } else {
+        EXIT_NOT_CONFORMANT
+    };
+    finish_reports(reports, status, |format| report::render(format, &run))?;
     if unread > 0 {
         Err(Error::Unread(unread))
-    } else if run.outcome() == Outcome::Pass {
-        Ok(EXIT_CONFORMANT)
     } else {
-        Ok(EXIT_NOT_CONFORMANT)
+        Ok(status)
     }
 }
 

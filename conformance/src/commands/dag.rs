@@ -1,4 +1,4 @@
-use super::{print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
+use super::{emit, finish_reports, open_reports, print, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
 use crate::cli::{DagArgs, DagLimitArgs, GraphFormat, Writes};
 use crate::error::{DagInputError, Error};
 use acp_plan_conformance::report::{Format, Verdict};
@@ -11,6 +11,7 @@ use std::io::{self, Read};
 use std::path::Path;
 
 pub fn run(args: DagArgs) -> Result<u8, Error> {
+    let reports = open_reports(&args.report)?;
     let limits = limits(&args.limits);
     let options = options(&args, limits)?;
     let bytes =
@@ -21,13 +22,14 @@ pub fn run(args: DagArgs) -> Result<u8, Error> {
     let name = display(&args.file);
     let report = dag::check_named(&name, &bytes, &options);
     let report_options = args.report.options(Some(&args.verdict), None);
-    let text = match args.report.format() {
-        Format::Junit | Format::Sarif | Format::Github => {
-            // Those writers report traces rule by rule; plans need their own mapping.
-            return Err(Error::Usage(
-                "acp-plan dag writes --format human or json".into(),
-            ));
-        }
+    let render = |format: Format| match format {
+        Format::Junit => dag::report::render_junit(&report, report_options),
+        Format::Sarif => format!(
+            "{}\n",
+            serde_json::to_string_pretty(&dag::report::render_sarif(&report, report_options))
+                .unwrap_or_default()
+        ),
+        Format::Github => dag::report::render_github(&report, report_options),
         Format::Human => dag::report::render_human(&report, report_options, args.dry_run),
         Format::Json => format!(
             "{}\n",
@@ -39,6 +41,7 @@ pub fn run(args: DagArgs) -> Result<u8, Error> {
             .unwrap_or_default()
         ),
     };
+    let text = render(args.report.format());
     match args.graph {
         // The graph alone on stdout, so it can be piped to a renderer.
         Some(format) => {
@@ -48,12 +51,13 @@ pub fn run(args: DagArgs) -> Result<u8, Error> {
             });
             eprint!("{text}");
         }
-        None => print(&text),
+        None => emit(&text, &reports)?,
     }
-    Ok(match dag::report::verdict(&report, report_options) {
+    let status = match dag::report::verdict(&report, report_options) {
         Verdict::Conformant => EXIT_CONFORMANT,
         Verdict::NotConformant => EXIT_NOT_CONFORMANT,
-    })
+    };
+    finish_reports(reports, status, render)
 }
 
 fn options(args: &DagArgs, limits: DagLimits) -> Result<DagOptions, Error> {

@@ -6,11 +6,14 @@ mod check;
 mod dag;
 mod fake_agent;
 mod gen;
+mod generate;
 mod rules;
 mod tap;
 
 use crate::cli::{Cli, Command};
 use crate::error::Error;
+use acp_plan_conformance::report::files::OpenReports;
+use acp_plan_conformance::report::Format;
 
 /// Exit statuses shared by every subcommand (2, usage or I/O error, is
 /// `main`'s, for every [`Error`]).
@@ -29,7 +32,45 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
         Command::Tap(args) => tap::run(args),
         Command::FakeAgent(args) => fake_agent::run(args),
         Command::Gen(args) => gen::run(args),
+        Command::Completions(args) => generate::completions(args),
+        Command::Man => generate::man(),
     }
+}
+
+/// Create the `--report` files before anything runs: one that cannot be
+/// written is a usage error (exit 2).
+fn open_reports(args: &crate::cli::ReportArgs) -> Result<OpenReports, Error> {
+    OpenReports::create(&args.reports).map_err(|(path, source)| Error::Create { path, source })
+}
+
+/// The `--format` report: to a bare `--report PATH` if there is one, else stdout.
+fn emit(text: &str, reports: &OpenReports) -> Result<(), Error> {
+    use std::io::Write;
+    match reports.primary() {
+        Some((path, mut file)) => file
+            .write_all(text.as_bytes())
+            .map_err(|source| Error::Write {
+                path: path.to_owned(),
+                source,
+            }),
+        None => {
+            print(text);
+            Ok(())
+        }
+    }
+}
+
+/// Write every `FORMAT=PATH` report, then give the run's status; a report
+/// that could not be written is the run's error (exit 2).
+fn finish_reports(
+    reports: OpenReports,
+    status: u8,
+    render: impl FnMut(Format) -> String,
+) -> Result<u8, Error> {
+    reports
+        .write_all(render)
+        .map_err(|(path, source)| Error::Write { path, source })?;
+    Ok(status)
 }
 
 /// Print to stdout; a closed pipe (e.g. `| head`) is not an error worth a panic.

@@ -19,17 +19,18 @@ pub fn run(args: TapArgs) -> Result<u8, Error> {
     use acp_plan_conformance::live::tap::{self, DiagnosticSink, TapOptions};
     use acp_plan_conformance::report::{human::render_diagnostic, Format};
     use acp_plan_conformance::validate::Config;
-    use std::fs::File;
     use std::io::{self, Write};
     use std::sync::{Arc, Mutex};
 
     let agent = AgentCommand::from_words(&args.command)
         .ok_or_else(|| Error::Usage("no agent command after `--`".into()))?;
     // Lines on a shared stderr are marked as the tap's.
-    let (sink, prefix): (Box<dyn Write + Send>, &str) = match &args.report_file {
-        Some(path) => {
-            let file = File::create(path).map_err(|source| Error::Create {
-                path: path.clone(),
+    // `--report PATH` (no format) takes what would go to stderr.
+    let reports = super::open_reports(&args.report)?;
+    let (sink, prefix): (Box<dyn Write + Send>, &str) = match reports.primary() {
+        Some((path, file)) => {
+            let file = file.try_clone().map_err(|source| Error::Create {
+                path: path.to_owned(),
                 source,
             })?;
             (Box::new(file), "")
@@ -87,11 +88,12 @@ pub fn run(args: TapArgs) -> Result<u8, Error> {
     };
     let end = tap::run(tap_options, &name, on_diagnostic).map_err(Error::Tap)?;
     match format {
-        Format::Human => write(&render_tap_summary(&end.report, options)),
+        Format::Human => write(&render_tap_summary(&end.report, &end.session, options)),
         format => {
             // One document, unmarked so it stays parseable.
             if let Ok(mut sink) = sink.lock() {
-                let _ = sink.write_all(render_tap(format, &end.report, options).as_bytes());
+                let text = render_tap(format, &end.report, &end.session, options);
+                let _ = sink.write_all(text.as_bytes());
                 let _ = sink.flush();
             }
         }
@@ -99,5 +101,8 @@ pub fn run(args: TapArgs) -> Result<u8, Error> {
     if let Some(e) = &end.trace_error {
         eprintln!("{PREFIX}warning: writing the trace failed: {e}");
     }
-    Ok(end.exit_code())
+    // The tap's status is the agent's; a report it could not write is exit 2.
+    super::finish_reports(reports, end.exit_code(), |format| {
+        render_tap(format, &end.report, &end.session, options)
+    })
 }

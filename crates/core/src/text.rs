@@ -5,7 +5,7 @@
 const SNIPPET_CHARS: usize = 140;
 
 /// A window of `line` that shows the member `pointer` names, at most
-/// [`SNIPPET_CHARS`] characters, with `…` where it was cut.
+/// `SNIPPET_CHARS` characters, with `…` where it was cut.
 pub fn snippet(line: &[u8], pointer: &str) -> String {
     let text = String::from_utf8_lossy(line);
     let text = text.trim_end();

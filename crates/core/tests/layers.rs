@@ -14,7 +14,7 @@ use std::path::Path;
 /// reports → live modes; the generator and the fuzzing invariants on top.
 const CORE: &[&str] = &[
     "text", "trace", "jsonrpc", "spec", "catalog", "diag", "state", "rules", "validate", "gen",
-    "baseline", "report", "live", "fuzzing",
+    "baseline", "report", "gate", "live", "fuzzing",
 ];
 
 /// `acp-plan-dag` (crates/dag): references and plans, known data and tools,

@@ -7,7 +7,7 @@ use crate::graph::{ReadFact, Resolution};
 use crate::plan::Call;
 use crate::reference::Join;
 use acp_plan_conformance::catalog::Severity;
-use acp_plan_conformance::report::{human, json, plural, ReportOptions, Verdict};
+use acp_plan_conformance::report::{github, human, json, plural, sarif, ReportOptions, Verdict};
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -272,4 +272,153 @@ fn dry_run_json(report: &DagReport) -> Value {
         .filter_map(|&c| call_json(c))
         .collect();
     json!({"waves": waves, "unscheduled": unscheduled})
+}
+
+/// Whether a diagnostic of `severity` fails the plan.
+fn fails(severity: Severity, options: ReportOptions) -> bool {
+    // As `check` judges it (one definition of what fails a run).
+    acp_plan_conformance::report::Run::new(&[], options).fails(severity)
+}
+
+/// `--format junit`: a test suite for the plan file, a test case per
+/// `DAG-*` rule (failed with every location, or passed; warnings and infos
+/// that do not fail are in `<system-out>`).
+pub fn render_junit(report: &DagReport, options: ReportOptions) -> String {
+    use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
+    let untimed = std::time::Duration::ZERO;
+    let mut suite = TestSuite::new(report.name.as_str());
+    suite.set_time(untimed);
+    suite.add_property(Property::new("writes", report.writes.as_str()));
+    for rule in crate::rules::RULES.iter().copied() {
+        let found: Vec<&acp_plan_conformance::diag::Diagnostic> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule.id == rule.id)
+            .collect();
+        let mut listing = String::new();
+        for d in &found {
+            let _ = writeln!(
+                listing,
+                "{}:{}: {}: {}",
+                report.name,
+                d.line,
+                d.severity(),
+                d.message
+            );
+            if let Some(hint) = &d.hint {
+                let _ = writeln!(listing, "  help: {hint}");
+            }
+        }
+        if !found.is_empty() {
+            let _ = writeln!(listing, "spec ({}): {}", rule.level.as_str(), rule.citation);
+        }
+        let failing = !found.is_empty() && fails(rule.severity(), options);
+        let status = match found.first() {
+            Some(first) if failing => {
+                let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                let headline = if found.len() > 1 {
+                    format!(
+                        "{}; first: {}",
+                        plural(found.len() as u64, "diagnostic", "diagnostics"),
+                        first.message
+                    )
+                } else {
+                    first.message.clone()
+                };
+                status
+                    .set_message(headline)
+                    .set_type(format!("{} {}", rule.level.as_str(), rule.id))
+                    .set_description(listing.as_str());
+                status
+            }
+            _ => TestCaseStatus::success(),
+        };
+        let mut case = TestCase::new(rule.id, status);
+        case.set_time(untimed);
+        case.set_classname(report.name.as_str());
+        case.extra
+            .insert("file".into(), report.name.as_str().into());
+        if let Some(first) = found.first() {
+            case.extra
+                .insert("line".into(), first.line.to_string().into());
+        }
+        if !found.is_empty() && !failing {
+            case.set_system_out(listing);
+        }
+        suite.add_test_case(case);
+    }
+    let mut junit = Report::new("acp-plan dag");
+    junit.set_time(untimed);
+    junit.add_test_suite(suite);
+    junit.to_string().unwrap_or_default()
+}
+
+/// `--format sarif`: the `DAG-*` rules as the driver's rules, each
+/// diagnostic a result at the call's line in the plan file.
+pub fn render_sarif(report: &DagReport, options: ReportOptions) -> Value {
+    let rules = crate::rules::RULES;
+    let results: Vec<Value> = report
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let index = rules.iter().position(|r| r.id == d.rule.id);
+            sarif::result(&report.name, d, index)
+        })
+        .collect();
+    json!({
+        "$schema": sarif::SARIF_SCHEMA,
+        "version": sarif::SARIF_VERSION,
+        "runs": [{
+            "tool": { "driver": {
+                "name": "acp-plan",
+                "fullName": "acp-plan dag (plans of tool calls, Acts of Emergence 010)",
+                "version": env!("CARGO_PKG_VERSION"),
+                "semanticVersion": env!("CARGO_PKG_VERSION"),
+                "rules": rules.iter().map(|r| sarif::rule(r)).collect::<Vec<_>>(),
+            }},
+            "invocations": [{ "executionSuccessful": true }],
+            "results": results,
+            "properties": {
+                "verdict": verdict(report, options),
+                "writes": report.writes,
+                "not_shown": report.not_shown,
+            },
+        }],
+    })
+}
+
+/// `--format github`: an annotation per diagnostic at the call's line,
+/// then the verdict.
+pub fn render_github(report: &DagReport, options: ReportOptions) -> String {
+    let mut out = String::new();
+    for d in &report.diagnostics {
+        let severity = d.severity();
+        if options.quiet && severity == Severity::Info {
+            continue;
+        }
+        let command = if fails(severity, options) {
+            "error"
+        } else if severity == Severity::Warning {
+            "warning"
+        } else {
+            "notice"
+        };
+        github::annotate(
+            &mut out,
+            command,
+            Some(&report.name),
+            d.line,
+            d.rule.id,
+            &github::body(d),
+        );
+    }
+    let c = report.counts;
+    let _ = writeln!(
+        out,
+        "acp-plan dag: {} ({}, {})",
+        verdict(report, options).as_str(),
+        plural(c.errors, "error", "errors"),
+        plural(c.warnings, "warning", "warnings")
+    );
+    out
 }

@@ -4,7 +4,7 @@
 //! One model serves three users: the property tests (`tests/properties.rs`),
 //! the `structured` fuzz target (the model derives `arbitrary::Arbitrary`
 //! behind the crate feature `arbitrary`), and `acp-plan gen` / the
-//! benchmarks ([`synthetic`]).
+//! benchmarks ([`synthetic`](mod@synthetic)).
 //!
 //! - A [`Scenario`] is a revision, a capability choice, a framing and a list
 //!   of [`Op`]s. Any list is accepted: [`Scenario::legalize`] rewrites it into

@@ -88,7 +88,7 @@ struct OpenRequest {
     kind: AgentRequestKind,
 }
 
-/// Renders ops one at a time (so [`super::synthetic`] can stream).
+/// Renders ops one at a time (so [`super::synthetic`](mod@super::synthetic) can stream).
 pub struct Renderer {
     revision: Revision,
     capability: Capability,

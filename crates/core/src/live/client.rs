@@ -163,6 +163,8 @@ pub(crate) struct ConnectionEnd {
     /// Rule ids of the agent's errors and warnings, with how often.
     pub agent_errors: BTreeMap<&'static str, u64>,
     pub agent_warnings: BTreeMap<&'static str, u64>,
+    /// Diagnostics on the client's own lines (kept out of `report`).
+    pub own_diagnostics: Vec<Diagnostic>,
 }
 
 pub(crate) struct Connection {
@@ -182,6 +184,7 @@ pub(crate) struct Connection {
     agent_counts: Counts,
     agent_errors: BTreeMap<&'static str, u64>,
     agent_warnings: BTreeMap<&'static str, u64>,
+    own_diagnostics: Vec<Diagnostic>,
 }
 
 impl Connection {
@@ -222,6 +225,7 @@ impl Connection {
             agent_counts: Counts::default(),
             agent_errors: BTreeMap::new(),
             agent_warnings: BTreeMap::new(),
+            own_diagnostics: Vec::new(),
         })
     }
 
@@ -371,6 +375,7 @@ impl Connection {
             agent_counts: self.agent_counts,
             agent_errors: self.agent_errors,
             agent_warnings: self.agent_warnings,
+            own_diagnostics: self.own_diagnostics,
         }
     }
 
@@ -488,16 +493,21 @@ impl Connection {
     }
 
     fn account(&mut self, d: Diagnostic) {
-        if !self.client_lines.contains(&d.line) {
-            self.agent_counts.add(d.severity());
-            let by_rule = match d.severity() {
-                Severity::Error => Some(&mut self.agent_errors),
-                Severity::Warning => Some(&mut self.agent_warnings),
-                Severity::Info => None,
-            };
-            if let Some(by_rule) = by_rule {
-                *by_rule.entry(d.rule.id).or_default() += 1;
+        if self.client_lines.contains(&d.line) {
+            // The suite's own message: not a finding against the agent.
+            if self.own_diagnostics.len() < self.max_kept {
+                self.own_diagnostics.push(d);
             }
+            return;
+        }
+        self.agent_counts.add(d.severity());
+        let by_rule = match d.severity() {
+            Severity::Error => Some(&mut self.agent_errors),
+            Severity::Warning => Some(&mut self.agent_warnings),
+            Severity::Info => None,
+        };
+        if let Some(by_rule) = by_rule {
+            *by_rule.entry(d.rule.id).or_default() += 1;
         }
         self.report.add(d, self.max_kept);
     }

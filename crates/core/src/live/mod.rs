@@ -3,7 +3,7 @@
 //! ([`tap`], `acp-plan tap`), and play a scripted agent ([`fake_agent`],
 //! `acp-plan fake-agent`).
 //!
-//! Everything goes through the same [`Validator`](crate::Validator) as
+//! Everything goes through the same [`Validator`] as
 //! `check`, line by line, with the line numbers of the transcript
 //! ([`transcript`]) that `check` re-checks with the same result.
 //!
@@ -22,10 +22,17 @@ pub mod report;
 pub mod runner;
 pub mod scenario;
 #[cfg(unix)]
+mod suite;
+#[cfg(unix)]
 pub mod tap;
 pub mod transcript;
 
+pub use scenario::{Scenario, ScenarioOutcome, ScenarioResult};
+#[cfg(unix)]
+pub use suite::{AgentRun, LiveRun, Scenarios};
+
 use crate::catalog::Counts;
+use crate::jsonrpc::Direction;
 use crate::rules::shape::PLAN_KINDS;
 use crate::validate::{TraceReport, Validator};
 use serde_json::{json, Value};
@@ -119,6 +126,124 @@ fn finish_report(report: &mut TraceReport, validator: &Validator, lines: u64) {
     report.messages = validator.messages();
     report.state = validator.state().clone();
     report.lines = lines;
+}
+
+/// How a tapped session ended: what a report says beyond the rules, so an
+/// agent that crashed mid-turn is not just "conformant".
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SessionEnd {
+    /// How the agent process ended, e.g. "exit status 0", "killed by signal 9".
+    pub agent_end: String,
+    /// Whether the agent ended abnormally (a status other than 0, or a signal).
+    pub agent_failed: bool,
+    /// The side that closed its stream first: the client (end of file on the
+    /// agent's stdin) or the agent (end of its stdout, while the client's
+    /// side was open); `None` when not known.
+    pub first_closed: Option<Direction>,
+    /// Requests still waiting for their response at the end.
+    pub unanswered: Vec<Unanswered>,
+    /// Last lines cut at teardown (no newline): their direction and bytes.
+    pub cut_lines: Vec<(Direction, u64)>,
+    /// Lines of traffic the checker skipped because it fell behind
+    /// (forwarded unchanged, not checked), and their bytes.
+    pub skipped_lines: u64,
+    pub skipped_bytes: u64,
+}
+
+/// A request left without a response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unanswered {
+    /// Who sent the request.
+    pub direction: Direction,
+    pub id: String,
+    pub method: String,
+    /// Its line in the trace.
+    pub line: u64,
+}
+
+impl SessionEnd {
+    /// Whether anything but a clean end happened.
+    pub fn abnormal(&self) -> bool {
+        self.agent_failed
+            || !self.unanswered.is_empty()
+            || !self.cut_lines.is_empty()
+            || self.skipped_lines > 0
+            || self.skipped_bytes > 0
+    }
+
+    /// One line per fact, for people.
+    pub fn describe(&self) -> Vec<String> {
+        let side = |d: Direction| match d {
+            Direction::ClientToAgent => "the client",
+            Direction::AgentToClient => "the agent",
+        };
+        let mut lines = vec![format!("agent: {}", self.agent_end)];
+        lines.push(match self.first_closed {
+            Some(Direction::ClientToAgent) => {
+                "closed first: the client (end of file on the agent's stdin)".to_owned()
+            }
+            Some(Direction::AgentToClient) => {
+                "closed first: the agent (its stdout), while the client's side was open".to_owned()
+            }
+            None => "closed first: unknown".to_owned(),
+        });
+        if self.unanswered.is_empty() {
+            lines.push("requests left unanswered: none".to_owned());
+        } else {
+            let listed: Vec<String> = self
+                .unanswered
+                .iter()
+                .map(|u| {
+                    format!(
+                        "`{}` (id {}, line {}) from {}",
+                        u.method,
+                        u.id,
+                        u.line,
+                        side(u.direction)
+                    )
+                })
+                .collect();
+            lines.push(format!("requests left unanswered: {}", listed.join(", ")));
+        }
+        for (direction, bytes) in &self.cut_lines {
+            lines.push(format!(
+                "a line cut at teardown: {bytes} bytes from {} without a newline",
+                side(*direction)
+            ));
+        }
+        if self.skipped_lines > 0 || self.skipped_bytes > 0 {
+            lines.push(format!(
+                "skipped by the checker (it fell behind; forwarded, not checked): {} line(s), {} bytes",
+                self.skipped_lines, self.skipped_bytes
+            ));
+        }
+        lines
+    }
+
+    /// The JSON report's `session_end`.
+    pub fn to_json(&self) -> Value {
+        let side = |d: Direction| match d {
+            Direction::ClientToAgent => "client",
+            Direction::AgentToClient => "agent",
+        };
+        json!({
+            "agent": self.agent_end,
+            "agent_failed": self.agent_failed,
+            "first_closed": self.first_closed.map(side),
+            "unanswered": self.unanswered.iter().map(|u| json!({
+                "from": side(u.direction),
+                "id": u.id,
+                "method": u.method,
+                "line": u.line,
+            })).collect::<Vec<_>>(),
+            "cut_lines": self.cut_lines.iter().map(|(d, bytes)| json!({
+                "from": side(*d),
+                "bytes": bytes,
+            })).collect::<Vec<_>>(),
+            "skipped_lines": self.skipped_lines,
+            "skipped_bytes": self.skipped_bytes,
+        })
+    }
 }
 
 /// Plan messages seen from the agent, by kind (well-formed or not).

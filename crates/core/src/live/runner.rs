@@ -3,7 +3,7 @@
 
 use super::client::{Awaited, Connection, ConnectionEnd, ConnectionOptions, Incident};
 use super::process::AgentCommand;
-use super::scenario::{client_revision, IncidentReport, Scenario, ScenarioOutcome, ScenarioResult};
+use super::scenario::{client_revision, Evidence, Scenario, ScenarioOutcome, ScenarioResult};
 use super::PermissionChoice;
 use crate::rules::load::{compare_replay, REPLAY_MISSING};
 use crate::spec::{Revision, SpecChoice};
@@ -197,24 +197,12 @@ fn run_load(
     client: Revision,
     live: Option<&LiveSession>,
 ) -> io::Result<ScenarioOutcome> {
-    let skipped = |reason: &str| ScenarioOutcome {
-        scenario: Scenario::Load,
-        result: ScenarioResult::NotExercised,
-        reason: reason.to_owned(),
-        report: None,
-        transcript: None,
-        fixed_spec: None,
-        incident: None,
-    };
+    let skipped = |reason: &str| Ok(ScenarioOutcome::skipped(Scenario::Load, reason));
     let Some(live) = live else {
-        return Ok(skipped(
-            "the capability scenario did not complete a session to load",
-        ));
+        return skipped("the capability scenario did not complete a session to load");
     };
     if !live.load_advertised {
-        return Ok(skipped(
-            "the agent does not advertise agentCapabilities.loadSession",
-        ));
+        return skipped("the agent does not advertise agentCapabilities.loadSession");
     }
     let mut connection = open(options, Scenario::Load, live.spec)?;
     let incident = replay_session(&mut connection, options, client, live).err();
@@ -314,19 +302,15 @@ fn judge(
     (ScenarioResult::Pass, String::new())
 }
 
-/// Diagnostics on the client's own messages do not count against the
-/// agent; say so when there are any.
+/// Diagnostics on the client's own messages are the scenario's doing, not
+/// the agent's; say that they were left out.
 fn client_note(end: &ConnectionEnd, scenario: Scenario) -> String {
-    let all = end.report.counts;
-    let own = (all.errors + all.warnings + all.infos).saturating_sub(
-        end.agent_counts.errors + end.agent_counts.warnings + end.agent_counts.infos,
-    );
-    match (own, scenario) {
+    match (end.own_diagnostics.len(), scenario) {
         (0, _) => String::new(),
         (n, Scenario::OtherRevisionKey) => format!(
-            "; {n} diagnostic(s) on the client's initialize, which sends the other revision's key on purpose"
+            "; {n} diagnostic(s) on the client's initialize, which sends the other revision's key on purpose, left out"
         ),
-        (n, _) => format!("; {n} diagnostic(s) on the client's own messages"),
+        (n, _) => format!("; {n} diagnostic(s) on the client's own messages, left out"),
     }
 }
 
@@ -370,12 +354,13 @@ fn outcome(
         scenario,
         result,
         reason,
-        incident: incident.map(|i| IncidentReport {
-            what: i.describe(),
+        incident: incident.map(|i| i.describe()),
+        evidence: Some(Evidence {
             agent_end: end.process.describe(),
             stderr_tail: end.stderr_tail,
             recent: end.recent,
         }),
+        own_diagnostics: end.own_diagnostics,
         report: Some(end.report),
         transcript,
         fixed_spec: match spec {

@@ -2,6 +2,7 @@
 //! and how each one ends.
 
 use super::transcript::RecentMessage;
+use crate::diag::Diagnostic;
 use crate::spec::{Revision, SpecChoice, ALL_CAPABILITY_KEYS};
 use crate::validate::TraceReport;
 use serde::Serialize;
@@ -258,16 +259,41 @@ pub struct ScenarioOutcome {
     /// The revision the transcript was checked with when it was fixed
     /// rather than detected: `acp-plan check --spec` needs it to agree.
     pub fixed_spec: Option<Revision>,
-    /// A timeout, crash, garbage on stdout or failed setup request.
-    pub incident: Option<IncidentReport>,
+    /// A timeout, crash, garbage on stdout or failed setup request, e.g.
+    /// "timed out after 60 s waiting for ...".
+    pub incident: Option<String>,
+    /// How the connection ended, for every scenario that started the agent:
+    /// what a reader of a failed scenario needs to act without rerunning.
+    pub evidence: Option<Evidence>,
+    /// Diagnostics on the client's own messages: the scenario's doing (e.g.
+    /// the other revision's key, sent on purpose), never findings against
+    /// the agent. They are left out of `report`; `check` of the transcript
+    /// shows them.
+    pub own_diagnostics: Vec<Diagnostic>,
 }
 
-/// What went wrong outside the rules, with what helps to see why.
-#[derive(Clone, Debug)]
-pub struct IncidentReport {
-    /// What happened, e.g. "timed out after 60 s waiting for ...".
-    pub what: String,
-    /// How the agent process ended.
+impl ScenarioOutcome {
+    /// A scenario that did not start the agent.
+    pub fn skipped(scenario: Scenario, reason: impl Into<String>) -> ScenarioOutcome {
+        ScenarioOutcome {
+            scenario,
+            result: ScenarioResult::NotExercised,
+            reason: reason.into(),
+            report: None,
+            transcript: None,
+            fixed_spec: None,
+            incident: None,
+            evidence: None,
+            own_diagnostics: Vec::new(),
+        }
+    }
+}
+
+/// How one connection ended, with what helps to see why (bounded: the last
+/// few messages, shortened, and the last lines of stderr).
+#[derive(Clone, Debug, Default)]
+pub struct Evidence {
+    /// How the agent process ended, e.g. "exit status 0".
     pub agent_end: String,
     /// The last lines the agent wrote to stderr.
     pub stderr_tail: String,

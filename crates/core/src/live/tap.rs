@@ -14,8 +14,9 @@
 //! SIGHUP are forwarded to the agent's process group, and the tap exits with
 //! the agent's status (128 + N when a signal N ended it).
 
-use super::process::{signal_group, AgentCommand};
+use super::process::{describe_status, signal_group, AgentCommand};
 use super::transcript::Transcript;
+use super::{SessionEnd, Unanswered};
 use crate::diag::Diagnostic;
 use crate::jsonrpc::Direction;
 use crate::rules::trace::LIMIT;
@@ -25,7 +26,7 @@ use std::io::{self, Read, Write};
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{ExitStatus, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread;
@@ -50,6 +51,8 @@ pub struct TapOptions {
 pub struct TapEnd {
     pub status: ExitStatus,
     pub report: TraceReport,
+    /// How the session ended, beyond the rules.
+    pub session: SessionEnd,
     /// Writing `--trace` failed.
     pub trace_error: Option<io::Error>,
 }
@@ -93,12 +96,15 @@ pub struct CopyQueue {
     events: Sender<CopyEvent>,
     queued_bytes: Arc<AtomicUsize>,
     limit_bytes: usize,
+    /// Newlines in the copies dropped: lines the checker never saw end.
+    dropped_lines: Arc<AtomicU64>,
 }
 
 /// The checker's end of a [`CopyQueue`].
 pub struct CopyReceiver {
     events: Receiver<CopyEvent>,
     queued_bytes: Arc<AtomicUsize>,
+    dropped_lines: Arc<AtomicU64>,
 }
 
 /// A queue that holds at most `limit_bytes` of copied data (and always at
@@ -106,15 +112,18 @@ pub struct CopyReceiver {
 pub fn copy_queue(limit_bytes: usize) -> (CopyQueue, CopyReceiver) {
     let (events, receiver) = mpsc::channel();
     let queued_bytes = Arc::new(AtomicUsize::new(0));
+    let dropped_lines = Arc::new(AtomicU64::new(0));
     (
         CopyQueue {
             events,
             queued_bytes: Arc::clone(&queued_bytes),
             limit_bytes,
+            dropped_lines: Arc::clone(&dropped_lines),
         },
         CopyReceiver {
             events: receiver,
             queued_bytes,
+            dropped_lines,
         },
     )
 }
@@ -132,6 +141,8 @@ impl CopyQueue {
         };
         if over || self.events.send(event).is_err() {
             self.queued_bytes.fetch_sub(size, Ordering::SeqCst);
+            let lines = memchr::memchr_iter(b'\n', bytes).count() as u64;
+            self.dropped_lines.fetch_add(lines, Ordering::Relaxed);
             return false;
         }
         true
@@ -159,6 +170,11 @@ impl CopyReceiver {
         let events: Vec<CopyEvent> = self.events.try_iter().collect();
         events.iter().for_each(|e| self.release(e));
         events
+    }
+
+    /// Newlines in the copies dropped so far.
+    pub fn dropped_lines(&self) -> u64 {
+        self.dropped_lines.load(Ordering::Relaxed)
     }
 
     fn release(&self, event: &CopyEvent) {
@@ -286,12 +302,15 @@ pub fn run(options: TapOptions, name: &str, on_diagnostic: DiagnosticSink) -> io
     signal_handle.close();
     copy_tx.close(Direction::AgentToClient, lost);
     drop(copy_tx);
-    let (report, trace_error) = checker
+    let (report, trace_error, mut session) = checker
         .join()
         .map_err(|_| io::Error::other("the checker thread panicked"))?;
+    session.agent_end = describe_status(status);
+    session.agent_failed = !status.success();
     Ok(TapEnd {
         status,
         report,
+        session,
         trace_error,
     })
 }
@@ -380,7 +399,9 @@ fn check_copies(
     mut transcript: Transcript,
     name: String,
     mut on_diagnostic: DiagnosticSink,
-) -> (TraceReport, Option<io::Error>) {
+) -> (TraceReport, Option<io::Error>, SessionEnd) {
+    let mut session = SessionEnd::default();
+    let mut skipped_pieces: u64 = 0;
     let max_line = config.limits.max_line_bytes;
     let max_kept = config.limits.max_diagnostics;
     let mut validator = Validator::new(config);
@@ -431,6 +452,7 @@ fn check_copies(
             continue;
         };
         if lost_before > 0 {
+            session.skipped_bytes += lost_before;
             assembler.gap();
             let line = transcript.record_gap();
             report_found(vec![Diagnostic {
@@ -444,7 +466,16 @@ fn check_copies(
                 .hint("checking resumes at the next whole line; diagnostics right after a gap may follow from it. Raise --max-backlog-bytes")
             }]);
         }
+        if last {
+            if assembler.length > 0 {
+                session.cut_lines.push((direction, assembler.length));
+            }
+            if session.first_closed.is_none() {
+                session.first_closed = Some(direction);
+            }
+        }
         let mut check = |piece: Piece<'_>| {
+            skipped_pieces += u64::from(matches!(piece, Piece::Skipped));
             let found = handle(direction, piece, &mut validator, &mut transcript);
             report_found(found);
         };
@@ -464,6 +495,11 @@ fn check_copies(
     }
     // The client's last line may still be open when the agent exits.
     if !closed[0] {
+        if assemblers[0].length > 0 {
+            session
+                .cut_lines
+                .push((Direction::ClientToAgent, assemblers[0].length));
+        }
         assemblers[0].finish(max_line, &mut |piece| {
             let found = handle(
                 Direction::ClientToAgent,
@@ -475,7 +511,18 @@ fn check_copies(
         });
     }
     super::finish_report(&mut report, &validator, transcript.lines());
-    (report, transcript.finish().err())
+    session.skipped_lines = copies.dropped_lines() + skipped_pieces;
+    for direction in [Direction::ClientToAgent, Direction::AgentToClient] {
+        for (id, method, line) in validator.unanswered(direction) {
+            session.unanswered.push(Unanswered {
+                direction,
+                id,
+                method,
+                line,
+            });
+        }
+    }
+    (report, transcript.finish().err(), session)
 }
 
 #[cfg(test)]

@@ -74,7 +74,7 @@ pub fn render(run: &Run<'_>) -> String {
 }
 
 /// Message, place, hint and spec citation, one per line.
-fn body(d: &Diagnostic) -> String {
+pub fn body(d: &Diagnostic) -> String {
     let mut text = d.message.clone();
     if let Some(context) = d.context() {
         let _ = write!(text, "\n{context}");
@@ -91,7 +91,7 @@ fn body(d: &Diagnostic) -> String {
     text
 }
 
-fn annotate(
+pub fn annotate(
     out: &mut String,
     command: &str,
     file: Option<&str>,

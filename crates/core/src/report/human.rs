@@ -35,9 +35,9 @@ pub fn render_diagnostics(run: &Run<'_>) -> String {
     out
 }
 
-/// Everything but the diagnostics: per trace counts, the verdict and the
-/// baseline's result (the tap streams diagnostics as it finds them).
-pub fn render_summary(run: &Run<'_>) -> String {
+/// Per trace: lines, messages, revision and counts (and, with
+/// `--show-state`, what a client shows), without a verdict.
+pub fn render_trace_summaries(run: &Run<'_>) -> String {
     let options = run.options;
     let mut out = String::new();
     for (index, trace) in run.traces.iter().enumerate() {
@@ -80,6 +80,14 @@ pub fn render_summary(run: &Run<'_>) -> String {
             render_state(&mut out, &trace.state);
         }
     }
+    out
+}
+
+/// Everything but the diagnostics: per trace counts, the verdict and the
+/// baseline's result (the tap streams diagnostics as it finds them).
+pub fn render_summary(run: &Run<'_>) -> String {
+    let options = run.options;
+    let mut out = render_trace_summaries(run);
     let total = totals(run.traces);
     let _ = writeln!(
         out,

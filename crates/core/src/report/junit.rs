@@ -29,6 +29,12 @@ use std::time::Duration;
 const UNTIMED: Duration = Duration::ZERO;
 
 pub fn render(run: &Run<'_>) -> String {
+    // Serializing to memory only fails on I/O errors, which a Vec never has.
+    report(run).to_string().unwrap_or_default()
+}
+
+/// The JUnit model of `run`, for writers that add to it (the tap).
+pub fn report(run: &Run<'_>) -> Report {
     let mut report = Report::new("acp-plan");
     report.set_time(UNTIMED);
     for (index, trace) in run.traces.iter().enumerate() {
@@ -37,8 +43,7 @@ pub fn render(run: &Run<'_>) -> String {
     if let Some(baseline) = run.baseline {
         report.add_test_suite(baseline_suite(baseline));
     }
-    // Serializing to memory only fails on I/O errors, which a Vec never has.
-    report.to_string().unwrap_or_default()
+    report
 }
 
 fn trace_suite(run: &Run<'_>, index: usize, trace: &TraceReport) -> TestSuite {

@@ -1,6 +1,7 @@
 //! Report writers. They read a finished [`Run`] (traces, and the baseline
 //! applied to them) and never reach back into validation.
 
+pub mod files;
 pub mod github;
 pub mod human;
 pub mod json;
@@ -216,4 +217,4 @@ fn display_path(name: &str) -> String {
 }
 
 /// Name of the trace read from standard input (it has no file to point at).
-const STDIN: &str = "<stdin>";
+pub(crate) const STDIN: &str = "<stdin>";

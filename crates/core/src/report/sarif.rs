@@ -87,7 +87,7 @@ pub fn render(run: &Run<'_>) -> Value {
     })
 }
 
-fn level(level: Level) -> &'static str {
+pub fn level(level: Level) -> &'static str {
     match level {
         Level::Must => "error",
         Level::Should => "warning",
@@ -96,7 +96,7 @@ fn level(level: Level) -> &'static str {
 }
 
 /// The rule's metadata: what code scanning shows next to an alert.
-fn rule(rule: &Rule) -> Value {
+pub fn rule(rule: &Rule) -> Value {
     let citation = &rule.citation;
     let spec = format!("Spec ({}): {}", rule.level.as_str(), citation);
     let revisions = list_revisions(rule.revisions);
@@ -126,7 +126,7 @@ fn rule(rule: &Rule) -> Value {
     })
 }
 
-fn result(file: &str, d: &Diagnostic, rule_index: Option<usize>) -> Value {
+pub fn result(file: &str, d: &Diagnostic, rule_index: Option<usize>) -> Value {
     let mut text = d.message.clone();
     if let Some(hint) = &d.hint {
         text.push_str("\nHelp: ");
@@ -161,7 +161,7 @@ fn result(file: &str, d: &Diagnostic, rule_index: Option<usize>) -> Value {
     r
 }
 
-fn location(file: &str, line: u64) -> Value {
+pub fn location(file: &str, line: u64) -> Value {
     let uri = artifact_uri(file);
     let mut artifact = json!({ "uri": uri });
     if !uri.starts_with("file:") {

@@ -3,6 +3,7 @@
 //!
 //! Nothing here knows JSON-RPC; it only reports what a line is.
 
+pub mod discover;
 mod lines;
 mod record;
 mod unique;

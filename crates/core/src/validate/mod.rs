@@ -125,6 +125,19 @@ impl Validator {
         self.messages
     }
 
+    /// Requests sent in `direction` still waiting for their response, in
+    /// the order they were sent: (id, method, line). Those beyond the
+    /// outstanding limit were never tracked and are not listed.
+    pub fn unanswered(&self, direction: Direction) -> Vec<(String, String, u64)> {
+        let mut requests: Vec<(String, String, u64)> = self
+            .correlator
+            .outstanding(direction)
+            .map(|(id, pending)| (id.to_string(), pending.method.clone(), pending.line))
+            .collect();
+        requests.sort_by_key(|(_, _, line)| *line);
+        requests
+    }
+
     /// Whether `session` was established on this connection (and is tracked).
     pub fn is_established(&self, session: &str) -> bool {
         self.tracks.contains_key(session)

@@ -1,0 +1,291 @@
+//! The live suite as a library: run an agent through the scenarios from a
+//! Rust test, without a separately installed binary.
+//!
+//! ```no_run
+//! use acp_plan_conformance::live::Scenarios;
+//! use std::process::Command;
+//!
+//! # fn main() -> std::io::Result<()> {
+//! let run = Scenarios::v1()
+//!     .agent(Command::new("my-agent").arg("--stdio"))
+//!     .run()?;
+//! run.assert_conformant(); // panics with the human report
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The agent runs as a child process in its own process group, as under
+//! `acp-plan agent`, with the same scenarios, verdicts and report.
+
+use super::process::AgentCommand;
+use super::report::{render_agent, AgentReport};
+use super::runner::{self, RunOptions, DEFAULT_PROMPT};
+use super::scenario::{client_revision, select, Scenario, ScenarioOutcome, ScenarioResult};
+use super::PermissionChoice;
+use crate::report::{Format, Outcome, ReportOptions};
+use crate::spec::{Revision, SpecChoice};
+use crate::trace::Limits;
+use std::borrow::BorrowMut;
+use std::io;
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+/// Which scenarios to run, and how: the options of `acp-plan agent`.
+/// Start from [`Scenarios::v1`] (or another revision), adjust, then name
+/// the agent with [`Scenarios::agent`].
+#[derive(Clone, Debug)]
+pub struct Scenarios {
+    spec: SpecChoice,
+    only: Vec<Scenario>,
+    prompts: Vec<String>,
+    timeout: Duration,
+    scenario_timeout: Duration,
+    permission: PermissionChoice,
+    limits: Limits,
+    out: Option<PathBuf>,
+    deny_warnings: bool,
+    allow_unexercised: bool,
+}
+
+impl Scenarios {
+    /// The client speaks `spec`'s revision, and the rules are that revision's.
+    pub fn new(spec: SpecChoice) -> Scenarios {
+        Scenarios {
+            spec,
+            only: Vec::new(),
+            prompts: Vec::new(),
+            timeout: Duration::from_secs(120),
+            scenario_timeout: Duration::from_secs(600),
+            permission: PermissionChoice::Allow,
+            limits: Limits::default(),
+            out: None,
+            deny_warnings: false,
+            allow_unexercised: false,
+        }
+    }
+
+    /// ACP v1 (the shipped protocol): every scenario.
+    pub fn v1() -> Scenarios {
+        Scenarios::new(SpecChoice::Fixed(Revision::V1))
+    }
+
+    /// ACP v2 (plan operations need no capability): the `capability` scenario.
+    pub fn v2() -> Scenarios {
+        Scenarios::new(SpecChoice::Fixed(Revision::V2))
+    }
+
+    /// The first draft of plan operations (`planCapabilities`).
+    pub fn draft_2026_05() -> Scenarios {
+        Scenarios::new(SpecChoice::Fixed(Revision::Draft202605))
+    }
+
+    /// Run only `scenario` (call again to add more; default: all that apply).
+    pub fn only(mut self, scenario: Scenario) -> Scenarios {
+        self.only.push(scenario);
+        self
+    }
+
+    /// Send `text` as a prompt, one turn each (default: a task that asks for a plan).
+    pub fn prompt(mut self, text: impl Into<String>) -> Scenarios {
+        self.prompts.push(text.into());
+        self
+    }
+
+    /// Longest wait for each response (default 120 s).
+    pub fn timeout(mut self, timeout: Duration) -> Scenarios {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Longest time for one scenario (default 600 s).
+    pub fn scenario_timeout(mut self, timeout: Duration) -> Scenarios {
+        self.scenario_timeout = timeout;
+        self
+    }
+
+    /// How the client answers `session/request_permission` (default: allow).
+    pub fn permission(mut self, answer: PermissionChoice) -> Scenarios {
+        self.permission = answer;
+        self
+    }
+
+    /// Input limits of the checker.
+    pub fn limits(mut self, limits: Limits) -> Scenarios {
+        self.limits = limits;
+        self
+    }
+
+    /// Write each scenario's transcript and the agent's stderr into `dir`.
+    pub fn transcripts(mut self, dir: impl Into<PathBuf>) -> Scenarios {
+        self.out = Some(dir.into());
+        self
+    }
+
+    /// Fail a scenario on the agent's warnings too.
+    pub fn deny_warnings(mut self, deny: bool) -> Scenarios {
+        self.deny_warnings = deny;
+        self
+    }
+
+    /// A run where no scenario was exercised (no plan message) passes.
+    pub fn allow_unexercised(mut self, allow: bool) -> Scenarios {
+        self.allow_unexercised = allow;
+        self
+    }
+
+    /// The agent to run: its program, arguments, environment and working
+    /// directory are taken from `command` (a `Command` or `&mut Command`;
+    /// stdio is the suite's).
+    pub fn agent(self, mut command: impl BorrowMut<Command>) -> AgentRun {
+        let command = command.borrow_mut();
+        let env = command
+            .get_envs()
+            .map(|(key, value)| {
+                (
+                    key.to_string_lossy().into_owned(),
+                    value.map(|v| v.to_string_lossy().into_owned()),
+                )
+            })
+            .collect();
+        AgentRun {
+            scenarios: self,
+            program: command.get_program().to_owned(),
+            args: command.get_args().map(ToOwned::to_owned).collect(),
+            env,
+            cwd: command.get_current_dir().map(ToOwned::to_owned),
+        }
+    }
+}
+
+/// An agent and the scenarios to run it through.
+#[derive(Clone, Debug)]
+pub struct AgentRun {
+    scenarios: Scenarios,
+    program: std::ffi::OsString,
+    args: Vec<std::ffi::OsString>,
+    /// `None` values were removed from the environment with `env_remove`.
+    env: Vec<(String, Option<String>)>,
+    cwd: Option<PathBuf>,
+}
+
+impl AgentRun {
+    /// Run every scenario, a fresh agent process each. Fails when the agent
+    /// cannot be started, the transcript directory cannot be written, or
+    /// the options do not fit (a scenario that does not apply to the
+    /// revision, `env_remove`); a non-conformant agent is an `Ok` run that
+    /// says so.
+    pub fn run(&self) -> io::Result<LiveRun> {
+        let invalid = |message: String| io::Error::new(io::ErrorKind::InvalidInput, message);
+        let options = &self.scenarios;
+        let scenarios = select(&options.only, client_revision(options.spec))
+            .map_err(|e| invalid(e.to_string()))?;
+        let mut env = Vec::new();
+        for (key, value) in &self.env {
+            match value {
+                Some(value) => env.push((key.clone(), value.clone())),
+                None => {
+                    return Err(invalid(format!(
+                        "env_remove(\"{key}\") is not supported: the agent inherits the test's environment"
+                    )))
+                }
+            }
+        }
+        let cwd = match &self.cwd {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir()?,
+        }
+        .canonicalize()?;
+        let mut agent = AgentCommand {
+            program: self.program.clone(),
+            args: self.args.clone(),
+            cwd: Some(cwd.clone()),
+            env,
+        };
+        agent.anchor_program(&std::env::current_dir()?);
+        let run_options = RunOptions {
+            agent,
+            scenarios,
+            prompts: if options.prompts.is_empty() {
+                vec![DEFAULT_PROMPT.to_owned()]
+            } else {
+                options.prompts.clone()
+            },
+            spec: options.spec,
+            limits: options.limits.clone(),
+            timeout: options.timeout,
+            scenario_timeout: options.scenario_timeout,
+            cwd,
+            out: options.out.clone(),
+            permission: options.permission.clone(),
+            deny_warnings: options.deny_warnings,
+        };
+        let outcomes = runner::run(&run_options, &mut |_| {})?;
+        Ok(LiveRun {
+            agent: run_options.agent.display(),
+            outcomes,
+            options: ReportOptions {
+                deny_warnings: options.deny_warnings,
+                show_state: false,
+                quiet: false,
+            },
+            allow_unexercised: options.allow_unexercised,
+        })
+    }
+}
+
+/// The results of an agent run.
+#[derive(Debug)]
+pub struct LiveRun {
+    agent: String,
+    outcomes: Vec<ScenarioOutcome>,
+    options: ReportOptions,
+    allow_unexercised: bool,
+}
+
+impl LiveRun {
+    /// Each scenario's result, reason, checked transcript and evidence.
+    pub fn outcomes(&self) -> &[ScenarioOutcome] {
+        &self.outcomes
+    }
+
+    /// The result of `scenario`, if it ran.
+    pub fn result(&self, scenario: Scenario) -> Option<ScenarioResult> {
+        self.outcomes
+            .iter()
+            .find(|o| o.scenario == scenario)
+            .map(|o| o.result)
+    }
+
+    /// Whether the run passes the gate `acp-plan agent` applies (exit status 0):
+    /// no scenario failed, and one was exercised (unless that is allowed).
+    pub fn is_conformant(&self) -> bool {
+        self.report().outcome() == Outcome::Pass
+    }
+
+    /// The report `acp-plan agent` prints.
+    pub fn human_report(&self) -> String {
+        render_agent(Format::Human, &self.report())
+    }
+
+    /// Panic with the human report unless the run [is conformant](Self::is_conformant).
+    #[track_caller]
+    pub fn assert_conformant(&self) {
+        if !self.is_conformant() {
+            panic!(
+                "the agent is not conformant (acp-plan-conformance {}):\n{}",
+                env!("CARGO_PKG_VERSION"),
+                self.human_report()
+            );
+        }
+    }
+
+    fn report(&self) -> AgentReport<'_> {
+        AgentReport {
+            agent: &self.agent,
+            outcomes: &self.outcomes,
+            options: self.options,
+            allow_unexercised: self.allow_unexercised,
+        }
+    }
+}
