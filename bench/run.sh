@@ -2,7 +2,7 @@
 # Benchmarks of `acp-plan check` and `acp-plan tap` (bench/README.md).
 #
 #   bench/run.sh [--smoke] [--runs N] [--dir DIR] [--strict] [--baseline BIN]
-#                [--shapes "plan chat tool many"] [--sizes "100MB:100 1GB:1000"]
+#                [--shapes "plan chat tool many"] [--sizes "100MB:100 1GB:1000"] [--no-build]
 #
 # Full run (release build): for each shape of trace (plan-heavy, chat-heavy,
 # tool-output-heavy, many-sessions) generates a 100 MB and a 1 GB trace with
@@ -16,13 +16,14 @@
 #
 # --baseline BIN: also time another build's `acp-plan check` (e.g. before an
 # optimization) in the same runs, as the row "base".
+# --no-build: use the binaries already built (e.g. while sources change).
 # --smoke: a debug build on tiny traces, to keep the benchmark from rotting
 # (CI runs it); its numbers mean nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=full runs=3 dir=/tmp/acp-plan-bench strict=0 baseline=
-shapes="plan chat tool many" sizes=
+shapes="plan chat tool many" sizes= build=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) mode=smoke ;;
@@ -32,7 +33,8 @@ while [ $# -gt 0 ]; do
     --baseline) baseline=$2; shift ;;
     --shapes) shapes=$2; shift ;;
     --sizes) sizes=$2; shift ;;
-    *) echo "usage: $0 [--smoke] [--runs N] [--dir DIR] [--strict] [--baseline BIN] [--shapes LIST] [--sizes LIST]" >&2; exit 2 ;;
+    --no-build) build=0 ;;
+    *) echo "usage: $0 [--smoke] [--runs N] [--dir DIR] [--strict] [--baseline BIN] [--shapes LIST] [--sizes LIST] [--no-build]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -70,8 +72,10 @@ shape_options() {
 echo "== build ($profile; the floor: $floor_profile)"
 # Two builds, so that features do not mix: the binary as users get it, and
 # the helpers (the floor among them) with serde_json as it comes.
-cargo build --quiet --profile "$profile" -p acp-plan --bin acp-plan
-cargo build --quiet --profile "$floor_profile" -p acp-plan-bench --bins
+if [ "$build" = 1 ]; then
+  cargo build --quiet --profile "$profile" -p acp-plan --bin acp-plan
+  cargo build --quiet --profile "$floor_profile" -p acp-plan-bench --bins
+fi
 acp="$out/acp-plan"
 run() { "$floor_out/bench_run" --out "$results" --label "$@"; }
 
@@ -106,6 +110,8 @@ for shape in $shapes; do
     # infos). With few kept, what is left must not grow with length.
     run "lean:$name" -- "$acp" check --quiet --max-diagnostics 100 "$trace" > /dev/null
     echo "$name: check found $(grep -o '[0-9]* errors, [0-9]* warnings, [0-9]* infos' "$dir/check-$name.txt")"
+    # Only the first size of each shape is kept (for many files): disk is finite.
+    [ "$spec" = "${sizes%% *}" ] || rm -f "$trace"
   done
   first_traces+=("$dir/bench-$shape-${sizes%%:*}.jsonl")
 done

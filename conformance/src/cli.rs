@@ -134,6 +134,10 @@ pub struct VerdictArgs {
     /// Fail (exit 1) on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// What input the checker could not check (its limits: TRACE-LIMIT,
+    /// DAG-LIMIT) does to the exit status: fail (exit 1, the default) or warn.
+    #[arg(long, value_enum, default_value_t = IncompletePolicy::Fail, value_name = "POLICY")]
+    pub incomplete: IncompletePolicy,
 }
 
 /// `--show-state` of the commands that follow a client's state (`check`, `agent`).
@@ -161,6 +165,7 @@ impl ReportArgs {
     ) -> ReportOptions {
         ReportOptions {
             deny_warnings: verdict.is_some_and(|v| v.deny_warnings),
+            accept_incomplete: verdict.is_some_and(|v| v.incomplete == IncompletePolicy::Warn),
             show_state: state.is_some_and(|s| s.show_state),
             quiet: self.quiet,
         }
@@ -254,12 +259,21 @@ pub struct RulesArgs {
     pub format: RulesFormat,
 }
 
+/// What a result that could not be checked completely does to the exit status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IncompletePolicy {
+    /// Fail (exit 1): CI fails closed when part of the input was not checked.
+    Fail,
+    /// Report it as a warning and pass if nothing else fails.
+    Warn,
+}
+
 /// What a second write to a State path means (`acp-plan dag --writes`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Writes {
-    /// State is immutable once written (the seed's text as of late 2025): an error.
+    /// State is immutable once written (essay 009 as of late 2025, not the 010 seed): a warning.
     Immutable,
-    /// The last write wins (later revisions of the text): an info.
+    /// The last write wins (later revisions of essay 009): an info.
     LastWins,
 }
 

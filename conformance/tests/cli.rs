@@ -5,53 +5,14 @@
 
 mod common;
 
+use common::{acp_plan, acp_plan_with_stdin, status, stderr, stdout};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 const BROKEN: &str = "corpus/examples/broken.jsonl";
 const PLAN_OPS: &str = "corpus/traces/python-sdk-0.12-plan-ops.jsonl";
-
-fn acp_plan(args: &[&str]) -> Output {
-    acp_plan_with_stdin(args, &[])
-}
-
-fn acp_plan_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_acp-plan"))
-        .args(args)
-        .current_dir(common::repo_root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("acp-plan starts");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    // The binary may exit before reading all of stdin (usage errors): a
-    // broken pipe here is not the test's concern.
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    let output = child.wait_with_output().expect("acp-plan runs");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        !stderr.contains("panicked"),
-        "acp-plan {args:?} panicked: {stderr}"
-    );
-    output
-}
-
-fn status(output: &Output) -> i32 {
-    output.status.code().expect("acp-plan exits with a status")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 fn json(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
@@ -397,7 +358,10 @@ fn rules_json_lists_every_rule_once_with_its_fields() {
         assert!(is_rule_id(id), "rule id {id:?}");
         assert!(ids.insert(id.to_owned()), "rule id {id} appears twice");
         assert!(
-            matches!(rule["level"].as_str(), Some("MUST" | "SHOULD" | "INFO")),
+            matches!(
+                rule["level"].as_str(),
+                Some("MUST" | "SHOULD" | "INFO" | "LIMIT")
+            ),
             "{id}: level {}",
             rule["level"]
         );
@@ -410,12 +374,30 @@ fn rules_json_lists_every_rule_once_with_its_fields() {
             );
         }
         assert!(rule["summary"].as_str().is_some_and(|s| !s.is_empty()));
-        for field in ["document", "section", "text"] {
+        let mut citations = vec![&rule["citation"]];
+        for by_revision in rule["revision_citations"]
+            .as_array()
+            .expect("revision_citations")
+        {
             assert!(
-                rule["citation"][field]
-                    .as_str()
-                    .is_some_and(|s| !s.is_empty()),
-                "{id}: citation.{field}"
+                revisions.contains(&by_revision["revision"]),
+                "{id}: {by_revision}"
+            );
+            citations.push(&by_revision["citation"]);
+        }
+        for citation in citations {
+            for field in ["document", "section"] {
+                assert!(
+                    citation[field].as_str().is_some_and(|s| !s.is_empty()),
+                    "{id}: citation.{field}"
+                );
+            }
+            // A quotation, or the suite's note saying why there is none.
+            let text = citation["text"].as_str().expect("text is a string");
+            let note = citation["note"].as_str().expect("note is a string");
+            assert!(
+                !text.is_empty() || !note.is_empty(),
+                "{id}: neither text nor note"
             );
         }
     }
@@ -530,4 +512,38 @@ fn hostile_input_gets_located_diagnostics_and_no_panic() {
         "the human report repeats hostile input: {} bytes",
         human.stdout.len()
     );
+}
+
+/// What the checker could not check makes the result incomplete: exit 1 by
+/// default (CI fails closed), 0 with `--incomplete warn`; the JSON report
+/// says which line was not checked and why.
+#[test]
+fn limits_make_the_result_incomplete_not_non_conformant() {
+    let deep = format!(
+        "{{\"jsonrpc\":\"2.0\",\"method\":\"_x\",\"params\":{}1{}}}",
+        "[".repeat(40),
+        "]".repeat(40)
+    );
+    let trace = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}"#,
+        deep.as_str(),
+    ]
+    .join("\n");
+    let path = scratch("incomplete.jsonl", trace.as_bytes());
+    let path = path.to_str().expect("UTF-8 temp path");
+    let failing = acp_plan(&["check", "--max-depth", "16", "--format", "json", path]);
+    assert_eq!(status(&failing), 1);
+    let document = json(&failing);
+    assert_eq!(document["verdict"], "incomplete");
+    assert_eq!(document["result"], "fail");
+    assert_eq!(document["summary"]["errors"], 0);
+    assert_eq!(document["summary"]["incomplete"], 1);
+    assert_eq!(document["unchecked"][0]["line"], 3);
+    assert_eq!(document["unchecked"][0]["rule"], "TRACE-LIMIT");
+    let warned = acp_plan(&["check", "--max-depth", "16", "--incomplete", "warn", path]);
+    assert_eq!(status(&warned), 0);
+    let text = String::from_utf8_lossy(&warned.stdout).into_owned();
+    assert!(text.contains("incomplete[TRACE-LIMIT]"), "{text}");
+    assert!(text.contains("verdict: incomplete"), "{text}");
 }

@@ -2,38 +2,13 @@
 //! baseline workflow (write, pass, ratchet, expire), run from the repository
 //! root as CI would.
 
+mod common;
+
+use common::{acp_plan, status, stderr, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 const BROKEN: &str = "corpus/examples/broken.jsonl";
 const CLEAN: &str = "corpus/traces/python-sdk-0.12-plan-ops.jsonl";
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the crate sits in the repository")
-        .to_path_buf()
-}
-
-fn acp_plan(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_acp-plan"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("run acp-plan")
-}
-
-fn status(output: &Output) -> i32 {
-    output.status.code().expect("exit status")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 /// A scratch directory for this test, emptied first.
 fn scratch(test: &str) -> PathBuf {

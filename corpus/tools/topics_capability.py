@@ -113,10 +113,26 @@ def capability(rev):
     c.end_turn(p)
 
     c = case("cap-object-with-meta", f"clientCapabilities.{key} is an object with `_meta`: advertised.",
-             near_miss=["CAP-VALUE", "CAP-PLAN-OPS"])
+             near_miss=["CAP-VALUE", "CAP-META", "CAP-PLAN-OPS"])
     p = c.start({key: {"_meta": {"acme.dev/planViews": ["items", "markdown"]}}})
     c.update(SESSION, plan1)
     c.end_turn(p)
+
+    c = case("cap-meta-null", f"clientCapabilities.{key}._meta is null (allowed): advertised.",
+             near_miss=["CAP-META", "CAP-PLAN-OPS"])
+    p = c.start({key: {"_meta": None}})
+    c.update(SESSION, plan1)
+    c.end_turn(p)
+
+    for slug, value, kind in [("number", 5, "a number"), ("string", "views", "a string"), ("array", [], "an array")]:
+        c = case(f"cap-meta-{slug}",
+                 f"clientCapabilities.{key}._meta is {kind}: the schema allows an object or null. The capability "
+                 "object is still there, so plan operations stay allowed.",
+                 near_miss=["CAP-PLAN-OPS", "CAP-VALUE"])
+        p = c.start({key: {"_meta": value}})
+        c.expect("CAP-META", 1, f"{cap_pointer}/_meta")
+        c.update(SESSION, plan1)
+        c.end_turn(p)
 
     return (f"Capability gating under {rev.name}: plan_update and plan_removed only with clientCapabilities.{key} as an object; the legacy plan always.", cases)
 

@@ -2,7 +2,7 @@
 session/update), session/load replay, resume and fork, interleaved sessions."""
 
 from vectorlib import (
-    Case, SESSION, SESSION_2, SESSION_SAVED, CWD, MD_STEPS, SESSION_SETUP, RFD,
+    Case, SESSION, SESSION_2, SESSION_SAVED, CWD, MD_STEPS, SESSION_SETUP, RFD, PROMPT_TURN, V2,
     entry, steps3, legacy, items, markdown, removed, entries_plan, chunk, notification, session_update,
 )
 
@@ -31,10 +31,10 @@ def session(rev):
     c.end_turn(p)
 
     c = case("ses-update-before-initialize",
-             "The agent sends a session/update before initialize is answered, for a session that does not exist yet.")
+             "The agent sends a session/update before initialize is answered, for a session that does not exist yet: an unknown session (SES-BEFORE-INIT is the client's MUST, not the agent's).",
+             near_miss=["SES-BEFORE-INIT"])
     init = c.initialize(answer=False)
     c.update(SESSION, chunk("Starting up."), shown=False)
-    c.expect("SES-BEFORE-INIT", c.last, "/method")
     c.expect("SES-UNKNOWN-SESSION", c.last, "/params/sessionId")
     c.answer_initialize(init)
     c.new_session()
@@ -209,5 +209,148 @@ def session(rev):
     c.snapshot()
     c.end_turn(p2)
     c.end_turn(p1)
+
+    # ---- SES-PROTOCOL-VERSION
+    c = case("ses-initialize-result-without-protocol-version",
+             "The agent answers initialize without `protocolVersion`: the revision is a guess (checked as v1).")
+    init = c.initialize(answer=False)
+    c.expect("SES-PROTOCOL-VERSION", c.agent_result(init, {"agentCapabilities": {"loadSession": False}}), "/result")
+    c.new_session()
+
+    c = case("ses-initialize-protocol-version-string",
+             "The agent answers `\"protocolVersion\": \"1\"`, a string: not the integer the schema defines.")
+    init = c.initialize(answer=False)
+    c.expect("SES-PROTOCOL-VERSION", c.agent_result(init, {"protocolVersion": str(rev.protocol_version)}), "/result/protocolVersion")
+    c.new_session()
+
+    c = case("ses-initialize-protocol-version-integer",
+             "The agent answers with the integer protocolVersion it chose.", near_miss=["SES-PROTOCOL-VERSION"])
+    p = c.start()
+    c.update(SESSION, plan)
+    c.end_turn(p)
+
+    # ---- SES-NEW-SESSION-ID
+    c = case("ses-new-session-result-without-session-id",
+             "session/new succeeds without a `sessionId`: that answer is the fault, not the agent's later updates for the session it meant.",
+             near_miss=["SES-UNKNOWN-SESSION"])
+    c.initialize()
+    new = c.new_session(answer=False)
+    c.expect("SES-NEW-SESSION-ID", c.agent_result(new, {}), "/result")
+    c.open(SESSION)
+    p = c.prompt()
+    c.update(SESSION, plan)
+    c.end_turn(p)
+
+    c = case("ses-new-session-id-number",
+             "session/new answers a number as `sessionId`.")
+    c.initialize()
+    new = c.new_session(answer=False)
+    c.expect("SES-NEW-SESSION-ID", c.agent_result(new, {"sessionId": 7}), "/result/sessionId")
+
+    c = case("ses-new-session-id-string",
+             "session/new answers the new session's id as a string.", near_miss=["SES-NEW-SESSION-ID"])
+    p = c.start()
+    c.update(SESSION, plan)
+    c.end_turn(p)
+
+    # ---- SES-RESUME-REPLAY
+    c = case("ses-resume-plan-before-answer",
+             "session/resume asks for no replay, but the agent sends the session's plan before it answers.",
+             docs=[(SESSION_SETUP, "Resuming Sessions")])
+    c.initialize()
+    resume = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    c.open(SESSION_SAVED)
+    c.expect("SES-RESUME-REPLAY", c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress"))), "/params/update/sessionUpdate")
+    c.agent_result(resume, {})
+
+    c = case("ses-resume-plan-after-answer",
+             "session/resume is answered first; the plan comes with the next prompt.",
+             near_miss=["SES-RESUME-REPLAY"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+    c.initialize()
+    resume = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    c.open(SESSION_SAVED)
+    c.update(SESSION_SAVED, chunk("Reconnected."))
+    c.agent_result(resume, {})
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    c.end_turn(p)
+
+    if rev is V2:
+        c = case("ses-resume-replay-from-start",
+                 "v2: session/resume with replayFrom {\"type\": \"start\"} replays plans before the answer, as asked.",
+                 near_miss=["SES-RESUME-REPLAY", "SES-REPLAY-AFTER-ANSWER"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        resume = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": [],
+                                                     "replayFrom": {"type": "start"}})
+        c.open(SESSION_SAVED)
+        c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+        c.agent_result(resume, {})
+        p = c.prompt(SESSION_SAVED, "Continue")
+        c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "completed")))
+        c.end_turn(p)
+
+    # ---- SES-REPLAY-AFTER-ANSWER
+    c = case("ses-replay-plan-after-answer",
+             "The replay is answered, then a plan update comes before any prompt: not part of the replay (an info: history sent too late, or a new plan).",
+             docs=[(SESSION_SETUP, "Resuming Sessions" if rev is V2 else "Loading Sessions")])
+    c.initialize()
+    if rev is V2:
+        load = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": [],
+                                                   "replayFrom": {"type": "start"}})
+    else:
+        load = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    c.open(SESSION_SAVED)
+    c.update(SESSION_SAVED, chunk("Here is my plan."))
+    c.agent_result(load, {})
+    c.expect("SES-REPLAY-AFTER-ANSWER", c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress"))), "/params/update/sessionUpdate")
+
+    c = case("ses-replay-plan-after-next-prompt",
+             "The replay is answered; the next plan update comes with the next prompt: a new turn, not the replay.",
+             near_miss=["SES-REPLAY-AFTER-ANSWER"],
+             docs=[(SESSION_SETUP, "Resuming Sessions" if rev is V2 else "Loading Sessions")])
+    c.initialize()
+    if rev is V2:
+        load = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": [],
+                                                   "replayFrom": {"type": "start"}})
+    else:
+        load = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    c.open(SESSION_SAVED)
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("in_progress")))
+    c.agent_result(load, {})
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    c.end_turn(p)
+
+    # ---- SES-UPDATE-AFTER-CANCEL
+    def cancelled_turn(c, p):
+        c.c2a(notification("session/cancel", {"sessionId": SESSION}))
+        if rev is V2:
+            c.agent_result(p, {})
+            return c.update(SESSION, {"sessionUpdate": "state_update", "state": "idle", "stopReason": "cancelled"})
+        return c.end_turn(p, "cancelled")
+
+    c = case("ses-plan-after-cancelled-turn",
+             "The client cancels; the turn ends (v2: the idle state_update) and then a plan update arrives before any new prompt: a late update of the turn, or background work (an info).",
+             docs=[(PROMPT_TURN, "Cancellation")])
+    p = c.start()
+    c.update(SESSION, entries_plan(rev, steps3("in_progress")))
+    cancelled_turn(c, p)
+    c.expect("SES-UPDATE-AFTER-CANCEL", c.update(SESSION, entries_plan(rev, steps3("completed"))), "/params/update/sessionUpdate")
+
+    c = case("ses-plan-after-cancel-before-turn-end",
+             "After session/cancel the agent sends its last plan update before it ends the turn, as the spec asks; the next prompt starts a new turn.",
+             near_miss=["SES-UPDATE-AFTER-CANCEL"], docs=[(PROMPT_TURN, "Cancellation")])
+    p = c.start()
+    c.update(SESSION, entries_plan(rev, steps3("in_progress")))
+    c.c2a(notification("session/cancel", {"sessionId": SESSION}))
+    c.update(SESSION, entries_plan(rev, steps3("completed")))
+    if rev is V2:
+        c.agent_result(p, {})
+        c.update(SESSION, {"sessionUpdate": "state_update", "state": "idle", "stopReason": "cancelled"})
+    else:
+        c.end_turn(p, "cancelled")
+    p = c.prompt(SESSION, "Try again")
+    c.update(SESSION, entries_plan(rev, steps3("completed", "in_progress")))
+    c.end_turn(p)
 
     return ("Sessions: initialize first, updates only for established sessions (session/new, load, resume, fork), the shape of session/update params, interleaved sessions.", cases)

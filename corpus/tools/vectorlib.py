@@ -17,7 +17,7 @@ CORPUS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 with open(os.path.join(CORPUS, "rules.json"), encoding="utf-8") as f:
     RULES = {rule["id"]: rule for rule in json.load(f)}
 
-SEVERITY = {"MUST": "error", "SHOULD": "warning", "INFO": "info"}
+SEVERITY = {"MUST": "error", "SHOULD": "warning", "INFO": "info", "LIMIT": "incomplete"}
 
 
 class Revision:
@@ -54,8 +54,8 @@ REVISIONS = [DRAFT, V1, V2]
 PLAN_V1 = "ACP Agent Plan (protocol v1)"
 PLAN_DRAFT = "ACP Agent Plan with Plan Operations (draft-2026-05)"
 RFD = "RFD Plan Operations Support"
-SCHEMA_V1 = "ACP JSON Schema v1 (schema.unstable.json, agent-client-protocol-schema 1.15)"
-SCHEMA_V2 = "ACP JSON Schema v2 (schema.json / schema.unstable.json)"
+SCHEMA_V1 = "ACP JSON Schema v1 (schema.unstable.json)"
+SCHEMA_V2 = "ACP JSON Schema v2 (schema.unstable.json)"
 JSONRPC = "JSON-RPC 2.0 Specification"
 TRANSPORTS = "ACP Transports"
 INITIALIZATION = "ACP Initialization"
@@ -63,6 +63,23 @@ SESSION_SETUP = "ACP Session Setup"
 PROMPT_TURN = "ACP Prompt Turn"
 EXTENSIBILITY = "ACP Extensibility"
 SUITE = 'acp-plan-conformance trace format (docs/guide.md)'
+
+
+def document_of(rev, document):
+    """The revision's own page of a protocol document (the draft is protocol v1)."""
+    if document == PROMPT_TURN and rev is V2:
+        return "ACP Prompt Lifecycle (protocol v2)"
+    if document in (TRANSPORTS, INITIALIZATION, SESSION_SETUP, PROMPT_TURN, EXTENSIBILITY):
+        return f"{document} (protocol {'v2' if rev is V2 else 'v1'})"
+    return document
+
+
+def citation_of(rule, rev):
+    """A rule's citation in the words of the revision's own document."""
+    for c in RULES[rule].get("revision_citations", []):
+        if c["revision"] == rev.name:
+            return c["citation"]
+    return RULES[rule]["citation"]
 
 
 def plan_section(rev, what):
@@ -365,7 +382,7 @@ class Case:
 
     def build(self):
         rules = {d["rule"] for d in self.diagnostics}
-        by_severity = {"error": [], "warning": [], "info": []}
+        by_severity = {"error": [], "warning": [], "info": [], "incomplete": []}
         for rule in sorted(rules):
             by_severity[SEVERITY[RULES[rule]["level"]]].append(rule)
         for rule in rules | set(self.near_miss):
@@ -374,10 +391,10 @@ class Case:
         assert not overlap, (self.id, overlap)
         citations = []
         for rule in sorted(rules) + sorted(set(self.near_miss) - rules):
-            c = RULES[rule]["citation"]
+            c = citation_of(rule, self.rev)
             citations.append({"rule": rule, "document": c["document"], "section": c["section"]})
         for document, section in self.docs:
-            citations.append({"document": document, "section": section})
+            citations.append({"document": document_of(self.rev, document), "section": section})
         assert citations, f"{self.id}: cite the spec"
         case = {"id": self.id, "description": self.description, "citations": citations}
         if self.near_miss:
@@ -385,14 +402,17 @@ class Case:
         if self.limits:
             case["limits"] = self.limits
         case["messages"] = self.items
+        verdict = "not_conformant" if by_severity["error"] else "incomplete" if by_severity["incomplete"] else "conformant"
         expect = {
-            "verdict": "not_conformant" if by_severity["error"] else "conformant",
+            "verdict": verdict,
             "errors": by_severity["error"],
             "warnings": by_severity["warning"],
             "infos": by_severity["info"],
             "diagnostics": sorted(self.diagnostics, key=lambda d: (d["message"], d["rule"], d.get("pointer", ""))),
             "state": self.state(),
         }
+        if by_severity["incomplete"]:
+            expect["incomplete"] = by_severity["incomplete"]
         if self.steps:
             expect["steps"] = self.steps
         case["expect"] = expect

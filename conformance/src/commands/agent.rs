@@ -53,6 +53,7 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
         out: args.out.clone(),
         permission: args.permission.clone(),
         deny_warnings: args.verdict.deny_warnings,
+        accept_incomplete: args.verdict.incomplete == crate::cli::IncompletePolicy::Warn,
     };
     let show_progress = std::io::stderr().is_terminal();
     let outcomes = runner::run(&options, &mut |outcome| {

@@ -56,6 +56,8 @@ pub fn run(args: DagArgs) -> Result<u8, Error> {
     let status = match dag::report::verdict(&report, report_options) {
         Verdict::Conformant => EXIT_CONFORMANT,
         Verdict::NotConformant => EXIT_NOT_CONFORMANT,
+        Verdict::Incomplete if report_options.accept_incomplete => EXIT_CONFORMANT,
+        Verdict::Incomplete => EXIT_NOT_CONFORMANT,
     };
     finish_reports(reports, status, render)
 }

@@ -20,13 +20,27 @@ pub fn run(args: RulesArgs) -> Result<u8, Error> {
             for rule in acp_plan_dag::every_rule() {
                 let _ = writeln!(
                     out,
-                    "{:<24} {:<6} {}\n    {}\n    {}\n",
+                    "{:<24} {:<6} {}\n    {}",
                     rule.id,
                     rule.level.as_str(),
                     list_revisions(rule.revisions),
                     rule.summary,
-                    rule.citation
                 );
+                let several = !rule.revision_citations.is_empty();
+                for (revisions, citation) in rule.citations() {
+                    if revisions.is_empty() {
+                        continue;
+                    }
+                    if several {
+                        let _ = writeln!(out, "    [{}] {citation}", list_revisions(&revisions));
+                    } else {
+                        let _ = writeln!(out, "    {citation}");
+                    }
+                    if !citation.note.is_empty() {
+                        let _ = writeln!(out, "      note: {}", citation.note);
+                    }
+                }
+                out.push('\n');
             }
             print(&out);
         }

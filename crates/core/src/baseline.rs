@@ -381,6 +381,7 @@ pub fn judge(baseline: &Baseline, traces: &[TraceReport], today: NaiveDate) -> J
                 Severity::Error => counts.errors += count,
                 Severity::Warning => counts.warnings += count,
                 Severity::Info => counts.infos += count,
+                Severity::Incomplete => counts.incomplete += count,
             }
         }
         covered.push(by_rule);
@@ -437,7 +438,7 @@ pub fn write(traces: &[TraceReport], options: &WriteOptions) -> String {
                 continue;
             };
             let fails = match rule.severity() {
-                Severity::Error => true,
+                Severity::Error | Severity::Incomplete => true,
                 Severity::Warning => options.warnings,
                 Severity::Info => false,
             };

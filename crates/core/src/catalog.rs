@@ -19,6 +19,10 @@ pub enum Level {
     /// Allowed, but worth knowing: an info.
     #[serde(rename = "INFO")]
     Info,
+    /// The checker's own limit: part of the input was not checked. Not a
+    /// violation by anyone; the result is incomplete.
+    #[serde(rename = "LIMIT")]
+    Limit,
 }
 
 impl Level {
@@ -27,6 +31,7 @@ impl Level {
             Level::Must => Severity::Error,
             Level::Should => Severity::Warning,
             Level::Info => Severity::Info,
+            Level::Limit => Severity::Incomplete,
         }
     }
 
@@ -35,6 +40,7 @@ impl Level {
             Level::Must => "MUST",
             Level::Should => "SHOULD",
             Level::Info => "INFO",
+            Level::Limit => "LIMIT",
         }
     }
 }
@@ -46,6 +52,9 @@ pub enum Severity {
     Error,
     Warning,
     Info,
+    /// Something was not checked (a [`Level::Limit`] rule): the result is
+    /// incomplete. Fails the run unless incomplete results are accepted.
+    Incomplete,
 }
 
 impl Severity {
@@ -54,6 +63,7 @@ impl Severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Info => "info",
+            Severity::Incomplete => "incomplete",
         }
     }
 }
@@ -64,18 +74,37 @@ impl fmt::Display for Severity {
     }
 }
 
-/// Where a rule comes from: a document, a section, and the sentence enforced.
+/// Where a rule comes from: a document, a section, the sentence enforced,
+/// and the suite's own note beside it.
 #[derive(Debug, Serialize)]
 pub struct Citation {
     pub document: &'static str,
     pub section: &'static str,
+    /// The document's own words, verbatim (Markdown markup and line breaks
+    /// aside); `corpus/spec/excerpts/` holds the paragraph it comes from.
+    /// Empty when the rule rests on a text the suite does not quote.
     pub text: &'static str,
+    /// The suite's words: renames, dates, what the rule infers from the
+    /// quotation. Never part of the quotation; empty when there is nothing to add.
+    pub note: &'static str,
 }
 
 impl fmt::Display for Citation {
+    /// The quotation only (notes are printed apart, see [`Citation::note`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}, {}: \"{}\"", self.document, self.section, self.text)
+        if self.text.is_empty() {
+            write!(f, "{}, {} (not quoted)", self.document, self.section)
+        } else {
+            write!(f, "{}, {}: \"{}\"", self.document, self.section, self.text)
+        }
     }
+}
+
+/// The quotation of one revision whose document words the rule differently.
+#[derive(Debug, Serialize)]
+pub struct RevisionCitation {
+    pub revision: Revision,
+    pub citation: Citation,
 }
 
 /// One rule of the catalog.
@@ -85,7 +114,10 @@ pub struct Rule {
     pub level: Level,
     pub revisions: &'static [Revision],
     pub summary: &'static str,
+    /// The citation for every revision not listed in `revision_citations`.
     pub citation: Citation,
+    /// Revisions whose own document words the rule differently.
+    pub revision_citations: &'static [RevisionCitation],
 }
 
 impl Rule {
@@ -95,6 +127,30 @@ impl Rule {
 
     pub fn applies_to(&self, revision: Revision) -> bool {
         self.revisions.contains(&revision)
+    }
+
+    /// The citation in the words of `revision`'s own document.
+    pub fn citation_for(&self, revision: Revision) -> &Citation {
+        self.revision_citations
+            .iter()
+            .find(|c| c.revision == revision)
+            .map_or(&self.citation, |c| &c.citation)
+    }
+
+    /// Every citation with the revisions it stands for (the first covers the
+    /// rule's revisions that have no citation of their own).
+    pub fn citations(&self) -> impl Iterator<Item = (Vec<Revision>, &Citation)> {
+        let general: Vec<Revision> = self
+            .revisions
+            .iter()
+            .copied()
+            .filter(|r| !self.revision_citations.iter().any(|c| c.revision == *r))
+            .collect();
+        std::iter::once((general, &self.citation)).chain(
+            self.revision_citations
+                .iter()
+                .map(|c| (vec![c.revision], &c.citation)),
+        )
     }
 }
 
@@ -109,24 +165,35 @@ pub const ALL_REVISIONS: &[Revision] = &Revision::ALL;
 pub const WITH_CAPABILITY: &[Revision] = &[Revision::Draft202605, Revision::V1];
 pub const V2_ONLY: &[Revision] = &[Revision::V2];
 
-/// Documents that citations name.
+/// Documents that citations name; `corpus/spec/excerpts/` holds the quoted
+/// paragraphs of each (the suite's own README aside).
 pub mod docs {
     pub const PLAN_V1: &str = "ACP Agent Plan (protocol v1)";
     pub const PLAN_DRAFT: &str = "ACP Agent Plan with Plan Operations (draft-2026-05)";
+    pub const PLAN_V1_OPS: &str = "ACP Agent Plan (protocol v1, unstable Plan Operations)";
+    pub const PLAN_V2: &str = "ACP Agent Plan (protocol v2)";
+    pub const PLAN_V2_UNSTABLE: &str = "ACP Agent Plan (protocol v2, unstable schema)";
     pub const RFD: &str = "RFD Plan Operations Support";
-    pub const SCHEMA_V1: &str =
-        "ACP JSON Schema v1 (schema.unstable.json, agent-client-protocol-schema 1.15)";
-    pub const SCHEMA_V2: &str = "ACP JSON Schema v2 (schema.json / schema.unstable.json)";
+    pub const SCHEMA_V1: &str = "ACP JSON Schema v1 (schema.unstable.json)";
+    pub const SCHEMA_V2: &str = "ACP JSON Schema v2 (schema.unstable.json)";
     pub const JSONRPC: &str = "JSON-RPC 2.0 Specification";
     pub const RFC8259: &str = "RFC 8259 (JSON)";
-    pub const TRANSPORTS: &str = "ACP Transports";
-    pub const INITIALIZATION: &str = "ACP Initialization";
-    pub const SESSION_SETUP: &str = "ACP Session Setup";
-    pub const PROMPT_TURN: &str = "ACP Prompt Turn";
-    pub const EXTENSIBILITY: &str = "ACP Extensibility";
+    pub const TRANSPORTS_V1: &str = "ACP Transports (protocol v1)";
+    pub const TRANSPORTS_V2: &str = "ACP Transports (protocol v2)";
+    pub const INITIALIZATION_V1: &str = "ACP Initialization (protocol v1)";
+    pub const INITIALIZATION_V2: &str = "ACP Initialization (protocol v2)";
+    pub const SESSION_SETUP_V1: &str = "ACP Session Setup (protocol v1)";
+    pub const SESSION_SETUP_V2: &str = "ACP Session Setup (protocol v2)";
+    pub const PROMPT_TURN_V1: &str = "ACP Prompt Turn (protocol v1)";
+    pub const PROMPT_LIFECYCLE_V2: &str = "ACP Prompt Lifecycle (protocol v2)";
+    pub const EXTENSIBILITY_V1: &str = "ACP Extensibility (protocol v1)";
+    pub const EXTENSIBILITY_V2: &str = "ACP Extensibility (protocol v2)";
+    pub const MIGRATION_V2: &str = "ACP Migrating to v2";
     pub const SUITE: &str = "acp-plan-conformance trace format (docs/guide.md)";
-    pub const EMERGENCE_PLAN: &str = "Acts of Emergence 010: Agent/Plan";
     pub const SUITE_DAG: &str = "acp-plan-conformance plan files (docs/dag.md)";
+    pub const EMERGENCE_PLAN: &str = "Acts of Emergence 010: Agent/Plan";
+    pub const EMERGENCE_STATE: &str =
+        "Acts of Emergence 009: Agent/State (companion essay, not a seed)";
 }
 
 /// Diagnostics by severity (all of them, kept or not).
@@ -135,6 +202,8 @@ pub struct Counts {
     pub errors: u64,
     pub warnings: u64,
     pub infos: u64,
+    /// Diagnostics saying something was not checked (the checker's limits).
+    pub incomplete: u64,
 }
 
 impl Counts {
@@ -142,6 +211,7 @@ impl Counts {
         self.errors += other.errors;
         self.warnings += other.warnings;
         self.infos += other.infos;
+        self.incomplete += other.incomplete;
     }
 
     /// Count one diagnostic of `severity`.
@@ -150,6 +220,7 @@ impl Counts {
             Severity::Error => self.errors += 1,
             Severity::Warning => self.warnings += 1,
             Severity::Info => self.infos += 1,
+            Severity::Incomplete => self.incomplete += 1,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! A diagnostic: one broken (or noteworthy) rule at one place of a trace.
 
-use crate::catalog::{Rule, Severity};
+use crate::catalog::{Citation, Rule, Severity};
+use crate::spec::Revision;
 use crate::text::shorten;
 
 /// Longest session or plan id kept in a diagnostic; hostile ids can be huge.
@@ -19,6 +20,9 @@ pub struct Diagnostic {
     pub hint: Option<String>,
     /// The offending line, shortened around the pointer, for human output.
     pub snippet: Option<String>,
+    /// The revision the message was checked under: its document's words are
+    /// the ones cited. `None` (plans of tool calls) cites the rule's general text.
+    pub revision: Option<Revision>,
 }
 
 impl Diagnostic {
@@ -32,6 +36,15 @@ impl Diagnostic {
             message: message.into(),
             hint: None,
             snippet: None,
+            revision: None,
+        }
+    }
+
+    /// The citation in the words of the revision the message was checked under.
+    pub fn citation(&self) -> &'static Citation {
+        match self.revision {
+            Some(revision) => self.rule.citation_for(revision),
+            None => &self.rule.citation,
         }
     }
 

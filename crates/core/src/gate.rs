@@ -90,6 +90,8 @@ impl CheckedFile {
             std::slice::from_ref(&self.report),
             ReportOptions {
                 deny_warnings: self.deny_warnings,
+                // The gate fails closed on what the checker could not check.
+                accept_incomplete: false,
                 show_state: false,
                 quiet: false,
             },
@@ -115,7 +117,7 @@ mod tests {
         let panic = std::panic::catch_unwind(|| checked.assert_conformant()).unwrap_err();
         let message = panic.downcast_ref::<String>().unwrap();
         assert!(message.contains("is not conformant"), "{message}");
-        assert!(message.contains("SES-BEFORE-INIT"), "{message}");
+        assert!(message.contains("SES-UNKNOWN-SESSION"), "{message}");
         assert!(check_file(dir.path().join("missing.jsonl")).is_err());
     }
 }

@@ -65,7 +65,7 @@
 //! use acp_plan_conformance::{check_reader, Config};
 //! let trace = br#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}"#;
 //! let report = check_reader("example", &trace[..], Config::default()).unwrap();
-//! assert_eq!(report.diagnostics[0].rule.id, "SES-BEFORE-INIT");
+//! assert_eq!(report.diagnostics[0].rule.id, "SES-UNKNOWN-SESSION");
 //! ```
 
 pub mod baseline;

@@ -155,6 +155,7 @@ fn readme_lists_every_fixture_with_its_verdict() {
         let actual = match verdict {
             Verdict::Conformant => "conformant".to_owned(),
             Verdict::NotConformant => format!("not conformant: {}", errors.join(", ")),
+            Verdict::Incomplete => "incomplete".to_owned(),
         };
         assert_eq!(
             &actual, expected,

@@ -19,8 +19,8 @@
 //! replayed first on every run: commit that file.
 
 use acp_plan_conformance::gen::{
-    self, AgentRequestKind, Capability, Content, Entry, FileUri, Framing, Meta, Op, OtherUpdate,
-    PlanOp, Priority, Rendered, Scenario, SessionUpdate, Status, StopReason, Violation,
+    self, AgentRequestKind, Capability, Connection, Content, Entry, FileUri, Framing, Meta, Op,
+    OtherUpdate, PlanOp, Priority, Rendered, SessionUpdate, Status, StopReason, Violation,
 };
 use acp_plan_conformance::rules::shape::parse_plan_update;
 use acp_plan_conformance::spec::messages as typed;
@@ -194,7 +194,7 @@ fn legal_op() -> impl Strategy<Value = Op> {
 }
 
 /// A legal scenario: at least one session first, then random ops.
-fn scenario() -> impl Strategy<Value = Scenario> {
+fn scenario() -> impl Strategy<Value = Connection> {
     (
         revision(),
         capability(),
@@ -202,7 +202,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         prop::collection::vec(legal_op(), 0..40),
     )
         .prop_map(|(revision, capability, framing, ops)| {
-            let mut scenario = Scenario::new(revision);
+            let mut scenario = Connection::new(revision);
             scenario.capability = capability;
             scenario.framing = framing;
             scenario.ops = std::iter::once(Op::NewSession { session: 0 })
@@ -215,7 +215,7 @@ fn scenario() -> impl Strategy<Value = Scenario> {
 // ---------------------------------------------------------------------------
 // Helpers.
 
-fn check(scenario: &Scenario) -> (Rendered, TraceReport) {
+fn check(scenario: &Connection) -> (Rendered, TraceReport) {
     let rendered = scenario.render();
     let report = check_reader("prop", rendered.text().as_bytes(), scenario.config())
         .expect("reading from memory");
@@ -400,7 +400,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
 /// Apply `mutation`; `None` when the scenario's context cannot host it
 /// (e.g. `CAP-LEGACY-V2` outside v2). Returns the mutated scenario and the
 /// index of the violating op.
-fn mutate(scenario: &Scenario, mutation: &Mutation) -> Option<(Scenario, usize)> {
+fn mutate(scenario: &Connection, mutation: &Mutation) -> Option<(Connection, usize)> {
     let mut mutated = scenario.clone();
     match mutation {
         Mutation::DropCapability => {
@@ -657,7 +657,7 @@ fn state_differences(validator: &Validator, oracle: &Oracle) -> Vec<String> {
 
 /// Legal ops with violations mixed in (rejected messages must leave the
 /// state alone; the two that a client shows must change it).
-fn scenario_with_violations() -> impl Strategy<Value = Scenario> {
+fn scenario_with_violations() -> impl Strategy<Value = Connection> {
     (
         scenario(),
         prop::collection::vec((any::<usize>(), violation()), 0..4),
@@ -890,7 +890,7 @@ fn session_diagnostics(
 }
 
 /// Scenarios whose violations are all about one of its sessions.
-fn scenario_with_session_violations() -> impl Strategy<Value = Scenario> {
+fn scenario_with_session_violations() -> impl Strategy<Value = Connection> {
     scenario_with_violations().prop_map(|mut scenario| {
         scenario.ops.retain(|op| match op {
             Op::Violation(v) => v.session().is_some(),

@@ -3,7 +3,7 @@
 
 use crate::graph::{self, Graph};
 use crate::options::{DagOptions, WriteMode};
-use crate::plan::{self, Plan};
+use crate::plan::{self, ToolPlan};
 use crate::rules;
 use acp_plan_conformance::catalog::Counts;
 use acp_plan_conformance::diag::Diagnostic;
@@ -12,7 +12,7 @@ use acp_plan_conformance::diag::Diagnostic;
 #[derive(Debug)]
 pub struct DagReport {
     pub name: String,
-    pub plan: Plan,
+    pub plan: ToolPlan,
     /// `None` when the plan could not be read completely (see the faults).
     pub graph: Option<Graph>,
     /// Kept diagnostics, sorted by line (at most `max_diagnostics`).

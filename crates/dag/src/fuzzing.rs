@@ -17,14 +17,14 @@ use crate::dataflow;
 use crate::options::{DagOptions, WriteMode};
 use crate::report as views;
 use acp_plan_conformance::catalog::Severity;
-use acp_plan_conformance::fuzzing::{check_bounds, Checked, Violation};
+use acp_plan_conformance::fuzzing::{check_bounds, Broken, Checked};
 use acp_plan_conformance::report::{ReportOptions, Verdict};
 
-/// `Err(Violation)` with a formatted message unless `cond` holds.
+/// `Err(Broken)` with a formatted message unless `cond` holds.
 macro_rules! ensure {
     ($cond:expr, $($arg:tt)+) => {
         if !$cond {
-            return Err(Violation(format!($($arg)+)));
+            return Err(Broken(format!($($arg)+)));
         }
     };
 }

@@ -11,7 +11,7 @@
 //! writes, cycles, order, waves); `rules::dag` decides what that breaks.
 
 use crate::data::{schema_fit, schema_slots, KnownData, SchemaFit};
-use crate::plan::Plan;
+use crate::plan::ToolPlan;
 use crate::reference::Reference;
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -116,7 +116,7 @@ pub struct TooManyEdges {
 }
 
 /// Build the graph of a completely read plan against the known data.
-pub fn build(plan: &Plan, data: &KnownData, max_edges: usize) -> Result<Graph, TooManyEdges> {
+pub fn build(plan: &ToolPlan, data: &KnownData, max_edges: usize) -> Result<Graph, TooManyEdges> {
     let calls = &plan.calls;
     let mut trie = Trie::default();
     for call in calls {
@@ -254,7 +254,7 @@ pub fn build(plan: &Plan, data: &KnownData, max_edges: usize) -> Result<Graph, T
 
 /// The deepest path the plan uses (at least 1): blueprint slots deeper
 /// than any write cannot be told apart from their parents anyway.
-fn plan_path_depth(plan: &Plan) -> usize {
+fn plan_path_depth(plan: &ToolPlan) -> usize {
     plan.calls
         .iter()
         .flat_map(|c| c.output.iter().flat_map(|o| o.targets.iter()))

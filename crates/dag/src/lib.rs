@@ -1,5 +1,5 @@
 //! acp-plan-dag: plans as DAGs of tool calls ("Acts of Emergence 010:
-//! Agent/Plan"), the checker behind `acp-plan dag`.
+//! Agent/ToolPlan"), the checker behind `acp-plan dag`.
 //!
 //! There a plan is a list of tool calls `{"_tool": NAME, ...arguments,
 //! "_outputPath": "†state.path"}`; an argument `"†<kind>.<path>"` reads a
@@ -38,7 +38,7 @@ pub use check::{check_bytes, check_named, DagReport};
 pub use data::KnownData;
 pub use graph::{Graph, Schedule};
 pub use options::{DagLimits, DagOptions, WriteMode};
-pub use plan::{Call, Plan, Shape};
+pub use plan::{Call, Shape, ToolPlan};
 pub use reference::{OutputPath, Reference};
 pub use rules::every_rule;
 pub use tools::ToolCatalog;

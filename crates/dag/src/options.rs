@@ -9,11 +9,11 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WriteMode {
-    /// State is immutable once written (the seed's text as of late 2025):
-    /// a second write is an error.
+    /// State is immutable once written (companion essay 009 as of late 2025;
+    /// the 010 seed says nothing of it): a second write is a warning.
     #[default]
     Immutable,
-    /// Later revisions of the text: the last write wins (noted as info).
+    /// Later revisions of essay 009: the last write wins (noted as info).
     LastWins,
 }
 

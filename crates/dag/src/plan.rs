@@ -168,9 +168,10 @@ pub struct PlanFault {
     pub kind: FaultKind,
 }
 
-/// A plan file, read.
+/// A plan of tool calls as read from a plan file (not an ACP plan message:
+/// that is `acp_plan_conformance::spec::messages::Plan`).
 #[derive(Debug, Default)]
-pub struct Plan {
+pub struct ToolPlan {
     pub shape: Option<Shape>,
     pub calls: Vec<Call>,
     pub faults: Vec<PlanFault>,
@@ -181,15 +182,15 @@ pub struct Plan {
     pub complete: bool,
 }
 
-impl Plan {
+impl ToolPlan {
     fn fault(&mut self, place: Place, call: Option<usize>, kind: FaultKind) {
         self.faults.push(PlanFault { place, call, kind });
     }
 }
 
 /// Read a plan file. Never panics; every problem is a fault.
-pub fn read_plan(bytes: &[u8], limits: &DagLimits) -> Plan {
-    let mut plan = Plan::default();
+pub fn read_plan(bytes: &[u8], limits: &DagLimits) -> ToolPlan {
+    let mut plan = ToolPlan::default();
     let start = Place {
         line: 1,
         pointer: String::new(),
@@ -334,7 +335,7 @@ impl Container {
 /// Decide the shape. A top-level array is a context when every element is
 /// an object with a string `type` and no `_tool`, and one of them is a
 /// plan message; otherwise it is an array of calls.
-fn find_calls(document: &Value, plan: &mut Plan) -> Option<(Shape, Container)> {
+fn find_calls(document: &Value, plan: &mut ToolPlan) -> Option<(Shape, Container)> {
     let top = Place {
         line: 1,
         pointer: String::new(),
@@ -409,7 +410,7 @@ fn find_calls(document: &Value, plan: &mut Plan) -> Option<(Shape, Container)> {
 }
 
 fn read_call(
-    plan: &mut Plan,
+    plan: &mut ToolPlan,
     index: usize,
     place: Place,
     value: Value,
@@ -501,7 +502,7 @@ fn read_call(
 /// Iterative, and a pointer is only spelled out for a reference: a wide
 /// argument costs a frame per level, not a string per element.
 fn read_arguments(
-    plan: &mut Plan,
+    plan: &mut ToolPlan,
     call: &mut Call,
     members: &Map<String, Value>,
     limits: &DagLimits,
@@ -556,7 +557,7 @@ fn read_arguments(
 
 /// Record one reference argument; `false` once the reference limit is hit.
 fn read_reference(
-    plan: &mut Plan,
+    plan: &mut ToolPlan,
     call: &mut Call,
     text: &str,
     relative: String,
@@ -614,7 +615,7 @@ fn read_reference(
 mod tests {
     use super::*;
 
-    fn read(text: &str) -> Plan {
+    fn read(text: &str) -> ToolPlan {
         read_plan(text.as_bytes(), &DagLimits::default())
     }
 

@@ -12,12 +12,7 @@ use serde_json::{json, Value};
 use std::fmt::Write;
 
 pub fn verdict(report: &DagReport, options: ReportOptions) -> Verdict {
-    let c = report.counts;
-    if c.errors > 0 || (options.deny_warnings && c.warnings > 0) {
-        Verdict::NotConformant
-    } else {
-        Verdict::Conformant
-    }
+    acp_plan_conformance::report::verdict_of(report.counts, options)
 }
 
 /// rustc-style diagnostics, the dry run if asked, a summary and the verdict.
@@ -73,10 +68,11 @@ pub fn render_human(report: &DagReport, options: ReportOptions, dry_run: bool) -
     }
     let _ = writeln!(
         out,
-        "verdict: {} ({}, {}{})",
+        "verdict: {} ({}, {}{}{})",
         verdict(report, options).as_str(),
         plural(c.errors, "error", "errors"),
         plural(c.warnings, "warning", "warnings"),
+        human::incomplete_note(c.incomplete, options.accept_incomplete),
         if options.deny_warnings {
             ", warnings denied"
         } else {
@@ -201,12 +197,20 @@ pub fn render_json(report: &DagReport, options: ReportOptions, dry_run: bool) ->
             "errors": c.errors,
             "warnings": c.warnings,
             "infos": c.infos,
+            "incomplete": c.incomplete,
             "not_shown": report.not_shown,
             "calls": report.plan.calls.len(),
             "dependencies": report.graph.as_ref().map(|g| g.edges.len()),
             "waves": report.graph.as_ref().map(|g| g.schedule.waves.len()),
             "deny_warnings": options.deny_warnings,
+            "incomplete_policy": if options.accept_incomplete { "warn" } else { "fail" },
         },
+        "unchecked": report
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity() == Severity::Incomplete)
+            .map(|d| json::unchecked_part(&report.name, d))
+            .collect::<Vec<_>>(),
     });
     if dry_run {
         document["dry_run"] = dry_run_json(report);

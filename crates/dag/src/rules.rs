@@ -20,7 +20,7 @@
 use crate::data::KnownData;
 use crate::graph::{Clash, Graph, Resolution, TooManyEdges};
 use crate::options::WriteMode;
-use crate::plan::{display_name, Call, FaultKind, Place, Plan, MAX_NESTING};
+use crate::plan::{display_name, Call, FaultKind, Place, Read, ToolPlan, MAX_NESTING};
 use crate::reference::{Reference, ReferenceError};
 use crate::tools::ToolCatalog;
 use acp_plan_conformance::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS};
@@ -42,8 +42,7 @@ const FAILURE: &str = "Example: Handling Failure";
 
 const DEPENDENCY: &str = "This creates a clear dependency: the second tool can't start until the first one has finished its job and written the result to the notepad.";
 const CONNECTIONS: &str = "Connections (The State Object): The links between steps are formed when one tool writes a result to the State notepad, and another tool reads it. A tool says where it will write its result using a special note called _outputPath. Another tool can then use that result by pointing to the same spot on the notepad using a Variable Reference.";
-const DIRECTED: &str = "Directed: The connections only go one way. Data flows from a tool that creates it to a tool that uses it, never backward.";
-const SLOTS: &str = "By providing the schema, the user gives the agent a clear map for the data. The agent doesn't have to guess the variable names or the right order; it just fills in the predefined slots, leading to a much more reliable Plan.";
+const TOOLS_GIVEN: &str = "The agent gets a set of tools and a user's request.";
 
 pub const INPUT: Rule = Rule {
     id: "DAG-INPUT",
@@ -53,20 +52,24 @@ pub const INPUT: Rule = Rule {
     citation: Citation {
         document: docs::SUITE_DAG,
         section: "acp-plan dag",
-        text: "A plan file is one JSON document: an array of tool calls, a solution {\"calls\": [...], \"output\": ...}, a plan message {\"type\": \"plan\", \"plan\": [...]}, or a context array holding one plan message.",
+        text: "The plan file is one JSON document: a bare array of calls, a solution {\"calls\": [...], \"output\": ...}, a plan message {\"type\": \"plan\", \"plan\": [...]}, or a context array (messages with a string type) holding exactly one plan message",
+        note: "The suite's own input format: a file it cannot read holds no plan it can judge.",
     },
+    revision_citations: &[],
 };
 
 pub const LIMIT: Rule = Rule {
     id: "DAG-LIMIT",
-    level: Level::Must,
+    level: Level::Limit,
     revisions: ALL_REVISIONS,
     summary: "The plan exceeds an input limit of the checker and was not (fully) checked",
     citation: Citation {
         document: docs::SUITE_DAG,
         section: "Limits",
-        text: "A plan must fit the checker's limits (size, nesting, calls, references, path segments, dependencies); raise them with the --max-* options.",
+        text: "A plan over a limit is not fully checked, so the suite cannot call the plan sound.",
+        note: "The checker's own limit, not a fault of the plan.",
     },
+    revision_citations: &[],
 };
 
 pub const TOOL_MISSING: Rule = Rule {
@@ -78,31 +81,37 @@ pub const TOOL_MISSING: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: FORMED,
         text: "Steps (Tool Calls): Each step in the plan is a specific action, like fetchUserProfile.",
+        note: "A call without a tool name names no action: it cannot run.",
     },
+    revision_citations: &[],
 };
 
 pub const REF_SYNTAX: Rule = Rule {
     id: "DAG-REF-SYNTAX",
     level: Level::Must,
     revisions: ALL_REVISIONS,
-    summary: "A string argument starting with † is not a reference `†<kind>.<dotted.path>`: it points to no spot on the notepad",
+    summary: "A string argument starting with † is not a reference `†<kind>.<dotted.path>` the suite can read: it points to no spot on the notepad, so the call cannot run (the suite's reading of 010's examples)",
     citation: Citation {
         document: docs::EMERGENCE_PLAN,
         section: FORMED,
         text: CONNECTIONS,
+        note: "010 gives the reference syntax by example only (†input.amount, †state.userProfileData). A string starting with † that the suite cannot read as †<kind>.<path> points to no spot on the notepad, so the call cannot run: the suite's reading of the examples, not a sentence of 010.",
     },
+    revision_citations: &[],
 };
 
 pub const OUTPUT_SYNTAX: Rule = Rule {
     id: "DAG-OUTPUT-SYNTAX",
     level: Level::Must,
     revisions: ALL_REVISIONS,
-    summary: "`_outputPath` is not a string of references joined by `||` (one of) or `&&` (all of)",
+    summary: "`_outputPath` is not a string of references joined by `||` (one of) or `&&` (all of): it names no spot to write, so the call cannot run (the suite's reading of 010's example)",
     citation: Citation {
         document: docs::EMERGENCE_PLAN,
-        section: FORMED,
-        text: CONNECTIONS,
+        section: FAILURE,
+        text: "\"_outputPath\": \"†state.receipt || †state.error\"",
+        note: "010's only output with several targets joins them with || (one of, by success or failure). The suite also reads && (all of), a companion essay's notation that 010 does not use. An _outputPath the suite cannot read names no spot to write, so the call cannot run: the suite's reading, not a sentence of 010.",
     },
+    revision_citations: &[],
 };
 
 pub const OUTPUT_KIND: Rule = Rule {
@@ -114,7 +123,9 @@ pub const OUTPUT_KIND: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: FORMED,
         text: CONNECTIONS,
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const READ_DANGLING: Rule = Rule {
@@ -126,7 +137,9 @@ pub const READ_DANGLING: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: FORMED,
         text: DEPENDENCY,
+        note: "A read that no call writes and no known data holds can never start.",
     },
+    revision_citations: &[],
 };
 
 pub const READ_UNCHECKED: Rule = Rule {
@@ -138,7 +151,9 @@ pub const READ_UNCHECKED: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: FORMED,
         text: DEPENDENCY,
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const READ_ALTERNATIVE: Rule = Rule {
@@ -150,7 +165,9 @@ pub const READ_ALTERNATIVE: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: FAILURE,
         text: "The system tries to run the processPayment tool, but it fails. The system writes an error message to the shared notepad.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const CYCLE: Rule = Rule {
@@ -162,7 +179,9 @@ pub const CYCLE: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: FLOWCHART,
         text: "Acyclic: The flowchart can't have any loops. This guarantees that the plan has a clear start and a clear finish. It's a safety feature to stop the computer brain from accidentally creating a plan that runs forever. The system always checks to make sure a Plan has no loops before it starts.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const ORDER: Rule = Rule {
@@ -174,19 +193,23 @@ pub const ORDER: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: DOING,
         text: "Carrying out the plan is handled by the Execution Loop, which reads the Plan and runs the tools in the right order, updating the shared State notepad as it goes.",
+        note: "Listing order is not normative; the warning is for reviewers and list-order executors.",
     },
+    revision_citations: &[],
 };
 
 pub const WRITE_TWICE: Rule = Rule {
     id: "DAG-WRITE-TWICE",
-    level: Level::Must,
+    level: Level::Should,
     revisions: ALL_REVISIONS,
-    summary: "--writes immutable (default): two calls may write the same (or an overlapping) path, or a call writes a path the State already holds; State is immutable once written (read with 009: Agent/State as of late 2025)",
+    summary: "--writes immutable (default): two calls may write the same (or an overlapping) path, or a call writes a path the State already holds; State is immutable once written (companion essay 009 as of late 2025; 010 does not say so)",
     citation: Citation {
-        document: docs::EMERGENCE_PLAN,
-        section: FLOWCHART,
-        text: DIRECTED,
+        document: docs::EMERGENCE_STATE,
+        section: "Agent/State",
+        text: "",
+        note: "010 says nothing about writing a State path twice. Under --writes immutable (the default) the suite follows the companion essay 009 as read in late 2025, where State is immutable once written; later revisions of 009 say the last write wins. Hence a warning, never an error. 009 is not one of the seeds, so nothing is quoted.",
     },
+    revision_citations: &[],
 };
 
 pub const WRITE_OVERWRITE: Rule = Rule {
@@ -195,10 +218,12 @@ pub const WRITE_OVERWRITE: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "--writes last-wins: two calls may write the same (or an overlapping) path, or a call overwrites a value the State holds; the last write wins",
     citation: Citation {
-        document: docs::EMERGENCE_PLAN,
-        section: FLOWCHART,
-        text: DIRECTED,
+        document: docs::EMERGENCE_STATE,
+        section: "Agent/State",
+        text: "",
+        note: "010 says nothing about writing a State path twice. Under --writes last-wins the suite follows later revisions of the companion essay 009: the last write wins. 009 is not one of the seeds, so nothing is quoted.",
     },
+    revision_citations: &[],
 };
 
 pub const SCHEMA_PATH: Rule = Rule {
@@ -209,8 +234,10 @@ pub const SCHEMA_PATH: Rule = Rule {
     citation: Citation {
         document: docs::EMERGENCE_PLAN,
         section: BLUEPRINT,
-        text: SLOTS,
+        text: "By providing the schema, the user gives the agent a clear map for the data. The agent doesn't have to guess the variable names or the right order; it just fills in the predefined slots, leading to a much more reliable Plan.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const SCHEMA_UNFILLED: Rule = Rule {
@@ -222,7 +249,9 @@ pub const SCHEMA_UNFILLED: Rule = Rule {
         document: docs::EMERGENCE_PLAN,
         section: BLUEPRINT,
         text: "The user gives the agent an Input and a State message that only contains a schema, or blueprint. This blueprint describes the data flow by listing the \"variables\" the plan should fill in.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const TOOL_UNKNOWN: Rule = Rule {
@@ -233,8 +262,10 @@ pub const TOOL_UNKNOWN: Rule = Rule {
     citation: Citation {
         document: docs::EMERGENCE_PLAN,
         section: FAILURE,
-        text: "The agent gets a set of tools and a user's request.",
+        text: TOOLS_GIVEN,
+        note: "A call to a tool the agent was not given cannot run.",
     },
+    revision_citations: &[],
 };
 
 pub const TOOL_ARGS: Rule = Rule {
@@ -245,8 +276,10 @@ pub const TOOL_ARGS: Rule = Rule {
     citation: Citation {
         document: docs::EMERGENCE_PLAN,
         section: FAILURE,
-        text: "The agent gets a set of tools and a user's request.",
+        text: TOOLS_GIVEN,
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const RULES: &[&Rule] = &[
@@ -295,7 +328,7 @@ fn count(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Diagnostics for what reading the plan found.
-pub fn plan_faults(plan: &Plan) -> Vec<Diagnostic> {
+pub fn plan_faults(plan: &ToolPlan) -> Vec<Diagnostic> {
     plan.faults
         .iter()
         .map(|fault| {
@@ -371,7 +404,7 @@ pub fn plan_faults(plan: &Plan) -> Vec<Diagnostic> {
                 FaultKind::BadReference { text, error } => Diagnostic::new(
                     &REF_SYNTAX,
                     format!(
-                        "call {label}: \"{}\" starts with † but is not a reference: {error}",
+                        "call {label} cannot run: \"{}\" starts with † but the suite cannot read it as a reference (it points to no spot on the notepad): {error}",
                         quoted(text)
                     ),
                 )
@@ -384,13 +417,13 @@ pub fn plan_faults(plan: &Plan) -> Vec<Diagnostic> {
                 }),
                 FaultKind::OutputNotString { found } => Diagnostic::new(
                     &OUTPUT_SYNTAX,
-                    format!("call {label}: `_outputPath` is {found}, not a string of references"),
+                    format!("call {label} cannot run: `_outputPath` is {found}, not a string of references (it names no spot to write)"),
                 )
                 .hint("write `\"_outputPath\": \"†state.result\"`"),
                 FaultKind::BadOutputPath { text, error } => Diagnostic::new(
                     &OUTPUT_SYNTAX,
                     format!(
-                        "call {label}: `_outputPath` \"{}\" is malformed: {error}",
+                        "call {label} cannot run: the suite cannot read `_outputPath` \"{}\" (it names no spot to write): {error}",
                         quoted(text)
                     ),
                 )
@@ -401,19 +434,33 @@ pub fn plan_faults(plan: &Plan) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// Diagnostics for the graph of a completely read plan.
+/// Diagnostics for the graph of a completely read plan, rule by rule, in a fixed order (the
+/// report then sorts them by line).
 pub fn graph_findings(
-    plan: &Plan,
+    plan: &ToolPlan,
     graph: &Graph,
     data: &KnownData,
     writes: WriteMode,
 ) -> Vec<Diagnostic> {
     let calls = &plan.calls;
-    let mut out = Vec::new();
-    let target_of = |call: usize, target: usize| -> Option<&Reference> {
-        calls.get(call)?.output.as_ref()?.targets.get(target)
-    };
+    let mut out = outputs_outside_state(calls);
+    out.extend(read_findings(calls, graph, data));
+    out.extend(write_clashes(calls, graph, writes));
+    out.extend(cycles(calls, graph));
+    out.extend(misordered(calls, graph));
+    out.extend(outside_schema(calls, graph));
+    out.extend(unfilled_slots(graph));
+    out
+}
 
+/// Target `target` of call `call`'s `_outputPath`.
+fn target_of(calls: &[Call], call: usize, target: usize) -> Option<&Reference> {
+    calls.get(call)?.output.as_ref()?.targets.get(target)
+}
+
+/// DAG-OUTPUT-KIND: a call writes outside the State.
+fn outputs_outside_state(calls: &[Call]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     for call in calls {
         let Some(output) = &call.output else { continue };
         for target in output.targets.iter().filter(|t| t.kind != "state") {
@@ -428,7 +475,13 @@ pub fn graph_findings(
             ));
         }
     }
+    out
+}
 
+/// DAG-READ-DANGLING and DAG-READ-ALTERNATIVE, read by read, then
+/// DAG-READ-UNCHECKED once per data kind.
+fn read_findings(calls: &[Call], graph: &Graph, data: &KnownData) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     // Unchecked reads: one note per data kind, at its first read.
     let mut unchecked: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
     for fact in &graph.reads {
@@ -438,43 +491,8 @@ pub fn graph_findings(
         let Some(read) = call.reads.get(fact.read) else {
             continue;
         };
-        let place = at_pointer(call, read.pointer.clone());
         match fact.resolution {
-            Resolution::Dangling => {
-                let kind = &read.reference.kind;
-                let (why, hint) = if kind != "state" {
-                    (
-                        format!("and the {kind} data given does not hold it"),
-                        format!("fix the path, or give the value in the {kind} data"),
-                    )
-                } else if data.supplied(kind) {
-                    (
-                        "and the State given does not hold it".to_owned(),
-                        format!("add a call with \"_outputPath\": \"{}\", or fix the path", read.reference),
-                    )
-                } else {
-                    (
-                        "and the State starts empty (no --state given)".to_owned(),
-                        format!(
-                            "add a call with \"_outputPath\": \"{}\"; if the State already holds it when the plan runs, pass the State with --state",
-                            read.reference
-                        ),
-                    )
-                };
-                out.push(placed(
-                    Diagnostic::new(
-                        &READ_DANGLING,
-                        format!(
-                            "call {} reads {}, which no call writes {why}",
-                            call.label(),
-                            read.reference
-                        ),
-                    )
-                    .hint(hint),
-                    &place,
-                    Some(call),
-                ));
-            }
+            Resolution::Dangling => out.push(dangling_read(call, read, data)),
             Resolution::Unchecked => {
                 let entry = unchecked
                     .entry(read.reference.kind.as_str())
@@ -483,18 +501,7 @@ pub fn graph_findings(
             }
             Resolution::Written {
                 alternatives_only: true,
-            } => out.push(placed(
-                Diagnostic::new(
-                    &READ_ALTERNATIVE,
-                    format!(
-                        "call {} reads {}, which is written only as one alternative (`||`); on the other branch this call cannot run",
-                        call.label(),
-                        read.reference
-                    ),
-                ),
-                &place,
-                Some(call),
-            )),
+            } => out.push(alternative_read(call, read)),
             Resolution::Written { .. } | Resolution::Known => {}
         }
     }
@@ -523,11 +530,75 @@ pub fn graph_findings(
             Some(call),
         ));
     }
+    out
+}
 
+/// DAG-READ-DANGLING: a read that no call writes and no known data holds.
+fn dangling_read(call: &Call, read: &Read, data: &KnownData) -> Diagnostic {
+    let place = at_pointer(call, read.pointer.clone());
+    let kind = &read.reference.kind;
+    let (why, hint) = if kind != "state" {
+        (
+            format!("and the {kind} data given does not hold it"),
+            format!("fix the path, or give the value in the {kind} data"),
+        )
+    } else if data.supplied(kind) {
+        (
+            "and the State given does not hold it".to_owned(),
+            format!(
+                "add a call with \"_outputPath\": \"{}\", or fix the path",
+                read.reference
+            ),
+        )
+    } else {
+        (
+            "and the State starts empty (no --state given)".to_owned(),
+            format!(
+                "add a call with \"_outputPath\": \"{}\"; if the State already holds it when the plan runs, pass the State with --state",
+                read.reference
+            ),
+        )
+    };
+    placed(
+        Diagnostic::new(
+            &READ_DANGLING,
+            format!(
+                "call {} reads {}, which no call writes {why}",
+                call.label(),
+                read.reference
+            ),
+        )
+        .hint(hint),
+        &place,
+        Some(call),
+    )
+}
+
+/// DAG-READ-ALTERNATIVE: a read written only on one branch of `||`.
+fn alternative_read(call: &Call, read: &Read) -> Diagnostic {
+    let place = at_pointer(call, read.pointer.clone());
+    placed(
+        Diagnostic::new(
+            &READ_ALTERNATIVE,
+            format!(
+                "call {} reads {}, which is written only as one alternative (`||`); on the other branch this call cannot run",
+                call.label(),
+                read.reference
+            ),
+        ),
+        &place,
+        Some(call),
+    )
+}
+
+/// DAG-WRITE-TWICE (or DAG-WRITE-OVERWRITE under `--writes last-wins`).
+fn write_clashes(calls: &[Call], graph: &Graph, writes: WriteMode) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     for clash in &graph.clashes {
-        let (Some(call), Some(target)) =
-            (calls.get(clash.call), target_of(clash.call, clash.target))
-        else {
+        let (Some(call), Some(target)) = (
+            calls.get(clash.call),
+            target_of(calls, clash.call, clash.target),
+        ) else {
             continue;
         };
         let may = |c: &Call| {
@@ -543,7 +614,7 @@ pub fn graph_findings(
                 target: other_target,
             } => {
                 let (Some(other), Some(other_target)) =
-                    (calls.get(other), target_of(other, other_target))
+                    (calls.get(other), target_of(calls, other, other_target))
                 else {
                     continue;
                 };
@@ -572,7 +643,7 @@ pub fn graph_findings(
             ),
         };
         let d = match writes {
-            WriteMode::Immutable => Diagnostic::new(&WRITE_TWICE, format!("{what}; State is immutable once written"))
+            WriteMode::Immutable => Diagnostic::new(&WRITE_TWICE, format!("{what}; State is immutable once written (essay 009; 010 does not say)"))
                 .hint("give each result its own path; if later writes are meant to win, check with --writes last-wins"),
             WriteMode::LastWins => Diagnostic::new(&WRITE_OVERWRITE, format!("{what}; the last write wins")),
         };
@@ -582,7 +653,12 @@ pub fn graph_findings(
             Some(call),
         ));
     }
+    out
+}
 
+/// DAG-CYCLE: one diagnostic per reported cycle.
+fn cycles(calls: &[Call], graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     for cycle in &graph.cycles {
         let edges: Vec<_> = cycle
             .edges
@@ -602,7 +678,7 @@ pub fn graph_findings(
             .filter_map(|e| {
                 let reader = calls.get(e.to)?;
                 let read = &reader.reads.get(e.read)?.reference;
-                let written = target_of(e.from, e.target)?;
+                let written = target_of(calls, e.from, e.target)?;
                 let writer = calls.get(e.from)?.label();
                 Some(if read == written {
                     format!("{} reads {read}, written by {writer}", reader.label())
@@ -647,14 +723,19 @@ pub fn graph_findings(
             Some(first),
         ));
     }
+    out
+}
 
+/// DAG-ORDER: a reader listed before its writer.
+fn misordered(calls: &[Call], graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     for edge in graph.misordered.iter().filter_map(|&e| graph.edges.get(e)) {
         let (Some(reader), Some(writer)) = (calls.get(edge.to), calls.get(edge.from)) else {
             continue;
         };
         let (Some(read), Some(written)) = (
             reader.reads.get(edge.read),
-            target_of(edge.from, edge.target),
+            target_of(calls, edge.from, edge.target),
         ) else {
             continue;
         };
@@ -673,11 +754,16 @@ pub fn graph_findings(
             Some(reader),
         ));
     }
+    out
+}
 
+/// DAG-SCHEMA-PATH: writes outside the State blueprint.
+fn outside_schema(calls: &[Call], graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     for outside in &graph.outside_schema {
         let (Some(call), Some(target)) = (
             calls.get(outside.call),
-            target_of(outside.call, outside.target),
+            target_of(calls, outside.call, outside.target),
         ) else {
             continue;
         };
@@ -704,7 +790,12 @@ pub fn graph_findings(
             Some(call),
         ));
     }
+    out
+}
 
+/// DAG-SCHEMA-UNFILLED: blueprint slots no call writes.
+fn unfilled_slots(graph: &Graph) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     if !graph.unfilled_slots.is_empty() {
         let slots: Vec<String> = graph
             .unfilled_slots
@@ -748,7 +839,7 @@ pub fn too_many_edges(hit: TooManyEdges) -> Diagnostic {
 }
 
 /// With `--tools`: unknown tools and arguments that do not fit.
-pub fn tool_findings(plan: &Plan, catalog: &ToolCatalog) -> Vec<Diagnostic> {
+pub fn tool_findings(plan: &ToolPlan, catalog: &ToolCatalog) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for call in &plan.calls {
         let Some(tool) = &call.tool else { continue };
@@ -823,7 +914,7 @@ mod tests {
             assert!(acp_plan_conformance::rules::find(rule.id).is_none());
             assert!(rule.id.starts_with("DAG-"));
             assert_eq!(rule.revisions, ALL_REVISIONS);
-            assert!(!rule.citation.text.is_empty());
+            assert!(!rule.citation.text.is_empty() || !rule.citation.note.is_empty());
         }
     }
 
@@ -832,7 +923,8 @@ mod tests {
         let plan = r#"[{"_tool": "a", "_outputPath": "†state.x"}, {"_tool": "b", "_outputPath": "†state.x"}]"#;
         assert_eq!(ids(plan, WriteMode::Immutable), ["DAG-WRITE-TWICE"]);
         assert_eq!(ids(plan, WriteMode::LastWins), ["DAG-WRITE-OVERWRITE"]);
-        assert_eq!(WRITE_TWICE.level, Level::Must);
+        // 010 says nothing of writing twice; the default rests on essay 009.
+        assert_eq!(WRITE_TWICE.level, Level::Should);
         assert_eq!(WRITE_OVERWRITE.level, Level::Info);
     }
 

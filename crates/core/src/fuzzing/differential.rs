@@ -17,12 +17,12 @@
 //! The official crate is a dev-dependency, never a dependency of this
 //! library: callers pass its reading in through [`Official`].
 
-use super::{ensure, Violation};
+use super::{ensure, Broken};
 use crate::catalog::Severity;
 use crate::rules::cap::PLAN_OPERATIONS;
 use crate::rules::env::DUPLICATE_KEY;
 use crate::rules::shape::{parse_plan_update_json, PLAN_KINDS};
-use crate::rules::trace::LIMIT;
+use crate::rules::trace_format::LIMIT;
 use crate::spec::{Revision, SpecChoice};
 use crate::trace::first_duplicate_member;
 use crate::validate::{Config, Validator};
@@ -58,7 +58,7 @@ const OFFICIAL_REVISION: Revision = Revision::V1;
 
 /// Compare both readings of `data`, as an `update` object or as
 /// `initialize` params, whichever it looks like.
-pub fn check(data: &[u8], official: &dyn Official) -> Result<Agreement, Violation> {
+pub fn check(data: &[u8], official: &dyn Official) -> Result<Agreement, Broken> {
     let Ok(text) = std::str::from_utf8(data) else {
         return Ok(Agreement::NotCompared);
     };
@@ -83,7 +83,7 @@ fn check_update(
     update: &Map<String, Value>,
     kind: &str,
     official: &dyn Official,
-) -> Result<Agreement, Violation> {
+) -> Result<Agreement, Broken> {
     let max_entries = crate::trace::Limits::default().max_entries_per_plan;
     let ours = parse_plan_update_json(text, kind, OFFICIAL_REVISION, max_entries);
     let rules: Vec<&'static str> = ours.diagnostics.iter().map(|d| d.rule.id).collect();
@@ -132,7 +132,7 @@ fn check_capabilities(
     text: &str,
     params: &Map<String, Value>,
     official: &dyn Official,
-) -> Result<Agreement, Violation> {
+) -> Result<Agreement, Broken> {
     let Some(ours) = suite_reading_of_initialize(text) else {
         return Ok(Agreement::NotCompared);
     };

@@ -69,14 +69,14 @@ fn expected_lines(data: &[u8], max: usize) -> Vec<Line> {
         .collect()
 }
 
-fn read_lines(data: &[u8], max: usize, capacity: usize) -> Result<Vec<Line>, super::Violation> {
+fn read_lines(data: &[u8], max: usize, capacity: usize) -> Result<Vec<Line>, super::Broken> {
     let mut reader = LineReader::new(BufReader::with_capacity(capacity, data), max);
     let mut lines = Vec::new();
     let mut expected_no = 1;
     loop {
         let next = reader
             .next_line()
-            .map_err(|e| super::Violation(format!("reading from memory failed: {e}")))?;
+            .map_err(|e| super::Broken(format!("reading from memory failed: {e}")))?;
         let Some((no, line)) = next else { break };
         ensure!(
             no == expected_no,
@@ -209,7 +209,7 @@ fn check_record(line: &[u8], max_depth: usize) -> Checked {
     let is_envelope = object.contains_key("direction") || object.contains_key("message");
     if !is_envelope {
         let Ok(Record::Bare(frame)) = &result else {
-            return Err(super::Violation(format!(
+            return Err(super::Broken(format!(
                 "a JSON object without envelope members read as {result:?}"
             )));
         };
@@ -272,7 +272,7 @@ fn check_record(line: &[u8], max_depth: usize) -> Checked {
             );
             check_message(frame, message)
         }
-        other => Err(super::Violation(format!(
+        other => Err(super::Broken(format!(
             "a well-formed envelope read as {other:?}"
         ))),
     }
@@ -295,7 +295,7 @@ fn check_message(frame: &LineObject<'_>, message: &Value) -> Checked {
             (None, None) => {}
             (Some(Ok(got)), Some(want)) if &got == want => {}
             (got, want) => {
-                return Err(super::Violation(format!(
+                return Err(super::Broken(format!(
                     "member {name}: frame has {got:?}, message has {want:?}"
                 )))
             }
@@ -341,7 +341,7 @@ fn check_message(frame: &LineObject<'_>, message: &Value) -> Checked {
             Some(Frame::Request { id, method, .. }) => (method, Some(id)),
             Some(Frame::Notification { method, .. }) => (method, None),
             other => {
-                return Err(super::Violation(format!(
+                return Err(super::Broken(format!(
                     "a message with a method classified as {other:?}"
                 )))
             }
@@ -374,7 +374,7 @@ fn check_message(frame: &LineObject<'_>, message: &Value) -> Checked {
             Ok(())
         }
         (Some(Frame::Response { id: got, .. }), Some(_)) => same_id(Some(got), id),
-        (other, _) => Err(super::Violation(format!(
+        (other, _) => Err(super::Broken(format!(
             "a response with id {id:?} classified as {other:?}"
         ))),
     }
@@ -385,9 +385,7 @@ fn same_id(got: Option<&crate::jsonrpc::Id>, want: Option<&Value>) -> Checked {
     match (got_value, want) {
         (None, None) => Ok(()),
         (Some(Some(got)), Some(want)) if &got == want => Ok(()),
-        (got, want) => Err(super::Violation(format!(
-            "id {want:?} classified as {got:?}"
-        ))),
+        (got, want) => Err(super::Broken(format!("id {want:?} classified as {got:?}"))),
     }
 }
 

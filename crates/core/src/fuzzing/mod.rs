@@ -1,7 +1,7 @@
 //! The invariants the fuzz targets check, written once.
 //!
 //! Each target under `fuzz/fuzz_targets/` is a thin wrapper that calls one
-//! `check` function here and panics on a [`Violation`]; the regression test
+//! `check` function here and panics on a [`Broken`]; the regression test
 //! (`conformance/tests/fuzz_regressions.rs`) replays every file under
 //! `fuzz/regressions/<target>/` and `fuzz/seeds/<target>/` through the same
 //! functions, so a bug a fuzzer once found stays found by `cargo test`.
@@ -29,31 +29,70 @@ pub mod structured;
 use crate::diag::Diagnostic;
 use serde_json::Value;
 use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
 
 /// A broken invariant: what was expected, what happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Violation(pub String);
+pub struct Broken(pub String);
 
-impl fmt::Display for Violation {
+impl fmt::Display for Broken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for Violation {}
+impl std::error::Error for Broken {}
 
 /// The outcome of one check.
-pub type Checked = Result<(), Violation>;
+pub type Checked = Result<(), Broken>;
 
-/// `Err(Violation)` with a formatted message unless `cond` holds.
+/// `Err(Broken)` with a formatted message unless `cond` holds.
 macro_rules! ensure {
     ($cond:expr, $($arg:tt)+) => {
         if !$cond {
-            return Err($crate::fuzzing::Violation(format!($($arg)+)));
+            return Err($crate::fuzzing::Broken(format!($($arg)+)));
         }
     };
 }
 pub(crate) use ensure;
+
+/// Run `check` over every regression (`<fuzz_dir>/regressions/<target>/`)
+/// and seed (`<fuzz_dir>/seeds/<target>/`) of a target, as the regression
+/// tests of every crate do: the failures, one line each (none: all pass).
+/// A target without seeds fails.
+pub fn replay(fuzz_dir: &Path, target: &str, check: impl Fn(&[u8]) -> Checked) -> Vec<String> {
+    let seeds = inputs(&fuzz_dir.join("seeds").join(target));
+    if seeds.is_empty() {
+        return vec![format!(
+            "no seeds for {target}: run `cargo run -p acp-plan-conformance --example fuzz_seeds`"
+        )];
+    }
+    let regressions = inputs(&fuzz_dir.join("regressions").join(target));
+    let mut failures = Vec::new();
+    for path in regressions.iter().chain(&seeds) {
+        let outcome = fs::read(path)
+            .map_err(|e| e.to_string())
+            .and_then(|data| check(&data).map_err(|v| v.to_string()));
+        if let Err(failure) = outcome {
+            failures.push(format!("{}: {failure}", path.display()));
+        }
+    }
+    failures
+}
+
+/// The files of `dir`, sorted, without its README (none if it does not exist).
+fn inputs(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.file_name().is_none_or(|n| n != "README.md"))
+        .collect();
+    files.sort();
+    files
+}
 
 /// Longest message or hint any diagnostic may carry, whatever the input:
 /// reports must not grow with hostile ids, keys or values.

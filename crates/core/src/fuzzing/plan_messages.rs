@@ -8,7 +8,7 @@
 //! draft and v1 differ only in names, v2 only adds to v1 except that file
 //! URIs must be absolute).
 
-use super::{check_diagnostic, check_pointer, ensure, Checked, Violation};
+use super::{check_diagnostic, check_pointer, ensure, Broken, Checked};
 use crate::catalog::Severity;
 use crate::rules::shape::{parse_plan_update_json, Parsed, PLAN_KINDS};
 use crate::spec::messages::{PlanContent, PlanMessage};
@@ -124,7 +124,7 @@ fn reparse(
     message: &PlanMessage,
     revision: Revision,
     max_entries: usize,
-) -> Result<Parsed, Violation> {
+) -> Result<Parsed, Broken> {
     let written = message.to_update_json(revision);
     ensure!(
         written.is_object(),

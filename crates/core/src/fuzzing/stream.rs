@@ -11,7 +11,7 @@
 //! - `check_reader` gives what feeding the lines one by one gives, however
 //!   the reads are cut.
 
-use super::{check_diagnostic, check_pointer, ensure, Checked, Violation};
+use super::{check_diagnostic, check_pointer, ensure, Broken, Checked};
 use crate::catalog::Counts;
 use crate::catalog::Severity;
 use crate::diag::Diagnostic;
@@ -62,7 +62,7 @@ pub fn check_with(data: &[u8], config: Config) -> Checked {
     let mut messages: Vec<Option<Option<Value>>> = vec![None; lines.len()];
     while let Some((line_no, line)) = reader
         .next_line()
-        .map_err(|e| Violation(format!("reading from memory failed: {e}")))?
+        .map_err(|e| Broken(format!("reading from memory failed: {e}")))?
     {
         read = line_no;
         validator.push_line(line_no, line);
@@ -100,7 +100,7 @@ pub fn check_with(data: &[u8], config: Config) -> Checked {
     );
 
     let report = check_reader("fuzz", data, config)
-        .map_err(|e| Violation(format!("check_reader failed on memory: {e}")))?;
+        .map_err(|e| Broken(format!("check_reader failed on memory: {e}")))?;
     let mut counts = not_kept;
     for d in &all {
         counts.add(d.severity());

@@ -1,5 +1,5 @@
 //! `structured`: fuzzer bytes read as an `arbitrary` sequence of protocol
-//! operations ([`crate::gen::Scenario`]), made legal in context, rendered
+//! operations ([`crate::gen::Connection`]), made legal in context, rendered
 //! into a trace with the violations the generator injected known in advance.
 //!
 //! Invariants: legalizing is idempotent; the validator reports exactly the
@@ -9,17 +9,17 @@
 //!
 //! Needs the crate feature `arbitrary`.
 
-use super::{ensure, Checked, Violation};
-use crate::gen::{Op, Scenario};
+use super::{ensure, Broken, Checked};
+use crate::gen::{Connection, Op};
 use crate::validate::check_reader;
 use arbitrary::{Arbitrary, Unstructured};
 
-/// The scenario `data` describes: the derived `Scenario`, then ops drawn
+/// The scenario `data` describes: the derived `Connection`, then ops drawn
 /// until the bytes run out (a derived `Vec` stops at the first odd
 /// "continue" byte, about one element on mutated input).
-pub fn scenario(data: &[u8]) -> Option<Scenario> {
+pub fn scenario(data: &[u8]) -> Option<Connection> {
     let mut u = Unstructured::new(data);
-    let mut scenario = Scenario::arbitrary(&mut u).ok()?;
+    let mut scenario = Connection::arbitrary(&mut u).ok()?;
     while !u.is_empty() {
         match Op::arbitrary(&mut u) {
             Ok(op) => scenario.ops.push(op),
@@ -41,9 +41,9 @@ pub fn check(data: &[u8]) -> Checked {
     let rendered = scenario.render();
     let text = rendered.text();
     let report = check_reader("structured", text.as_bytes(), scenario.config())
-        .map_err(|e| Violation(format!("check_reader failed on memory: {e}")))?;
+        .map_err(|e| Broken(format!("check_reader failed on memory: {e}")))?;
     if let Err(difference) = rendered.compare(&report.diagnostics) {
-        return Err(Violation(format!(
+        return Err(Broken(format!(
             "the validator did not report exactly the injected violations: {difference}\n{text}"
         )));
     }

@@ -7,8 +7,8 @@
 
 use super::violation::{BadValue, Carrier, KeyedOp, Violation};
 use super::{
-    AgentRequestKind, Capability, Content, Entry, FileUri, Framing, Op, PlanOp, PlanRef, Priority,
-    Scenario, SessionRef, SessionUpdate, Status,
+    AgentRequestKind, Capability, Connection, Content, Entry, FileUri, Framing, Op, PlanOp,
+    PlanRef, Priority, SessionRef, SessionUpdate, Status,
 };
 use crate::spec::Revision;
 
@@ -43,7 +43,7 @@ pub(super) struct Legalizer {
 }
 
 impl Legalizer {
-    pub(super) fn new(scenario: &Scenario) -> Legalizer {
+    pub(super) fn new(scenario: &Connection) -> Legalizer {
         Legalizer::for_connection(scenario.revision, scenario.capability, scenario.framing)
     }
 
@@ -578,7 +578,7 @@ mod tests {
 
     #[test]
     fn removals_only_of_live_plans_and_sessions_resolve() {
-        let mut scenario = Scenario::new(Revision::V1);
+        let mut scenario = Connection::new(Revision::V1);
         scenario.ops = vec![
             Op::Update {
                 session: 0,
@@ -659,20 +659,20 @@ mod tests {
             },
         ];
         // v1 without the capability: keyed items fall back to the legacy plan.
-        let mut v1 = Scenario::new(Revision::V1);
+        let mut v1 = Connection::new(Revision::V1);
         v1.capability = Capability::Omitted;
         v1.ops = ops.clone();
         v1.legalize();
         let kinds: Vec<_> = v1.ops.iter().map(kind).collect();
         assert_eq!(kinds, ["new", "legacy", "legacy"]);
         // v2: the legacy plan becomes an items plan; cancelled stays.
-        let mut v2 = Scenario::new(Revision::V2);
+        let mut v2 = Connection::new(Revision::V2);
         v2.ops = ops;
         v2.legalize();
         let kinds: Vec<_> = v2.ops.iter().map(kind).collect();
         assert_eq!(kinds, ["new", "keyed", "keyed", "keyed"]);
         // Draft without the capability cannot be detected: pinned.
-        let mut draft = Scenario::new(Revision::Draft202605);
+        let mut draft = Connection::new(Revision::Draft202605);
         draft.capability = Capability::Null;
         draft.legalize();
         assert!(draft.pin_spec);

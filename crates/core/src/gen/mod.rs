@@ -6,13 +6,13 @@
 //! behind the crate feature `arbitrary`), and `acp-plan gen` / the
 //! benchmarks ([`synthetic`](mod@synthetic)).
 //!
-//! - A [`Scenario`] is a revision, a capability choice, a framing and a list
-//!   of [`Op`]s. Any list is accepted: [`Scenario::legalize`] rewrites it into
+//! - A [`Connection`] is a revision, a capability choice, a framing and a list
+//!   of [`Op`]s. Any list is accepted: [`Connection::legalize`] rewrites it into
 //!   one that is legal in context (sessions exist before they are used, plan
 //!   operations only where the capability allows them, no legacy `plan` in v2,
 //!   removals only of live plans, every update a full list that cannot look
 //!   like a delta, requests answered at most once).
-//! - [`Scenario::render`] writes the trace deterministically and records the
+//! - [`Connection::render`] writes the trace deterministically and records the
 //!   lines each op landed on.
 //! - An [`Op::Violation`] renders exactly one line that breaks exactly one
 //!   rule without changing what a conformant client shows (rejected messages
@@ -44,7 +44,7 @@ use crate::spec::{Revision, SpecChoice};
 use crate::validate::Config;
 use legal::Legalizer;
 
-/// A session: before [`Scenario::legalize`] any number (it is resolved
+/// A session: before [`Connection::legalize`] any number (it is resolved
 /// against the sessions established so far); after, the number the session
 /// was created with (rendered as `sess-N`).
 pub type SessionRef = u16;
@@ -308,23 +308,23 @@ pub enum OtherUpdate {
 /// A connection to render: the handshake, then the ops.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
-pub struct Scenario {
+pub struct Connection {
     pub revision: Revision,
     pub capability: Capability,
     pub framing: Framing,
     /// Check with `--spec <revision>` instead of `auto`. Required where the
     /// handshake alone does not select the revision (a draft client that
-    /// does not advertise `planCapabilities`); [`Scenario::legalize`] sets it
+    /// does not advertise `planCapabilities`); [`Connection::legalize`] sets it
     /// then.
     pub pin_spec: bool,
     pub ops: Vec<Op>,
 }
 
-impl Scenario {
+impl Connection {
     /// An empty connection for `revision` whose client advertises plan
     /// operations, in envelopes.
-    pub fn new(revision: Revision) -> Scenario {
-        Scenario {
+    pub fn new(revision: Revision) -> Connection {
+        Connection {
             revision,
             capability: Capability::Object,
             framing: Framing::Envelope,
@@ -361,7 +361,7 @@ impl Scenario {
             .collect();
     }
 
-    pub fn legalized(mut self) -> Scenario {
+    pub fn legalized(mut self) -> Connection {
         self.legalize();
         self
     }
@@ -418,10 +418,10 @@ impl Scenario {
 
     /// Split into one scenario per session (same handshake), keeping only
     /// the ops of that session, with the index each op had here.
-    pub fn split_by_session(&self) -> Vec<(SessionRef, Scenario, Vec<usize>)> {
-        let mut out: Vec<(SessionRef, Scenario, Vec<usize>)> = Vec::new();
+    pub fn split_by_session(&self) -> Vec<(SessionRef, Connection, Vec<usize>)> {
+        let mut out: Vec<(SessionRef, Connection, Vec<usize>)> = Vec::new();
         for (index, op) in self.ops.iter().enumerate() {
-            let Some(session) = Scenario::session_of(op) else {
+            let Some(session) = Connection::session_of(op) else {
                 continue;
             };
             let slot = match out.iter().position(|(s, _, _)| *s == session) {

@@ -4,8 +4,8 @@
 use super::json::{self, Object};
 use super::violation::{BadValue, Carrier, EnvelopeFault, KeyedOp, MissingField, VersionFault};
 use super::{
-    plan_name, session_name, AgentRequestKind, Capability, Content, Entry, Framing, Meta, Op,
-    OtherUpdate, PlanOp, Scenario, SessionRef, SessionUpdate, StopReason, Violation,
+    plan_name, session_name, AgentRequestKind, Capability, Connection, Content, Entry, Framing,
+    Meta, Op, OtherUpdate, PlanOp, SessionRef, SessionUpdate, StopReason, Violation,
 };
 use crate::catalog::{Rule, Severity};
 use crate::diag::Diagnostic;
@@ -104,7 +104,7 @@ pub struct Renderer {
 }
 
 impl Renderer {
-    pub fn new(scenario: &Scenario) -> Renderer {
+    pub fn new(scenario: &Connection) -> Renderer {
         Renderer::for_connection(scenario.revision, scenario.capability, scenario.framing)
     }
 

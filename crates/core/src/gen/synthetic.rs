@@ -2,7 +2,7 @@
 //! benchmarks.
 //!
 //! Ops are drawn from a seeded PRNG, pass through the same legalizer and
-//! renderer as [`super::Scenario`], and are written as they are made, so
+//! renderer as [`super::Connection`], and are written as they are made, so
 //! memory holds only the live state (sessions, live plans, open requests),
 //! never the trace. Same parameters and seed, same bytes.
 

@@ -32,8 +32,8 @@ fn items(plan: PlanRef, entries: Vec<Entry>) -> PlanOp {
 
 /// A busy legal connection: two sessions (one loaded with a replay),
 /// interleaved plans of every type, other updates, requests both ways.
-fn busy(revision: Revision, framing: Framing) -> Scenario {
-    let mut scenario = Scenario::new(revision);
+fn busy(revision: Revision, framing: Framing) -> Connection {
+    let mut scenario = Connection::new(revision);
     scenario.framing = framing;
     scenario.ops = vec![
         Op::NewSession { session: 0 },
@@ -138,7 +138,7 @@ fn busy(revision: Revision, framing: Framing) -> Scenario {
     scenario.legalized()
 }
 
-fn check(scenario: &Scenario) -> (Rendered, crate::TraceReport) {
+fn check(scenario: &Connection) -> (Rendered, crate::TraceReport) {
     let rendered = scenario.render();
     let text = rendered.text();
     let report = check_reader("gen", text.as_bytes(), scenario.config()).unwrap();
@@ -358,7 +358,7 @@ fn splitting_keeps_each_sessions_ops() {
     let sessionless = scenario
         .ops
         .iter()
-        .filter(|op| Scenario::session_of(op).is_none())
+        .filter(|op| Connection::session_of(op).is_none())
         .count();
     assert_eq!(total + sessionless, scenario.ops.len());
     for (session, part, indices) in parts {
@@ -565,7 +565,7 @@ fn arbitrary_scenarios_are_reported_exactly_as_injected() {
         // Ops drawn until the bytes run out (a derived `Vec` stops on the
         // first odd "keep going" byte, about one element on random input).
         let mut u = Unstructured::new(&bytes);
-        let Ok(mut scenario) = Scenario::arbitrary(&mut u) else {
+        let Ok(mut scenario) = Connection::arbitrary(&mut u) else {
             continue;
         };
         while let Ok(op) = Op::arbitrary(&mut u) {

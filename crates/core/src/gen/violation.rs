@@ -6,7 +6,7 @@ use crate::catalog::Rule;
 use crate::rules;
 
 /// One line that breaks one rule. Fields that pick a session, plan or entry
-/// are resolved by [`super::Scenario::legalize`] like those of other ops.
+/// are resolved by [`super::Connection::legalize`] like those of other ops.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Violation {
@@ -226,7 +226,7 @@ pub enum VersionFault {
 impl Violation {
     /// The rule the validator must report for this violation.
     pub fn rule(&self) -> &'static Rule {
-        use rules::{cap, env, id, ses, shape, trace};
+        use rules::{cap, env, id, ses, shape, trace_format};
         match self {
             Violation::PlanOpWithoutCapability { .. } => &cap::PLAN_OPERATIONS,
             Violation::LegacyInV2 { .. } => &cap::LEGACY_IN_V2,
@@ -240,7 +240,7 @@ impl Violation {
             Violation::UnknownMember { .. } => &shape::UNKNOWN_FIELD,
             Violation::UnknownSession { .. } => &ses::UNKNOWN_SESSION,
             Violation::RemoveNotLive { .. } => &id::REMOVE_UNKNOWN,
-            Violation::BrokenEnvelope { .. } => &trace::RECORD,
+            Violation::BrokenEnvelope { .. } => &trace_format::RECORD,
             Violation::TruncatedJson { .. } => &env::JSON,
             Violation::WrongJsonRpcVersion { .. } => &env::VERSION,
             Violation::UnknownResponse { .. } => &env::UNKNOWN_RESPONSE,

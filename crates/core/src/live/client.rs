@@ -504,7 +504,8 @@ impl Connection {
         let by_rule = match d.severity() {
             Severity::Error => Some(&mut self.agent_errors),
             Severity::Warning => Some(&mut self.agent_warnings),
-            Severity::Info => None,
+            // Not the agent's violation; judged from the counts.
+            Severity::Info | Severity::Incomplete => None,
         };
         if let Some(by_rule) = by_rule {
             *by_rule.entry(d.rule.id).or_default() += 1;

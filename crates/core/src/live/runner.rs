@@ -37,6 +37,8 @@ pub struct RunOptions {
     pub out: Option<PathBuf>,
     pub permission: PermissionChoice,
     pub deny_warnings: bool,
+    /// Pass a scenario whose only problem is traffic the checker could not check.
+    pub accept_incomplete: bool,
 }
 
 /// What the `capability` scenario leaves for `load`.
@@ -131,7 +133,7 @@ fn run_live(
         _ => None,
     };
     let exercised = end.plans.total() > 0;
-    let (result, reason) = judge(&end, incident.as_ref(), options.deny_warnings, exercised);
+    let (result, reason) = judge(&end, incident.as_ref(), options, exercised);
     let reason = match result {
         ScenarioResult::NotExercised => format!(
             "the agent sent no plan message ({}); try a --prompt that asks for a plan",
@@ -209,7 +211,7 @@ fn run_load(
     let end = connection.finish(incident.as_ref());
     let replayed = end.plans.total();
     let exercised = live.plan_messages > 0 || replayed > 0;
-    let (result, reason) = judge(&end, incident.as_ref(), options.deny_warnings, exercised);
+    let (result, reason) = judge(&end, incident.as_ref(), options, exercised);
     let reason = match result {
         ScenarioResult::NotExercised => {
             "the capability session sent no plan message and the replay none: nothing to compare"
@@ -268,7 +270,7 @@ fn replay_session(
 fn judge(
     end: &ConnectionEnd,
     incident: Option<&Incident>,
-    deny_warnings: bool,
+    options: &RunOptions,
     exercised: bool,
 ) -> (ScenarioResult, String) {
     let mut findings = Vec::new();
@@ -279,7 +281,20 @@ fn judge(
             &end.agent_errors,
         ));
     }
-    if deny_warnings && end.agent_counts.warnings > 0 {
+    if end.agent_counts.incomplete > 0 && !options.accept_incomplete {
+        // The checker's own limits: not the agent's fault, but a scenario
+        // that could not be checked completely cannot pass.
+        findings.push(format!(
+            "{} {} of the traffic not checked (checker limits, TRACE-LIMIT)",
+            end.agent_counts.incomplete,
+            if end.agent_counts.incomplete == 1 {
+                "part"
+            } else {
+                "parts"
+            }
+        ));
+    }
+    if options.deny_warnings && end.agent_counts.warnings > 0 {
         findings.push(rule_list(
             end.agent_counts.warnings,
             "warning",

@@ -219,6 +219,7 @@ impl AgentRun {
             out: options.out.clone(),
             permission: options.permission.clone(),
             deny_warnings: options.deny_warnings,
+            accept_incomplete: false,
         };
         let outcomes = runner::run(&run_options, &mut |_| {})?;
         Ok(LiveRun {
@@ -226,6 +227,7 @@ impl AgentRun {
             outcomes,
             options: ReportOptions {
                 deny_warnings: options.deny_warnings,
+                accept_incomplete: false,
                 show_state: false,
                 quiet: false,
             },

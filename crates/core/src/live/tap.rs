@@ -19,7 +19,7 @@ use super::transcript::Transcript;
 use super::{SessionEnd, Unanswered};
 use crate::diag::Diagnostic;
 use crate::jsonrpc::Direction;
-use crate::rules::trace::LIMIT;
+use crate::rules::trace_format::LIMIT;
 use crate::trace::RawLine;
 use crate::validate::{Config, TraceReport, Validator};
 use std::io::{self, Read, Write};

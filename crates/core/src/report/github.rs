@@ -25,6 +25,10 @@ pub fn render(run: &Run<'_>) -> String {
                 (None, Severity::Error) => ("error", d.rule.id.to_owned()),
                 (None, Severity::Warning) => ("warning", d.rule.id.to_owned()),
                 (None, Severity::Info) => ("notice", d.rule.id.to_owned()),
+                (None, Severity::Incomplete) if run.fails(Severity::Incomplete) => {
+                    ("error", format!("{} (not checked)", d.rule.id))
+                }
+                (None, Severity::Incomplete) => ("warning", format!("{} (not checked)", d.rule.id)),
             };
             let mut body = body(d);
             if let Some(entry) = baselined {
@@ -82,12 +86,11 @@ pub fn body(d: &Diagnostic) -> String {
     if let Some(hint) = &d.hint {
         let _ = write!(text, "\nhelp: {hint}");
     }
-    let _ = write!(
-        text,
-        "\nspec ({}): {}",
-        d.rule.level.as_str(),
-        d.rule.citation
-    );
+    let citation = d.citation();
+    let _ = write!(text, "\nspec ({}): {}", d.rule.level.as_str(), citation);
+    if !citation.note.is_empty() {
+        let _ = write!(text, "\nnote: {}", citation.note);
+    }
     text
 }
 

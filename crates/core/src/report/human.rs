@@ -69,6 +69,17 @@ pub fn render_trace_summaries(run: &Run<'_>) -> String {
             ),
             with_baselined(plural(trace.counts.infos, "info", "infos"), accepted.infos)
         );
+        if trace.counts.incomplete > 0 {
+            let _ = writeln!(
+                out,
+                "  incomplete: {} (the checker's limits, not violations)",
+                plural(
+                    trace.counts.incomplete,
+                    "part not checked",
+                    "parts not checked"
+                )
+            );
+        }
         if found > kept {
             let _ = writeln!(
                 out,
@@ -91,10 +102,11 @@ pub fn render_summary(run: &Run<'_>) -> String {
     let total = totals(run.traces);
     let _ = writeln!(
         out,
-        "verdict: {} ({}, {}{})",
+        "verdict: {} ({}, {}{}{})",
         run.verdict().as_str(),
         plural(total.errors, "error", "errors"),
         plural(total.warnings, "warning", "warnings"),
+        incomplete_note(total.incomplete, options.accept_incomplete),
         if options.deny_warnings {
             ", warnings denied"
         } else {
@@ -187,6 +199,22 @@ fn render_entry_problem(out: &mut String, file: &str, entry: &EntryOutcome) {
     out.push('\n');
 }
 
+/// ", 2 parts not checked" (and whether that is accepted), or nothing.
+pub fn incomplete_note(incomplete: u64, accepted: bool) -> String {
+    if incomplete == 0 {
+        return String::new();
+    }
+    format!(
+        ", {}{}",
+        plural(incomplete, "part not checked", "parts not checked"),
+        if accepted {
+            " (accepted: --incomplete warn)"
+        } else {
+            ""
+        }
+    )
+}
+
 /// One diagnostic, rustc-style, as `check` prints it.
 pub fn render_diagnostic(
     out: &mut String,
@@ -214,12 +242,11 @@ pub fn render_diagnostic(
     if let Some(hint) = &d.hint {
         let _ = writeln!(out, "   = help: {hint}");
     }
-    let _ = writeln!(
-        out,
-        "   = spec ({}): {}",
-        d.rule.level.as_str(),
-        d.rule.citation
-    );
+    let citation = d.citation();
+    let _ = writeln!(out, "   = spec ({}): {}", d.rule.level.as_str(), citation);
+    if !citation.note.is_empty() {
+        let _ = writeln!(out, "   = note: {}", citation.note);
+    }
     if let Some((entry, baseline)) = baselined {
         let _ = writeln!(
             out,

@@ -3,12 +3,15 @@
 use super::{spec_label, totals, Run};
 use crate::baseline::{EntryOutcome, Judgement};
 use crate::catalog::Counts;
+use crate::catalog::Severity;
 use crate::diag::Diagnostic;
 use serde_json::{json, Value};
 
 /// Version of the document's shape (`schema_version`). Members are only ever
-/// added within a version; a removal or change of meaning bumps it.
-pub const SCHEMA_VERSION: u64 = 1;
+/// added within a version; a removal or change of meaning bumps it. 2: the
+/// verdict `incomplete`, severity `incomplete` and level `LIMIT` (the
+/// checker's limits are no longer errors), `summary.incomplete`, `unchecked`.
+pub const SCHEMA_VERSION: u64 = 2;
 
 pub fn render(run: &Run<'_>) -> Value {
     let traces = run.traces;
@@ -29,11 +32,13 @@ pub fn render(run: &Run<'_>) -> Value {
         "errors": total.errors,
         "warnings": total.warnings,
         "infos": total.infos,
+        "incomplete": total.incomplete,
         "not_shown": (total.errors + total.warnings + total.infos).saturating_sub(shown),
         "traces": traces.len(),
         "lines": traces.iter().map(|t| t.lines).sum::<u64>(),
         "messages": traces.iter().map(|t| t.messages).sum::<u64>(),
         "deny_warnings": run.options.deny_warnings,
+        "incomplete_policy": if run.options.accept_incomplete { "warn" } else { "fail" },
     });
     let per_trace: Vec<Value> = traces
         .iter()
@@ -47,6 +52,7 @@ pub fn render(run: &Run<'_>) -> Value {
                 "errors": t.counts.errors,
                 "warnings": t.counts.warnings,
                 "infos": t.counts.infos,
+                "incomplete": t.counts.incomplete,
             });
             if run.options.show_state {
                 v["state"] = t.state.to_json();
@@ -63,11 +69,29 @@ pub fn render(run: &Run<'_>) -> Value {
         "diagnostics": diagnostics,
         "summary": summary,
         "traces": per_trace,
+        "unchecked": unchecked(run),
     });
     if let Some(baseline) = run.baseline {
         document["baseline"] = baseline_json(baseline);
     }
     document
+}
+
+/// What was not checked and why: the diagnostics of the checker's limits.
+fn unchecked(run: &Run<'_>) -> Vec<Value> {
+    run.traces
+        .iter()
+        .flat_map(|t| {
+            t.diagnostics
+                .iter()
+                .filter(|d| d.severity() == Severity::Incomplete)
+                .map(|d| unchecked_part(&t.name, d))
+        })
+        .collect()
+}
+
+pub fn unchecked_part(file: &str, d: &Diagnostic) -> Value {
+    json!({"file": file, "line": d.line, "rule": d.rule.id, "reason": d.message})
 }
 
 pub fn diagnostic(file: &str, d: &Diagnostic) -> Value {
@@ -82,6 +106,7 @@ pub fn diagnostic(file: &str, d: &Diagnostic) -> Value {
         "plan": d.plan,
         "message": d.message,
         "hint": d.hint,
+        "citation": super::sarif::citation_json(d.citation()),
     })
 }
 
@@ -109,5 +134,5 @@ fn entry(outcome: &EntryOutcome) -> Value {
 }
 
 fn counts(c: Counts) -> Value {
-    json!({"errors": c.errors, "warnings": c.warnings, "infos": c.infos})
+    json!({"errors": c.errors, "warnings": c.warnings, "infos": c.infos, "incomplete": c.incomplete})
 }

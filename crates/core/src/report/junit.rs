@@ -81,7 +81,11 @@ fn rule_case(run: &Run<'_>, index: usize, trace: &TraceReport, rule: &'static Ru
         );
     }
     if count > 0 {
-        let _ = writeln!(listing, "spec ({}): {}", rule.level.as_str(), rule.citation);
+        let citation = rule.citation_for(trace.revision.revision);
+        let _ = writeln!(listing, "spec ({}): {}", rule.level.as_str(), citation);
+        if !citation.note.is_empty() {
+            let _ = writeln!(listing, "note: {}", citation.note);
+        }
     }
     let severity = rule.severity();
     let counted = plural(count, severity.as_str(), &format!("{severity}s"));

@@ -36,6 +36,9 @@ pub enum Format {
 pub enum Verdict {
     Conformant,
     NotConformant,
+    /// No error found, but part of the input was not checked (the checker's
+    /// limits): the suite cannot call it conformant.
+    Incomplete,
 }
 
 impl Verdict {
@@ -43,6 +46,7 @@ impl Verdict {
         match self {
             Verdict::Conformant => "conformant",
             Verdict::NotConformant => "not conformant",
+            Verdict::Incomplete => "incomplete",
         }
     }
 }
@@ -80,6 +84,9 @@ pub enum Mode {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReportOptions {
     pub deny_warnings: bool,
+    /// Pass a run whose only problem is input the checker could not check
+    /// (`--incomplete warn`); by default such a run fails closed.
+    pub accept_incomplete: bool,
     pub show_state: bool,
     pub quiet: bool,
 }
@@ -117,7 +124,9 @@ impl<'a> Run<'a> {
     /// The gate: what the exit status says.
     pub fn outcome(&self) -> Outcome {
         let open = self.unbaselined();
-        let failing = open.errors > 0 || (self.options.deny_warnings && open.warnings > 0);
+        let failing = open.errors > 0
+            || (self.options.deny_warnings && open.warnings > 0)
+            || (!self.options.accept_incomplete && open.incomplete > 0);
         let stale = self.baseline.is_some_and(|b| b.problems().next().is_some());
         if failing || stale {
             Outcome::Fail
@@ -142,6 +151,7 @@ impl<'a> Run<'a> {
             errors: total.errors.saturating_sub(accepted.errors),
             warnings: total.warnings.saturating_sub(accepted.warnings),
             infos: total.infos.saturating_sub(accepted.infos),
+            incomplete: total.incomplete.saturating_sub(accepted.incomplete),
         }
     }
 
@@ -151,6 +161,7 @@ impl<'a> Run<'a> {
             Severity::Error => true,
             Severity::Warning => self.options.deny_warnings,
             Severity::Info => false,
+            Severity::Incomplete => !self.options.accept_incomplete,
         }
     }
 }
@@ -183,14 +194,22 @@ pub fn totals(traces: &[TraceReport]) -> Counts {
         total.errors += t.counts.errors;
         total.warnings += t.counts.warnings;
         total.infos += t.counts.infos;
+        total.incomplete += t.counts.incomplete;
     }
     total
 }
 
 pub fn verdict(traces: &[TraceReport], options: ReportOptions) -> Verdict {
-    let total = totals(traces);
-    if total.errors > 0 || (options.deny_warnings && total.warnings > 0) {
+    verdict_of(totals(traces), options)
+}
+
+/// Errors (and warnings when denied) make a verdict of non-conformance; with
+/// none, anything left unchecked makes it incomplete.
+pub fn verdict_of(counts: Counts, options: ReportOptions) -> Verdict {
+    if counts.errors > 0 || (options.deny_warnings && counts.warnings > 0) {
         Verdict::NotConformant
+    } else if counts.incomplete > 0 {
+        Verdict::Incomplete
     } else {
         Verdict::Conformant
     }

@@ -11,11 +11,12 @@
 //! validates the output against the OASIS schema (schemas/).
 
 use super::{display_path, spec_label, Run, STDIN};
-use crate::catalog::{Level, Rule};
+use crate::catalog::{Citation, Level, Rule};
 use crate::diag::Diagnostic;
 use crate::rules::trace_rules;
 use crate::spec::list_revisions;
 use serde_json::{json, Map, Value};
+use std::fmt::Write;
 
 pub const SARIF_VERSION: &str = "2.1.0";
 pub const SARIF_SCHEMA: &str =
@@ -92,37 +93,70 @@ pub fn level(level: Level) -> &'static str {
         Level::Must => "error",
         Level::Should => "warning",
         Level::Info => "note",
+        // Not a finding about the input; results say `kind: open` (see `result`).
+        Level::Limit => "none",
     }
 }
 
-/// The rule's metadata: what code scanning shows next to an alert.
+/// The rule's metadata: what code scanning shows next to an alert. Every
+/// revision's quotation, each with the suite's note apart from it.
 pub fn rule(rule: &Rule) -> Value {
-    let citation = &rule.citation;
-    let spec = format!("Spec ({}): {}", rule.level.as_str(), citation);
+    let spec = format!("Spec ({}): {}", rule.level.as_str(), rule.citation);
     let revisions = list_revisions(rule.revisions);
     let family = rule.id.split('-').next().unwrap_or(rule.id).to_lowercase();
+    let mut text = format!("{}\n", rule.summary);
+    let mut markdown = format!("{}\n", rule.summary);
+    for (for_revisions, citation) in rule.citations() {
+        if for_revisions.is_empty() {
+            continue;
+        }
+        let _ = write!(
+            text,
+            "\nSpec ({}, {}): {}",
+            rule.level.as_str(),
+            list_revisions(&for_revisions),
+            citation
+        );
+        let _ = write!(
+            markdown,
+            "\n**Spec ({}, {})**: {}, {}:\n\n",
+            rule.level.as_str(),
+            list_revisions(&for_revisions),
+            citation.document,
+            citation.section
+        );
+        if !citation.text.is_empty() {
+            let _ = writeln!(markdown, "> {}\n", citation.text);
+        }
+        if !citation.note.is_empty() {
+            let _ = write!(text, "\nNote: {}", citation.note);
+            let _ = writeln!(markdown, "Note: {}", citation.note);
+        }
+    }
+    let _ = write!(text, "\n\nApplies to: {revisions}.");
+    let _ = write!(markdown, "\nApplies to: {revisions}.");
     json!({
         "id": rule.id,
         "name": pascal_case(rule.id),
         "shortDescription": { "text": rule.summary },
         "fullDescription": { "text": format!("{}. {spec}", rule.summary.trim_end_matches('.')) },
-        "help": {
-            "text": format!("{}\n\n{spec}\n\nApplies to: {revisions}.", rule.summary),
-            "markdown": format!(
-                "{}\n\n**Spec ({})**: {}, {}:\n\n> {}\n\nApplies to: {revisions}.",
-                rule.summary,
-                rule.level.as_str(),
-                citation.document,
-                citation.section,
-                citation.text
-            ),
-        },
+        "help": { "text": text, "markdown": markdown },
         "defaultConfiguration": { "level": level(rule.level) },
         "properties": {
             "tags": ["acp", "plan", family],
             "level": rule.level,
             "revisions": rule.revisions,
         },
+    })
+}
+
+/// A citation as data: the quotation and the suite's note in members of their own.
+pub(crate) fn citation_json(citation: &Citation) -> Value {
+    json!({
+        "document": citation.document,
+        "section": citation.section,
+        "text": citation.text,
+        "note": citation.note,
     })
 }
 
@@ -142,11 +176,16 @@ pub fn result(file: &str, d: &Diagnostic, rule_index: Option<usize>) -> Value {
     if let Some(plan) = &d.plan {
         properties.insert("plan".into(), Value::from(plan.as_str()));
     }
+    properties.insert("citation".into(), citation_json(d.citation()));
     let mut r = json!({
         "ruleId": d.rule.id,
         "level": level(d.rule.level),
         "message": { "text": text },
     });
+    if d.rule.level == Level::Limit {
+        // SARIF's "could not decide pass or fail": this part was not checked.
+        r["kind"] = Value::from("open");
+    }
     if let Some(index) = rule_index {
         r["ruleIndex"] = Value::from(index);
     }

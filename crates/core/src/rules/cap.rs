@@ -1,6 +1,6 @@
 //! CAP-*: what may be sent given the client's capabilities and the revision.
 
-use crate::catalog::{docs, Citation, Level, Rule, V2_ONLY, WITH_CAPABILITY};
+use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, V2_ONLY, WITH_CAPABILITY};
 use crate::diag::Diagnostic;
 use crate::spec::capability::{CapabilityKeys, KeyValue};
 use crate::spec::{list_revisions, Revision, ALL_CAPABILITY_KEYS};
@@ -14,7 +14,19 @@ pub const PLAN_OPERATIONS: Rule = Rule {
         document: docs::PLAN_DRAFT,
         section: "Plan Operations",
         text: "Agents MUST NOT send plan_update or plan_removed unless the Client advertised planCapabilities. If the Client omits planCapabilities, the Agent MUST fall back to the existing plan update.",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "Agents MUST NOT send plan_update or plan_removed unless the Client advertised plan. If the Client omits plan, the Agent MUST fall back to the existing plan update.",
+                note: "The capability key was renamed planCapabilities → plan on 2026-06-05 (schema 0.13.6).",
+            },
+        },
+    ],
 };
 
 pub const VALUE: Rule = Rule {
@@ -23,10 +35,36 @@ pub const VALUE: Rule = Rule {
     revisions: WITH_CAPABILITY,
     summary: "The plan capability is an object (or null / omitted for \"not supported\")",
     citation: Citation {
-        document: docs::SCHEMA_V1,
-        section: "ClientCapabilities.plan",
-        text: "plan: PlanCapabilities | null (PlanCapabilities is an object); in the draft, planCapabilities: PlanCapabilities? = null, present as {}.",
+        document: docs::RFD,
+        section: "Client Capabilities",
+        text: "planCapabilities: PlanCapabilities? = null",
+        note: "PlanCapabilities is an object (\"When present ({}), signals the client supports the plan_update and plan_removed session update types.\"); null or omitted advertises nothing.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_V1,
+                section: "ClientCapabilities.plan",
+                text: "Optional. Omitted or null both mean the client does not advertise support.",
+                note: "The schema allows PlanCapabilities (an object) or null.",
+            },
+        },
+    ],
+};
+
+pub const META: Rule = Rule {
+    id: "CAP-META",
+    level: Level::Must,
+    revisions: WITH_CAPABILITY,
+    summary: "The plan capability object's own `_meta` is an object or null",
+    citation: Citation {
+        document: docs::SCHEMA_V1,
+        section: "PlanCapabilities, property _meta",
+        text: "\"type\": [\"object\", \"null\"]",
+        note: "The type of PlanCapabilities._meta (under draft-2026-05 the same object is spelled planCapabilities). A client that sends another type does not send a valid ACP message.",
+    },
+    revision_citations: &[],
 };
 
 pub const RENAMED: Rule = Rule {
@@ -35,10 +73,12 @@ pub const RENAMED: Rule = Rule {
     revisions: WITH_CAPABILITY,
     summary: "The client spells the capability as its revision does (another revision's key advertises nothing)",
     citation: Citation {
-        document: docs::INITIALIZATION,
+        document: docs::INITIALIZATION_V1,
         section: "Capabilities",
-        text: "Omitted capabilities MUST be treated as UNSUPPORTED. (The key was renamed planCapabilities → plan on 2026-06-05, schema 0.13.6.)",
+        text: "The introduction of new capabilities is not considered a breaking change. Therefore, Clients and Agents MUST treat all capabilities omitted in the initialize request as UNSUPPORTED.",
+        note: "The key was renamed planCapabilities → plan on 2026-06-05 (schema 0.13.6): a key of another revision advertises nothing, which is probably not what the client meant.",
     },
+    revision_citations: &[],
 };
 
 pub const LEGACY_IN_V2: Rule = Rule {
@@ -47,13 +87,15 @@ pub const LEGACY_IN_V2: Rule = Rule {
     revisions: V2_ONLY,
     summary: "No legacy `plan` update under protocol v2 (use `plan_update` items)",
     citation: Citation {
-        document: docs::SCHEMA_V2,
-        section: "SessionUpdate",
-        text: "Protocol v2 drops the legacy plan session update: SessionUpdate has plan_update (items, and unstable file/markdown) and plan_removed, and no plan variant.",
+        document: docs::EXTENSIBILITY_V2,
+        section: "Enum and Tagged-Union Variants",
+        text: "Extensions MUST NOT define custom non-underscore values.",
+        note: "v2 has no plan session update (\"Migrating to v2\": plan is \"Replaced by plan_update with a planId and a type discriminator\"), so plan is a non-underscore value v2 does not define.",
     },
+    revision_citations: &[],
 };
 
-pub const RULES: &[&Rule] = &[&PLAN_OPERATIONS, &VALUE, &RENAMED, &LEGACY_IN_V2];
+pub const RULES: &[&Rule] = &[&PLAN_OPERATIONS, &VALUE, &META, &RENAMED, &LEGACY_IN_V2];
 
 /// Whether the client advertised plan operations under `revision`, and the
 /// diagnostics its capability keys deserve (pointing into the initialize request).
@@ -78,6 +120,18 @@ pub fn read_advertisement(keys: &CapabilityKeys, revision: Revision) -> (bool, V
             false
         }
     };
+    if let Some(kind) = keys.odd_meta(key) {
+        // Readers that default a bad `_meta` (the official crate) still see
+        // the capability: the advertisement stands, the client is at fault.
+        out.push(
+            Diagnostic::new(
+                &META,
+                format!("clientCapabilities.{key}._meta is {kind}; it must be an object or null"),
+            )
+            .at(format!("/params/clientCapabilities/{key}/_meta"))
+            .hint("put extension data in an object (\"_meta\": {...}), or omit `_meta`"),
+        );
+    }
     for other in ALL_CAPABILITY_KEYS.iter().filter(|k| **k != key) {
         if keys.get(other).is_present() {
             let users = list_revisions(&Revision::using_capability_key(other));

@@ -1,8 +1,9 @@
 //! ENV-*: framing and JSON-RPC 2.0.
 
-use crate::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS};
+use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
 use crate::jsonrpc::{Direction, FrameFault, Id, RequestOutcome, ResponseOutcome};
+use crate::spec::Revision;
 use crate::trace::RecordFault;
 
 pub const UTF8: Rule = Rule {
@@ -11,10 +12,20 @@ pub const UTF8: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "Messages are UTF-8",
     citation: Citation {
-        document: docs::TRANSPORTS,
-        section: "stdio",
-        text: "Messages are JSON-RPC 2.0 messages, UTF-8 encoded, delimited by newlines.",
+        document: docs::TRANSPORTS_V1,
+        section: "Transports",
+        text: "ACP uses JSON-RPC to encode messages. JSON-RPC messages MUST be UTF-8 encoded.",
+        note: "",
     },
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::TRANSPORTS_V2,
+            section: "Transports",
+            text: "ACP uses JSON-RPC to encode messages. JSON-RPC messages MUST be UTF-8 encoded.",
+            note: "",
+        },
+    }],
 };
 
 pub const JSON: Rule = Rule {
@@ -23,10 +34,22 @@ pub const JSON: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "Each line is one complete JSON value",
     citation: Citation {
-        document: docs::TRANSPORTS,
+        document: docs::TRANSPORTS_V1,
         section: "stdio",
         text: "Messages are delimited by newlines (\\n), and MUST NOT contain embedded newlines.",
+        note: "A line that is not one complete JSON value is a message cut by an embedded newline, or no JSON-RPC message at all.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::TRANSPORTS_V2,
+                section: "stdio",
+                text: "Messages are delimited by newlines (\\n), and MUST NOT contain embedded newlines.",
+                note: "",
+            },
+        },
+    ],
 };
 
 pub const OBJECT: Rule = Rule {
@@ -35,10 +58,22 @@ pub const OBJECT: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "A message is a JSON-RPC Request, Notification or Response object",
     citation: Citation {
-        document: docs::JSONRPC,
-        section: "4. Request object / 5. Response object",
-        text: "A rpc call is represented by sending a Request object to a Server.",
+        document: docs::TRANSPORTS_V1,
+        section: "stdio",
+        text: "The agent MUST NOT write anything to its stdout that is not a valid ACP message. The client MUST NOT write anything to the agent's stdin that is not a valid ACP message.",
+        note: "ACP messages are JSON-RPC 2.0 Request, Notification or Response objects.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::TRANSPORTS_V2,
+                section: "stdio",
+                text: "The agent MUST NOT write anything to its stdout that is not a valid ACP message. The client MUST NOT write anything to the agent's stdin that is not a valid ACP message.",
+                note: "v2 also allows batch arrays of such objects (ENV-BATCH).",
+            },
+        },
+    ],
 };
 
 pub const BATCH: Rule = Rule {
@@ -47,10 +82,22 @@ pub const BATCH: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "ACP sends one message per line; batches are not used (and are not checked)",
     citation: Citation {
-        document: docs::TRANSPORTS,
+        document: docs::TRANSPORTS_V1,
         section: "stdio",
-        text: "The agent reads JSON-RPC messages from its stdin and sends messages to its stdout; one message per line.",
+        text: "Messages are individual JSON-RPC requests, notifications, or responses.",
+        note: "v1 says nothing of batches: a batch is reported for information and each element is still checked as a message.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::TRANSPORTS_V2,
+                section: "JSON-RPC Batch Messages",
+                text: "A client or agent MAY send an array filled with Request objects.",
+                note: "v2 allows batches (\"The batch MUST be an array with at least one value\"): each element is checked as a message; an empty batch is the error.",
+            },
+        },
+    ],
 };
 
 pub const DUPLICATE_KEY: Rule = Rule {
@@ -62,7 +109,9 @@ pub const DUPLICATE_KEY: Rule = Rule {
         document: docs::RFC8259,
         section: "4. Objects",
         text: "The names within an object SHOULD be unique.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const VERSION: Rule = Rule {
@@ -72,9 +121,11 @@ pub const VERSION: Rule = Rule {
     summary: "`jsonrpc` is exactly \"2.0\"",
     citation: Citation {
         document: docs::JSONRPC,
-        section: "4. Request object",
-        text: "jsonrpc: A String specifying the version of the JSON-RPC protocol. MUST be exactly \"2.0\".",
+        section: "4. Request object (jsonrpc)",
+        text: "A String specifying the version of the JSON-RPC protocol. MUST be exactly \"2.0\".",
+        note: "The Response object (5) says the same of its jsonrpc member.",
     },
+    revision_citations: &[],
 };
 
 pub const METHOD: Rule = Rule {
@@ -84,9 +135,11 @@ pub const METHOD: Rule = Rule {
     summary: "A request or notification has a string `method`",
     citation: Citation {
         document: docs::JSONRPC,
-        section: "4. Request object",
-        text: "method: A String containing the name of the method to be invoked.",
+        section: "4. Request object (method)",
+        text: "A String containing the name of the method to be invoked.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const ID: Rule = Rule {
@@ -96,9 +149,11 @@ pub const ID: Rule = Rule {
     summary: "`id` is a string, a number or null",
     citation: Citation {
         document: docs::JSONRPC,
-        section: "4. Request object",
-        text: "id: An identifier established by the Client that MUST contain a String, Number, or NULL value if included.",
+        section: "4. Request object (id)",
+        text: "An identifier established by the Client that MUST contain a String, Number, or NULL value if included.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const PARAMS: Rule = Rule {
@@ -110,7 +165,9 @@ pub const PARAMS: Rule = Rule {
         document: docs::JSONRPC,
         section: "4.2 Parameter Structures",
         text: "If present, parameters for the rpc call MUST be provided as a Structured value.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const RESULT_OR_ERROR: Rule = Rule {
@@ -122,7 +179,9 @@ pub const RESULT_OR_ERROR: Rule = Rule {
         document: docs::JSONRPC,
         section: "5. Response object",
         text: "Either the result member or error member MUST be included, but both members MUST NOT be included.",
+        note: "The id member of a Response \"is REQUIRED\" (5).",
     },
+    revision_citations: &[],
 };
 
 pub const UNKNOWN_RESPONSE: Rule = Rule {
@@ -132,9 +191,11 @@ pub const UNKNOWN_RESPONSE: Rule = Rule {
     summary: "A response answers a request that is in flight",
     citation: Citation {
         document: docs::JSONRPC,
-        section: "5. Response object",
-        text: "id: This member is REQUIRED. It MUST be the same as the value of the id member in the Request Object.",
+        section: "5. Response object (id)",
+        text: "This member is REQUIRED. It MUST be the same as the value of the id member in the Request Object.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const DUPLICATE_RESPONSE: Rule = Rule {
@@ -145,20 +206,24 @@ pub const DUPLICATE_RESPONSE: Rule = Rule {
     citation: Citation {
         document: docs::JSONRPC,
         section: "5. Response object",
-        text: "When a rpc call is made, the Server MUST reply with a Response (one Response per Request).",
+        text: "When a rpc call is made, the Server MUST reply with a Response, except for in the case of Notifications.",
+        note: "The suite reads \"a Response\" as one: a second answer to a request already answered answers no request in flight.",
     },
+    revision_citations: &[],
 };
 
 pub const ID_REUSE: Rule = Rule {
     id: "ENV-ID-REUSE",
-    level: Level::Must,
+    level: Level::Should,
     revisions: ALL_REVISIONS,
-    summary: "A sender does not reuse a request id while that request awaits its response",
+    summary: "A request id is reused while a request with that id awaits its response (no text forbids it; answers become ambiguous)",
     citation: Citation {
         document: docs::JSONRPC,
-        section: "4. Request object",
-        text: "The Server MUST reply with the same value in the Response object; a sender MUST NOT reuse an id while it is awaiting a response.",
+        section: "4. Request object (id)",
+        text: "The Server MUST reply with the same value in the Response object if included. This member is used to correlate the context between the two objects.",
+        note: "No text forbids reusing an id. While two requests with the same id await their responses, an answer cannot be matched to one of them, so the suite warns about the ambiguity.",
     },
+    revision_citations: &[],
 };
 
 pub const RULES: &[&Rule] = &[
@@ -263,7 +328,7 @@ pub fn request_outcome(
             Diagnostic::new(
                 &ID_REUSE,
                 format!(
-                    "the {} reused request id {id} for `{}` while its request on line {previous_line} still awaits a response",
+                    "the {} reused request id {id} for `{}` while its request on line {previous_line} still awaits a response: an answer to either is ambiguous",
                     direction.sender(),
                     crate::text::shorten(method, 60)
                 ),
@@ -273,7 +338,7 @@ pub fn request_outcome(
         ),
         RequestOutcome::Overflow => Some(
             Diagnostic::new(
-                &super::trace::LIMIT,
+                &super::trace_format::LIMIT,
                 format!("too many requests in flight from the {}; this one is not tracked", direction.sender()),
             )
             .hint("raise --max-outstanding-requests"),
@@ -306,7 +371,7 @@ pub fn response_outcome(outcome: &ResponseOutcome, id: &Id) -> Option<Diagnostic
             .hint("send exactly one response per request"),
         ),
         ResponseOutcome::Ambiguous { request, .. } => {
-            Some(super::trace::ambiguous_response(&id.to_string(), &request.method))
+            Some(super::trace_format::ambiguous_response(&id.to_string(), &request.method))
         }
         _ => None,
     }

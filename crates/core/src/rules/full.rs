@@ -4,9 +4,10 @@
 //! `state`); this family only warns when an update *looks* like a delta.
 //! It is a heuristic, so it is a SHOULD-level warning, never an error.
 
-use crate::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS};
+use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
 use crate::spec::messages::{PlanEntry, Status};
+use crate::spec::Revision;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 pub const DELTA: Rule = Rule {
@@ -18,7 +19,28 @@ pub const DELTA: Rule = Rule {
         document: docs::PLAN_V1,
         section: "Updating Plans",
         text: "The Agent MUST send a complete list of all plan entries in each update and their current status. The Client MUST replace the current plan completely.",
+        note: "The suite cannot know the full list, so this is a heuristic and a warning.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::Draft202605,
+            citation: Citation {
+                document: docs::PLAN_DRAFT,
+                section: "Updating Plans",
+                text: "The Agent MUST send a complete list of all plan entries in each update and their current status. The Client MUST replace the current plan completely.",
+                note: "The suite cannot know the full list, so this is a heuristic and a warning.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Updating Plans",
+                text: "For item-based plans, the Agent MUST send a complete list of all plan entries in each update and their current status. The Client MUST replace the current contents of that plan completely.",
+                note: "The suite cannot know the full list, so this is a heuristic and a warning.",
+            },
+        },
+    ],
 };
 
 pub const RULES: &[&Rule] = &[&DELTA];

@@ -2,8 +2,9 @@
 //!
 //! Ids are scoped to a session: nothing here ever looks across sessions.
 
-use crate::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS};
+use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
+use crate::spec::Revision;
 use crate::state::SessionPlans;
 use crate::text::shorten;
 
@@ -16,7 +17,28 @@ pub const REMOVE_UNKNOWN: Rule = Rule {
         document: docs::RFD,
         section: "Plan Removal",
         text: "Agent sends a plan_removed session update with the plan's id to dismiss it.",
+        note: "A removal of a plan that is not live dismisses nothing.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Removing Plans",
+                text: "Agents can remove a plan by sending plan_removed with the plan ID:",
+                note: "A removal of a plan that is not live dismisses nothing.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2_UNSTABLE,
+                section: "Removing Plans",
+                text: "Agents can remove a plan by sending plan_removed with the plan ID:",
+                note: "A removal of a plan that is not live dismisses nothing.",
+            },
+        },
+    ],
 };
 
 pub const RECREATE: Rule = Rule {
@@ -27,8 +49,10 @@ pub const RECREATE: Rule = Rule {
     citation: Citation {
         document: docs::RFD,
         section: "Multiple Plans",
-        text: "Each plan_update targets the plan with the given id; Client tracks plans by ID.",
+        text: "Client tracks plans by ID; updates replace the content of that specific plan",
+        note: "Nothing forbids using a removed id again: the update creates a new plan.",
     },
+    revision_citations: &[],
 };
 
 pub const TYPE_CHANGE: Rule = Rule {
@@ -39,8 +63,10 @@ pub const TYPE_CHANGE: Rule = Rule {
     citation: Citation {
         document: docs::RFD,
         section: "Multiple Plans",
-        text: "Client tracks plans by ID; updates replace the content of that specific plan. Different plans may use different types.",
+        text: "Client tracks plans by ID; updates replace the content of that specific plan",
+        note: "Nothing forbids a plan changing its type: the update replaces its content.",
     },
+    revision_citations: &[],
 };
 
 pub const RULES: &[&Rule] = &[&REMOVE_UNKNOWN, &RECREATE, &TYPE_CHANGE];

@@ -4,32 +4,36 @@
 //! that calls `session/load`), so only `acp-plan agent` decides them; a
 //! single trace can never trigger them.
 
-use crate::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS};
+use crate::catalog::{docs, Citation, Level, Rule, WITH_CAPABILITY};
 use crate::diag::Diagnostic;
 use crate::state::SessionPlans;
 
 pub const REPLAY_STATE: Rule = Rule {
     id: "LOAD-REPLAY-STATE",
     level: Level::Must,
-    revisions: ALL_REVISIONS,
+    revisions: WITH_CAPABILITY,
     summary: "The plans a `session/load` replay ends with are the plans the live session ended with",
     citation: Citation {
-        document: docs::SESSION_SETUP,
+        document: docs::SESSION_SETUP_V1,
         section: "Loading Sessions",
-        text: "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications.",
+        text: "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications (like session/prompt).",
+        note: "The replay is what the agent sends before it answers session/load.",
     },
+    revision_citations: &[],
 };
 
 pub const REPLAY_MISSING: Rule = Rule {
     id: "LOAD-REPLAY-MISSING",
     level: Level::Should,
-    revisions: ALL_REVISIONS,
+    revisions: WITH_CAPABILITY,
     summary: "A `session/load` replay shows the plans the live session ended with (a replay without them is incomplete)",
     citation: Citation {
-        document: docs::SESSION_SETUP,
+        document: docs::SESSION_SETUP_V1,
         section: "Loading Sessions",
-        text: "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications. (Whether plan updates are part of \"the conversation\" is not spelled out, so a replay without them is a warning.)",
+        text: "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications (like session/prompt).",
+        note: "Whether plan updates are part of \"the conversation\" is not spelled out in v1, so a replay without them is a warning.",
     },
+    revision_citations: &[],
 };
 
 pub const RULES: &[&Rule] = &[&REPLAY_STATE, &REPLAY_MISSING];

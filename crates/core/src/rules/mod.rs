@@ -13,13 +13,13 @@ pub mod id;
 pub mod load;
 pub mod ses;
 pub mod shape;
-pub mod trace;
+pub mod trace_format;
 
 use crate::catalog::Rule;
 
 /// The families that judge ACP message traces (`check`, `agent`, `tap`).
 const TRACE_FAMILIES: [&[&Rule]; 8] = [
-    trace::RULES,
+    trace_format::RULES,
     env::RULES,
     ses::RULES,
     cap::RULES,

@@ -1,7 +1,8 @@
 //! SES-*: connection and session lifecycle around plan updates.
 
-use crate::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS};
+use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
+use crate::spec::Revision;
 
 pub const BEFORE_INIT: Rule = Rule {
     id: "SES-BEFORE-INIT",
@@ -9,10 +10,22 @@ pub const BEFORE_INIT: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "No session message before `initialize` has been answered",
     citation: Citation {
-        document: docs::INITIALIZATION,
+        document: docs::INITIALIZATION_V1,
         section: "Initialization",
-        text: "Before a Session can be created, Clients MUST initialize the connection by calling the initialize method.",
+        text: "Before a Session can be created, Clients MUST initialize the connection by calling the initialize method",
+        note: "The suite treats a session/update before the initialize answer the same way: no session can exist yet.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::INITIALIZATION_V2,
+                section: "Initialization",
+                text: "Before a Session can be created, Clients MUST initialize the connection by calling the initialize method",
+                note: "",
+            },
+        },
+    ],
 };
 
 pub const UNKNOWN_SESSION: Rule = Rule {
@@ -21,10 +34,22 @@ pub const UNKNOWN_SESSION: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "`session/update` names a session established on this connection",
     citation: Citation {
-        document: docs::SESSION_SETUP,
+        document: docs::SESSION_SETUP_V1,
         section: "Session ID",
-        text: "The session ID returned by session/new is a unique identifier for the conversation context; clients use it in session/prompt and agents in session/update (or the id given to session/load).",
+        text: "The session ID returned by session/new is a unique identifier for the conversation context.",
+        note: "The suite infers that an agent's session/update names a session of this connection: one that session/new or session/fork returned, or that session/load or session/resume named. Schema: sessionId is \"The ID of the session this update pertains to.\"",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::SESSION_SETUP_V2,
+                section: "Session ID",
+                text: "The session ID returned by session/new is a unique identifier for the conversation context.",
+                note: "The suite infers that an agent's session/update names a session of this connection: one that session/new or session/fork returned, or that session/resume named.",
+            },
+        },
+    ],
 };
 
 pub const UPDATE_PARAMS: Rule = Rule {
@@ -33,10 +58,22 @@ pub const UPDATE_PARAMS: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "`session/update` params carry a string `sessionId` and an `update` object with a string `sessionUpdate`",
     citation: Citation {
-        document: docs::PROMPT_TURN,
-        section: "3. Agent reports output (SessionNotification)",
-        text: "SessionNotification: required sessionId (SessionId) and update (SessionUpdate), discriminated by sessionUpdate.",
+        document: docs::SCHEMA_V1,
+        section: "SessionNotification",
+        text: "\"required\": [\"sessionId\", \"update\"]",
+        note: "update is a SessionUpdate, an object discriminated by its string sessionUpdate.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::SCHEMA_V2,
+                section: "UpdateSessionNotification",
+                text: "\"required\": [\"sessionId\", \"update\"]",
+                note: "update is a SessionUpdate, an object discriminated by its string sessionUpdate.",
+            },
+        },
+    ],
 };
 
 pub const UPDATE_NOTIFICATION: Rule = Rule {
@@ -45,11 +82,132 @@ pub const UPDATE_NOTIFICATION: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "`session/update` is a notification from the agent to the client",
     citation: Citation {
-        document: docs::PROMPT_TURN,
-        section: "3. Agent reports output",
-        text:
-            "The Agent reports the model's output to the Client via session/update notifications.",
+        document: docs::PROMPT_TURN_V1,
+        section: "3. Agent Reports Output",
+        text: "The Agent reports the model's output to the Client via session/update notifications.",
+        note: "A notification has no id (JSON-RPC 2.0, 4.1), and it travels from the agent to the client.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PROMPT_LIFECYCLE_V2,
+                section: "3. Agent Reports Output",
+                text: "The Agent reports the model's output to the Client via session/update notifications.",
+                note: "A notification has no id (JSON-RPC 2.0, 4.1), and it travels from the agent to the client.",
+            },
+        },
+    ],
+};
+
+pub const PROTOCOL_VERSION: Rule = Rule {
+    id: "SES-PROTOCOL-VERSION",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "A successful `initialize` result carries the chosen `protocolVersion`, an integer",
+    citation: Citation {
+        document: docs::INITIALIZATION_V1,
+        section: "Initialization",
+        text: "The Agent MUST respond with the chosen protocol version and the capabilities it supports.",
+        note: "The protocol version is \"a single integer that identifies a MAJOR protocol version\". Without it the revision is a guess (v1), which the report says.",
+    },
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::INITIALIZATION_V2,
+            section: "Initialization",
+            text: "The Agent MUST respond with the chosen protocol version",
+            note: "The protocol version is \"a single integer that identifies a MAJOR protocol version\". Without it the revision is a guess, which the report says.",
+        },
+    }],
+};
+
+pub const NEW_SESSION_ID: Rule = Rule {
+    id: "SES-NEW-SESSION-ID",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "A successful `session/new` (or `session/fork`) result carries the new session's `sessionId`, a string",
+    citation: Citation {
+        document: docs::SESSION_SETUP_V1,
+        section: "Creating a Session",
+        text: "The Agent MUST respond with a unique Session ID that identifies this conversation:",
+        note: "The agent's later updates that name a session no answer named are then taken as that session's (not SES-UNKNOWN-SESSION): the fault is this answer's.",
+    },
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::SESSION_SETUP_V2,
+            section: "Creating a Session",
+            text: "The Agent MUST respond with a unique Session ID that identifies this conversation:",
+            note: "The agent's later updates that name a session no answer named are then taken as that session's (not SES-UNKNOWN-SESSION): the fault is this answer's.",
+        },
+    }],
+};
+
+pub const RESUME_REPLAY: Rule = Rule {
+    id: "SES-RESUME-REPLAY",
+    level: Level::Must,
+    revisions: ALL_REVISIONS,
+    summary: "No plan update for a session between a `session/resume` that asks for no replay and its answer",
+    citation: Citation {
+        document: docs::SESSION_SETUP_V1,
+        section: "Resuming Sessions",
+        text: "Unlike session/load, the Agent MUST NOT replay the conversation history via session/update notifications before responding.",
+        note: "Before the answer no turn of the session can run on this connection, so a plan update then restates the session's past: a replay.",
+    },
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::SESSION_SETUP_V2,
+            section: "Resuming Sessions",
+            text: "When replayFrom is omitted or null, the Agent MUST NOT replay the conversation history via session/update notifications before responding.",
+            note: "With replayFrom {\"type\": \"start\"} the agent replays plans as live traffic (Migrating to v2) and this rule does not apply.",
+        },
+    }],
+};
+
+pub const REPLAY_AFTER_ANSWER: Rule = Rule {
+    id: "SES-REPLAY-AFTER-ANSWER",
+    level: Level::Info,
+    revisions: ALL_REVISIONS,
+    summary: "A plan update for a loaded (v2: resumed with replay) session after the answer and before the next prompt: not part of the replay",
+    citation: Citation {
+        document: docs::SESSION_SETUP_V1,
+        section: "Loading Sessions",
+        text: "When all the conversation entries have been streamed to the Client, the Agent MUST respond to the original session/load request.",
+        note: "If the update belongs to the history, it came after the answer that says the replay is over; if it is new, no text forbids it. The trace cannot tell: an info (the suite's replay comparison, LOAD-REPLAY-*, ends at the answer).",
+    },
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::SESSION_SETUP_V2,
+            section: "Resuming Sessions",
+            text: "When all requested replay entries have been reported to the Client, the Agent MUST respond to the original session/resume request.",
+            note: "If the update belongs to the history, it came after the answer that says the replay is over; if it is new, no text forbids it. The trace cannot tell: an info (the suite's replay comparison, LOAD-REPLAY-*, ends at the answer).",
+        },
+    }],
+};
+
+pub const UPDATE_AFTER_CANCEL: Rule = Rule {
+    id: "SES-UPDATE-AFTER-CANCEL",
+    level: Level::Info,
+    revisions: ALL_REVISIONS,
+    summary: "A plan update for a session after its cancelled turn ended (v1: the session/prompt answer; v2: the idle state_update) and before the next prompt",
+    citation: Citation {
+        document: docs::PROMPT_TURN_V1,
+        section: "Cancellation",
+        text: "The Agent MAY send session/update notifications with content or tool call updates after receiving the session/cancel notification, but it MUST ensure that it does so before responding to the session/prompt request.",
+        note: "A late update of the cancelled turn breaks this MUST; an update outside any turn is not forbidden (v1 sends some, e.g. available commands). The trace cannot tell them apart, so an info; a later prompt starts a new turn.",
+    },
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::PROMPT_LIFECYCLE_V2,
+            section: "Cancellation",
+            text: "The Agent MAY send session/update notifications with content or tool call updates after receiving the session/cancel notification, but it MUST ensure that it does so before sending the idle state_update session update that reports cancellation.",
+            note: "v2 also says \"Background activity MAY continue and emit other session/update notifications while the Agent reports idle\", so the trace cannot tell a late update from background work: an info.",
+        },
+    }],
 };
 
 pub const RULES: &[&Rule] = &[
@@ -57,7 +215,77 @@ pub const RULES: &[&Rule] = &[
     &UNKNOWN_SESSION,
     &UPDATE_PARAMS,
     &UPDATE_NOTIFICATION,
+    &PROTOCOL_VERSION,
+    &NEW_SESSION_ID,
+    &RESUME_REPLAY,
+    &REPLAY_AFTER_ANSWER,
+    &UPDATE_AFTER_CANCEL,
 ];
+
+/// A successful initialize result without an integer protocolVersion.
+pub fn no_protocol_version(found: Option<&str>) -> Diagnostic {
+    let (message, pointer) = match found {
+        None => (
+            "the initialize result has no `protocolVersion`; the suite checks as v1, a guess".to_owned(),
+            "/result",
+        ),
+        Some(kind) => (
+            format!("the initialize result's `protocolVersion` is {kind}, not an integer; the suite checks as v1, a guess"),
+            "/result/protocolVersion",
+        ),
+    };
+    Diagnostic::new(&PROTOCOL_VERSION, message)
+        .at(pointer)
+        .hint("answer with the protocol version chosen, e.g. \"protocolVersion\": 1")
+}
+
+/// A successful session/new (or fork) result without a string sessionId.
+pub fn no_session_id(method: &str, found: Option<&str>) -> Diagnostic {
+    let what = match found {
+        None => "has no `sessionId`".to_owned(),
+        Some(kind) => format!("has a `sessionId` that is {kind}, not a string"),
+    };
+    Diagnostic::new(
+        &NEW_SESSION_ID,
+        format!("the {method} result {what}: the client cannot address the session"),
+    )
+    .at(if found.is_some() {
+        "/result/sessionId"
+    } else {
+        "/result"
+    })
+    .hint("answer with the new session's id: \"sessionId\": \"sess_...\"")
+}
+
+pub fn resume_replay(session: &str, request_line: u64) -> Diagnostic {
+    Diagnostic::new(
+        &RESUME_REPLAY,
+        format!("plan update for session `{}` before the answer to its session/resume on line {request_line}, which asked for no replay", crate::text::shorten(session, 80)),
+    )
+    .at("/params/update/sessionUpdate")
+    .session(session)
+    .hint("answer session/resume first; send plan updates once the session runs again")
+}
+
+pub fn replay_after_answer(session: &str, answer_line: u64) -> Diagnostic {
+    Diagnostic::new(
+        &REPLAY_AFTER_ANSWER,
+        format!("plan update for session `{}` after the replay ended (answer on line {answer_line}) and before any new prompt: not part of the replay", crate::text::shorten(session, 80)),
+    )
+    .at("/params/update/sessionUpdate")
+    .session(session)
+    .hint("replay the session's plans before answering; send new plans during a prompt")
+}
+
+pub fn update_after_cancel(session: &str, end_line: u64) -> Diagnostic {
+    Diagnostic::new(
+        &UPDATE_AFTER_CANCEL,
+        format!("plan update for session `{}` after its cancelled turn ended on line {end_line} and before a new prompt", crate::text::shorten(session, 80)),
+    )
+    .at("/params/update/sessionUpdate")
+    .session(session)
+    .hint("send the cancelled turn's last updates before ending it")
+}
 
 pub fn before_init(method: &str) -> Diagnostic {
     Diagnostic::new(

@@ -6,13 +6,13 @@
 //! pointer. Unlike the official SDK it never drops an entry: a message with a
 //! bad entry is rejected whole (and the reference state is left as it was).
 
-use crate::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS, V2_ONLY};
+use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS, V2_ONLY};
 use crate::diag::Diagnostic;
 use crate::spec::messages::{
     LegacyPlan, Meta, Plan, PlanContent, PlanEntry, PlanMessage, PlanRemoved, PlanUpdate, Priority,
     Status,
 };
-use crate::spec::{list_revisions, Revision, Spelling, ALL_PLAN_ID_KEYS};
+use crate::spec::{list_revisions, PlanObject, Revision, Spelling, ALL_PLAN_ID_KEYS};
 use crate::text::{json_type, member_pointer, shorten};
 use serde_json::{Map, Value};
 
@@ -27,8 +27,29 @@ pub const ENTRIES: Rule = Rule {
     citation: Citation {
         document: docs::PLAN_V1,
         section: "Creating Plans",
-        text: "entries PlanEntry[] required: An array of plan entries representing the tasks to be accomplished",
+        text: "entries PlanEntry[] required An array of plan entries representing the tasks to be accomplished",
+        note: "items plans carry the same field (RFD: \"entries: PlanEntry[]\").",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::Draft202605,
+            citation: Citation {
+                document: docs::PLAN_DRAFT,
+                section: "Creating Plans",
+                text: "entries PlanEntry[] required An array of plan entries representing the tasks to be accomplished",
+                note: "items plans carry the same field (RFD: \"entries: PlanEntry[]\").",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Item-Based Plans",
+                text: "plan.entries PlanEntry[] required An array of plan entries representing the tasks to be accomplished.",
+                note: "",
+            },
+        },
+    ],
 };
 
 pub const ENTRY: Rule = Rule {
@@ -39,8 +60,29 @@ pub const ENTRY: Rule = Rule {
     citation: Citation {
         document: docs::PLAN_V1,
         section: "Plan Entries",
-        text: "content string required: A human-readable description of what this task aims to accomplish",
+        text: "content string required A human-readable description of what this task aims to accomplish",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::Draft202605,
+            citation: Citation {
+                document: docs::PLAN_DRAFT,
+                section: "Plan Entries",
+                text: "content string required A human-readable description of what this task aims to accomplish",
+                note: "",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Plan Entries",
+                text: "content string required A human-readable description of what this task aims to accomplish",
+                note: "",
+            },
+        },
+    ],
 };
 
 pub const PRIORITY: Rule = Rule {
@@ -51,8 +93,29 @@ pub const PRIORITY: Rule = Rule {
     citation: Citation {
         document: docs::PLAN_V1,
         section: "Plan Entries",
-        text: "priority PlanEntryPriority required: high, medium, low. (v2: custom values MUST start with `_`; other unknown values are reserved for ACP.)",
+        text: "priority PlanEntryPriority required The relative importance of this task. high medium low",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::Draft202605,
+            citation: Citation {
+                document: docs::PLAN_DRAFT,
+                section: "Plan Entries",
+                text: "priority PlanEntryPriority required The relative importance of this task. high medium low",
+                note: "",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Plan Entries",
+                text: "Custom priorities MUST begin with _; unknown non-underscore priorities are reserved for future ACP variants.",
+                note: "v2 keeps high, medium and low.",
+            },
+        },
+    ],
 };
 
 pub const STATUS: Rule = Rule {
@@ -63,8 +126,29 @@ pub const STATUS: Rule = Rule {
     citation: Citation {
         document: docs::PLAN_V1,
         section: "Plan Entries",
-        text: "status PlanEntryStatus required: pending, in_progress, completed. (v2 adds cancelled; custom values MUST start with `_`.)",
+        text: "status PlanEntryStatus required The current execution status of this task pending in_progress completed",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::Draft202605,
+            citation: Citation {
+                document: docs::PLAN_DRAFT,
+                section: "Plan Entries",
+                text: "status PlanEntryStatus required The current execution status of this task pending in_progress completed",
+                note: "",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Plan Entries",
+                text: "Custom statuses MUST begin with _; unknown non-underscore statuses are reserved for future ACP variants.",
+                note: "v2 lists pending, in_progress, completed and cancelled.",
+            },
+        },
+    ],
 };
 
 pub const PLAN: Rule = Rule {
@@ -76,7 +160,28 @@ pub const PLAN: Rule = Rule {
         document: docs::RFD,
         section: "What we propose to do about it",
         text: "Add a new SessionUpdate variant — plan_update — that carries a plan field.",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "plan_update carries a plan object with a type discriminator.",
+                note: "",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Agent Plan",
+                text: "plan_update carries a plan object with a type discriminator and a required planId so Clients can track multiple plans independently.",
+                note: "",
+            },
+        },
+    ],
 };
 
 pub const PLAN_TYPE: Rule = Rule {
@@ -87,8 +192,29 @@ pub const PLAN_TYPE: Rule = Rule {
     citation: Citation {
         document: docs::RFD,
         section: "What we propose to do about it",
-        text: "The plan field is a tagged union (discriminated by type) with the following variants: items, file, markdown. (v2: custom types MUST start with `_`.)",
+        text: "The plan field is a tagged union (discriminated by type) with the following variants:",
+        note: "items, file and markdown.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "plan_update carries a plan object with a type discriminator.",
+                note: "Its variants are items, file and markdown.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Extensibility",
+                text: "Custom plan content types MUST begin with _; unknown non-underscore plan content types are reserved for future ACP variants.",
+                note: "v2 defines items (stable); file and markdown are unstable.",
+            },
+        },
+    ],
 };
 
 pub const PLAN_ID: Rule = Rule {
@@ -99,8 +225,29 @@ pub const PLAN_ID: Rule = Rule {
     citation: Citation {
         document: docs::PLAN_DRAFT,
         section: "Plan Operations",
-        text: "Every plan format includes a required id so Clients can track multiple plans independently. (Renamed planId in schema 1.3.0.)",
+        text: "Every plan format includes a required id so Clients can track multiple plans independently.",
+        note: "plan_removed carries the id too (RFD: \"a plan_removed session update type that carries only a plan id\").",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "Every plan format includes a required planId so Clients can track multiple plans independently.",
+                note: "id was renamed planId in schema 1.3.0 (2026-07-01); plan_removed carries planId too.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Extensibility",
+                text: "Every plan content variant, including custom or future variants, MUST carry a planId.",
+                note: "plan_removed carries planId too (schema: \"required\": [\"planId\"]).",
+            },
+        },
+    ],
 };
 
 pub const PLAN_ID_EMPTY: Rule = Rule {
@@ -112,7 +259,28 @@ pub const PLAN_ID_EMPTY: Rule = Rule {
         document: docs::RFD,
         section: "Multiple Plans",
         text: "The id field on every plan variant identifies a specific plan.",
+        note: "The schema allows the empty string; clients key plans by it, so the suite warns.",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::PLAN_V1_OPS,
+                section: "Plan Operations",
+                text: "Every plan format includes a required planId so Clients can track multiple plans independently.",
+                note: "The schema allows the empty string; clients key plans by it, so the suite warns.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Item-Based Plans",
+                text: "plan.planId PlanId required A unique identifier for this plan within the session.",
+                note: "The schema allows the empty string; clients key plans by it, so the suite warns.",
+            },
+        },
+    ],
 };
 
 pub const FILE_URI: Rule = Rule {
@@ -123,8 +291,29 @@ pub const FILE_URI: Rule = Rule {
     citation: Citation {
         document: docs::RFD,
         section: "What we propose to do about it",
-        text: "file | Agent provides a file URI containing the plan | uri: string",
+        text: "Agent provides a file URI containing the plan | uri: string",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_V1,
+                section: "PlanFile",
+                text: "\"required\": [\"planId\", \"uri\"]",
+                note: "uri is a string.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::SCHEMA_V2,
+                section: "PlanFile",
+                text: "\"required\": [\"planId\", \"uri\"]",
+                note: "uri is a string of format uri.",
+            },
+        },
+    ],
 };
 
 pub const FILE_URI_ABSOLUTE: Rule = Rule {
@@ -133,10 +322,12 @@ pub const FILE_URI_ABSOLUTE: Rule = Rule {
     revisions: V2_ONLY,
     summary: "A `file` plan's `uri` is an absolute URI (v2)",
     citation: Citation {
-        document: docs::SCHEMA_V2,
-        section: "PlanFile.uri",
-        text: "uri: string, format uri: plan file URIs MUST be absolute.",
+        document: docs::PLAN_V2_UNSTABLE,
+        section: "File Plans",
+        text: "Plan file URIs MUST be absolute.",
+        note: "The schema gives uri \"format\": \"uri\" (RFC 3986).",
     },
+    revision_citations: &[],
 };
 
 pub const MARKDOWN_CONTENT: Rule = Rule {
@@ -147,8 +338,29 @@ pub const MARKDOWN_CONTENT: Rule = Rule {
     citation: Citation {
         document: docs::RFD,
         section: "What we propose to do about it",
-        text: "markdown | Agent provides raw markdown text | content: string",
+        text: "Agent provides raw markdown text | content: string",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_V1,
+                section: "PlanMarkdown",
+                text: "\"required\": [\"planId\", \"content\"]",
+                note: "content is a string.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::SCHEMA_V2,
+                section: "PlanMarkdown",
+                text: "\"required\": [\"planId\", \"content\"]",
+                note: "content is a string.",
+            },
+        },
+    ],
 };
 
 pub const META: Rule = Rule {
@@ -157,10 +369,22 @@ pub const META: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "`_meta` is an object or null",
     citation: Citation {
-        document: docs::EXTENSIBILITY,
-        section: "The _meta field",
-        text: "All types in the protocol include a _meta field with type { [key: string]: unknown } (schema: object or null).",
+        document: docs::EXTENSIBILITY_V1,
+        section: "The _meta Field",
+        text: "All types in the protocol include a _meta field with type { [key: string]: unknown } that implementations can use to attach custom information.",
+        note: "The schema types _meta as \"type\": [\"object\", \"null\"].",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::EXTENSIBILITY_V2,
+                section: "The _meta Field",
+                text: "All types in the protocol include a _meta field with type { [key: string]: unknown } that implementations can use to attach custom information.",
+                note: "The schema types _meta as \"type\": [\"object\", \"null\"].",
+            },
+        },
+    ],
 };
 
 pub const UNKNOWN_FIELD: Rule = Rule {
@@ -169,10 +393,22 @@ pub const UNKNOWN_FIELD: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "No custom members at the root of plan types (custom data goes under `_meta`)",
     citation: Citation {
-        document: docs::EXTENSIBILITY,
-        section: "The _meta field",
+        document: docs::EXTENSIBILITY_V1,
+        section: "The _meta Field",
         text: "Implementations MUST NOT add any custom fields at the root of a type that's part of the specification. All possible names are reserved for future protocol versions.",
+        note: "",
     },
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::EXTENSIBILITY_V2,
+                section: "The _meta Field",
+                text: "Implementations MUST NOT add any custom fields at the root of a type that's part of the specification. All possible names are reserved for future protocol versions.",
+                note: "",
+            },
+        },
+    ],
 };
 
 pub const RULES: &[&Rule] = &[
@@ -235,7 +471,7 @@ pub fn parse_plan_update_json(
         Err(e) => Parsed {
             message: None,
             diagnostics: vec![Diagnostic::new(
-                &super::trace::LIMIT,
+                &super::trace_format::LIMIT,
                 format!("the update could not be read: {e}"),
             )
             .at(UPDATE_POINTER)],
@@ -297,7 +533,7 @@ impl Parser {
     fn legacy(&mut self, update: &Map<String, Value>) -> Option<PlanMessage> {
         self.known_members(
             update,
-            &["sessionUpdate", "entries", "_meta"],
+            PlanObject::LegacyUpdate,
             UPDATE_POINTER,
             "the `plan` update",
         );
@@ -309,7 +545,7 @@ impl Parser {
     fn update(&mut self, update: &Map<String, Value>) -> Option<PlanMessage> {
         self.known_members(
             update,
-            &["sessionUpdate", "plan", "_meta"],
+            PlanObject::PlanUpdate,
             UPDATE_POINTER,
             "the `plan_update` update",
         );
@@ -345,10 +581,9 @@ impl Parser {
     }
 
     fn removed(&mut self, update: &Map<String, Value>) -> Option<PlanMessage> {
-        let id_key = self.spelling.plan_id_key;
         self.known_members(
             update,
-            &["sessionUpdate", id_key, "_meta"],
+            PlanObject::PlanRemoved,
             UPDATE_POINTER,
             "`plan_removed`",
         );
@@ -385,17 +620,17 @@ impl Parser {
         let what = format!("a `{}` plan", shorten(type_name, 40));
         let content = match type_name {
             "items" => {
-                self.known_members(plan, &["type", id_key, "entries", "_meta"], pointer, &what);
+                self.known_members(plan, PlanObject::ItemsPlan, pointer, &what);
                 self.entries(plan, pointer)
                     .map(|entries| PlanContent::Items { entries })
             }
             "file" => {
-                self.known_members(plan, &["type", id_key, "uri", "_meta"], pointer, &what);
+                self.known_members(plan, PlanObject::FilePlan, pointer, &what);
                 self.file_uri(plan, pointer)
                     .map(|uri| PlanContent::File { uri })
             }
             "markdown" => {
-                self.known_members(plan, &["type", id_key, "content", "_meta"], pointer, &what);
+                self.known_members(plan, PlanObject::MarkdownPlan, pointer, &what);
                 self.string_member(
                     plan,
                     "content",
@@ -530,7 +765,7 @@ impl Parser {
         if items.len() > self.max_entries {
             self.reject(
                 Diagnostic::new(
-                    &super::trace::LIMIT,
+                    &super::trace_format::LIMIT,
                     format!(
                         "plan has {} entries, over the limit of {}; it was not checked",
                         items.len(),
@@ -562,12 +797,7 @@ impl Parser {
             );
             return None;
         };
-        self.known_members(
-            entry,
-            &["content", "priority", "status", "_meta"],
-            pointer,
-            "a plan entry",
-        );
+        self.known_members(entry, PlanObject::Entry, pointer, "a plan entry");
         let content = self.string_member(entry, "content", pointer, &ENTRY, "a plan entry");
         let priority = self
             .enum_member(
@@ -702,7 +932,7 @@ impl Parser {
     fn known_members(
         &mut self,
         object: &Map<String, Value>,
-        known: &[&str],
+        kind: PlanObject,
         pointer: &str,
         what: &str,
     ) {
@@ -711,11 +941,11 @@ impl Parser {
         let mut reported = 0;
         let mut unreported = 0;
         for key in object.keys() {
-            if known.contains(&key.as_str()) {
+            if self.spelling.allows(kind, key) {
                 continue;
             }
             let other_id_key = ALL_PLAN_ID_KEYS.contains(&key.as_str());
-            if other_id_key && known.contains(&id_key) && !has_own_id {
+            if other_id_key && self.spelling.allows(kind, id_key) && !has_own_id {
                 continue;
             }
             // Hostile objects can carry millions of members: name a few.

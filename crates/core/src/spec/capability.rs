@@ -41,13 +41,27 @@ pub struct CapabilityKeys {
     pub plan: KeyValue,
     /// `clientCapabilities.planCapabilities` (draft spelling).
     pub plan_capabilities: KeyValue,
+    /// The `_meta` of each capability object, when it is neither an
+    /// object nor null: (`plan`, `planCapabilities`).
+    pub odd_meta: (Option<&'static str>, Option<&'static str>),
 }
 
 impl CapabilityKeys {
     pub const NONE: CapabilityKeys = CapabilityKeys {
         plan: KeyValue::Absent,
         plan_capabilities: KeyValue::Absent,
+        odd_meta: (None, None),
     };
+
+    /// The JSON type of the capability object's `_meta` under `key`, when
+    /// it is neither an object nor null.
+    pub fn odd_meta(&self, key: &str) -> Option<&'static str> {
+        match key {
+            "plan" => self.odd_meta.0,
+            "planCapabilities" => self.odd_meta.1,
+            _ => None,
+        }
+    }
 
     pub fn get(&self, key: &str) -> KeyValue {
         match key {
@@ -65,13 +79,23 @@ pub fn read_capability_keys(params: Option<&RawValue>) -> CapabilityKeys {
     let Some(capabilities) = params.and_then(|p| last_member(p.get(), "clientCapabilities")) else {
         return CapabilityKeys::NONE;
     };
-    let key = |name: &str| match capabilities.get().as_bytes().first() {
-        Some(b'{') => KeyValue::of(last_member(capabilities.get(), name)),
-        _ => KeyValue::Absent,
+    let member = |name: &str| match capabilities.get().as_bytes().first() {
+        Some(b'{') => last_member(capabilities.get(), name),
+        _ => None,
+    };
+    let odd_meta = |name: &str| {
+        let meta = member(name)
+            .filter(|value| value.get().starts_with('{'))
+            .and_then(|object| last_member(object.get(), "_meta"));
+        match KeyValue::of(meta) {
+            KeyValue::Other(kind) => Some(kind),
+            KeyValue::Absent | KeyValue::Null | KeyValue::Object => None,
+        }
     };
     CapabilityKeys {
-        plan: key("plan"),
-        plan_capabilities: key("planCapabilities"),
+        plan: KeyValue::of(member("plan")),
+        plan_capabilities: KeyValue::of(member("planCapabilities")),
+        odd_meta: (odd_meta("plan"), odd_meta("planCapabilities")),
     }
 }
 
@@ -172,6 +196,28 @@ mod tests {
         assert_eq!(keys(r#"{"clientCapabilities":[{}]}"#), CapabilityKeys::NONE);
         assert_eq!(keys(r#"[{"plan":{}}]"#), CapabilityKeys::NONE);
         assert_eq!(keys(r#"{}"#), CapabilityKeys::NONE);
+        // The capability object's own `_meta`, by its last value.
+        let meta = |params: &str| keys(params).odd_meta("plan");
+        assert_eq!(
+            meta(r#"{"clientCapabilities":{"plan":{"_meta":5}}}"#),
+            Some("a number")
+        );
+        assert_eq!(
+            meta(r#"{"clientCapabilities":{"plan":{"_meta":[]}}}"#),
+            Some("an array")
+        );
+        assert_eq!(
+            meta(r#"{"clientCapabilities":{"plan":{"_meta":{}}}}"#),
+            None
+        );
+        assert_eq!(
+            meta(r#"{"clientCapabilities":{"plan":{"_meta":null}}}"#),
+            None
+        );
+        assert_eq!(
+            meta(r#"{"clientCapabilities":{"plan":[{"_meta":5}]}}"#),
+            None
+        );
     }
 
     #[test]
@@ -179,6 +225,7 @@ mod tests {
         let draft = CapabilityKeys {
             plan: KeyValue::Absent,
             plan_capabilities: KeyValue::Object,
+            ..CapabilityKeys::NONE
         };
         assert_eq!(
             choose_revision(SpecChoice::Auto, draft, Some(1)).revision,
@@ -191,6 +238,7 @@ mod tests {
         let both = CapabilityKeys {
             plan: KeyValue::Object,
             plan_capabilities: KeyValue::Object,
+            ..CapabilityKeys::NONE
         };
         assert_eq!(
             choose_revision(SpecChoice::Auto, both, Some(1)).revision,

@@ -106,7 +106,109 @@ pub struct Spelling {
     pub open_enums: bool,
     /// Whether `file.uri` must be an absolute URI.
     pub absolute_file_uri: bool,
+    /// The members each plan object allows. The strict parser reports any
+    /// other as SHAPE-UNKNOWN-FIELD; the fast path's wire structs read
+    /// exactly these (`rules::shape::well_formed` tests that they agree).
+    pub members: &'static PlanMembers,
 }
+
+/// The objects of the plan messages that have a fixed set of members.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanObject {
+    /// The `update` of a legacy `plan` session update.
+    LegacyUpdate,
+    /// The `update` of `plan_update`.
+    PlanUpdate,
+    /// The `update` of `plan_removed`.
+    PlanRemoved,
+    /// `plan_update.plan` of type `items`.
+    ItemsPlan,
+    /// `plan_update.plan` of type `file`.
+    FilePlan,
+    /// `plan_update.plan` of type `markdown`.
+    MarkdownPlan,
+    /// One entry of `entries`.
+    Entry,
+}
+
+impl PlanObject {
+    pub const ALL: [PlanObject; 7] = [
+        PlanObject::LegacyUpdate,
+        PlanObject::PlanUpdate,
+        PlanObject::PlanRemoved,
+        PlanObject::ItemsPlan,
+        PlanObject::FilePlan,
+        PlanObject::MarkdownPlan,
+        PlanObject::Entry,
+    ];
+}
+
+/// A member of a plan object: a fixed name, or the revision's plan id key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Member {
+    Named(&'static str),
+    PlanId,
+}
+
+/// The members of each [`PlanObject`], for one or more revisions.
+#[derive(Debug)]
+pub struct PlanMembers {
+    pub legacy_update: &'static [Member],
+    pub plan_update: &'static [Member],
+    pub plan_removed: &'static [Member],
+    pub items_plan: &'static [Member],
+    pub file_plan: &'static [Member],
+    pub markdown_plan: &'static [Member],
+    pub entry: &'static [Member],
+}
+
+impl PlanMembers {
+    pub fn of(&self, object: PlanObject) -> &'static [Member] {
+        match object {
+            PlanObject::LegacyUpdate => self.legacy_update,
+            PlanObject::PlanUpdate => self.plan_update,
+            PlanObject::PlanRemoved => self.plan_removed,
+            PlanObject::ItemsPlan => self.items_plan,
+            PlanObject::FilePlan => self.file_plan,
+            PlanObject::MarkdownPlan => self.markdown_plan,
+            PlanObject::Entry => self.entry,
+        }
+    }
+}
+
+impl Spelling {
+    /// Whether `object` has a member named `key` in this revision.
+    pub fn allows(&self, object: PlanObject, key: &str) -> bool {
+        self.member_names(object).any(|name| name == key)
+    }
+
+    /// The member names of `object` in this revision.
+    pub fn member_names(&self, object: PlanObject) -> impl Iterator<Item = &'static str> + '_ {
+        self.members.of(object).iter().map(|m| match m {
+            Member::Named(name) => *name,
+            Member::PlanId => self.plan_id_key,
+        })
+    }
+}
+
+use Member::{Named, PlanId};
+
+/// The plan members of every revision so far (the schemas and the draft
+/// agree; the id key is spelled per revision).
+static PLAN_MEMBERS: PlanMembers = PlanMembers {
+    legacy_update: &[Named("sessionUpdate"), Named("entries"), Named("_meta")],
+    plan_update: &[Named("sessionUpdate"), Named("plan"), Named("_meta")],
+    plan_removed: &[Named("sessionUpdate"), PlanId, Named("_meta")],
+    items_plan: &[Named("type"), PlanId, Named("entries"), Named("_meta")],
+    file_plan: &[Named("type"), PlanId, Named("uri"), Named("_meta")],
+    markdown_plan: &[Named("type"), PlanId, Named("content"), Named("_meta")],
+    entry: &[
+        Named("content"),
+        Named("priority"),
+        Named("status"),
+        Named("_meta"),
+    ],
+};
 
 const PLAN_TYPES: &[&str] = &["items", "file", "markdown"];
 const PRIORITIES: &[&str] = &["high", "medium", "low"];
@@ -122,6 +224,7 @@ static DRAFT_2026_05: Spelling = Spelling {
     statuses: STATUSES_V1,
     open_enums: false,
     absolute_file_uri: false,
+    members: &PLAN_MEMBERS,
 };
 
 static V1: Spelling = Spelling {
@@ -133,6 +236,7 @@ static V1: Spelling = Spelling {
     statuses: STATUSES_V1,
     open_enums: false,
     absolute_file_uri: false,
+    members: &PLAN_MEMBERS,
 };
 
 static V2: Spelling = Spelling {
@@ -144,6 +248,7 @@ static V2: Spelling = Spelling {
     statuses: STATUSES_V2,
     open_enums: true,
     absolute_file_uri: true,
+    members: &PLAN_MEMBERS,
 };
 
 /// Every capability key any revision uses, for "other revision" detection.

@@ -14,7 +14,7 @@ pub use files::{check_paths, default_jobs};
 use crate::catalog::Counts;
 use crate::diag::Diagnostic;
 use crate::jsonrpc::{self, Direction, Frame, ResponseOutcome};
-use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace as trace_rules};
+use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace_format};
 use crate::spec::capability::{self, CapabilityKeys};
 use crate::spec::messages::{PlanContent, PlanMessage};
 use crate::spec::{RevisionChoice, SpecChoice};
@@ -67,11 +67,48 @@ pub struct Validator {
     /// Sessions opened by a session/load or session/resume still awaiting
     /// its answer, by the request's line.
     loading: HashMap<u64, String>,
+    /// The turn and replay boundaries the session rules read (SES-*).
+    turns: Turns,
     /// Buffers of the one-pass read of updates not about plans.
     skimmer: Skimmer,
     /// Whether lines that [`skim`] reads skip the exact path (tests turn it
     /// off to compare).
     skim: bool,
+}
+
+/// Where sessions stand between requests: what SES-RESUME-REPLAY,
+/// SES-REPLAY-AFTER-ANSWER and SES-UPDATE-AFTER-CANCEL compare plan updates
+/// with. Every map is bounded by `max_outstanding_requests`.
+#[derive(Default)]
+struct Turns {
+    /// Successful session/new or session/fork answers that named no session:
+    /// a later update for a session nobody named is taken as theirs.
+    unnamed_sessions: usize,
+    /// session/resume requests that asked for no replay, by line.
+    quiet_resumes: HashMap<u64, String>,
+    /// session/load (v2: session/resume with a replay) requests, by line.
+    replaying: HashMap<u64, String>,
+    /// Sessions whose replay was answered, until their next prompt: the answer's line.
+    replayed: HashMap<String, u64>,
+    /// session/prompt requests in flight, by line.
+    prompts: HashMap<u64, String>,
+    /// Sessions the client cancelled whose turn has not ended yet.
+    cancelling: HashMap<String, u64>,
+    /// Sessions whose cancelled turn ended, until their next prompt: the end's line.
+    cancel_ended: HashMap<String, u64>,
+}
+
+impl Turns {
+    fn bounded<K: std::hash::Hash + Eq, V>(
+        map: &mut HashMap<K, V>,
+        limit: usize,
+        key: K,
+        value: V,
+    ) {
+        if map.len() < limit || map.contains_key(&key) {
+            map.insert(key, value);
+        }
+    }
 }
 
 /// Most of the initialize request kept for snippets.
@@ -97,6 +134,7 @@ impl Validator {
             messages: 0,
             initialize_line: Vec::new(),
             loading: HashMap::new(),
+            turns: Turns::default(),
             skimmer: Skimmer::default(),
             skim: true,
             config,
@@ -196,7 +234,7 @@ impl Validator {
         self.line = line_no;
         match line {
             RawLine::TooLong { bytes } => {
-                let d = trace_rules::line_too_long(bytes, self.config.limits.max_line_bytes);
+                let d = trace_format::line_too_long(bytes, self.config.limits.max_line_bytes);
                 self.emit(d);
             }
             RawLine::Bytes(bytes) => self.push_record(line_no, bytes),
@@ -230,7 +268,7 @@ impl Validator {
             }
             Err(fault) => {
                 if let Some(d) =
-                    trace_rules::record_fault(&fault).or_else(|| env::record_fault(&fault))
+                    trace_format::record_fault(&fault).or_else(|| env::record_fault(&fault))
                 {
                     self.emit(d);
                 }
@@ -290,7 +328,7 @@ impl Validator {
             Ok(object) => self.message(Some(direction), &object),
             Err(fault) => {
                 if let Some(d) =
-                    trace_rules::record_fault(&fault).or_else(|| env::record_fault(&fault))
+                    trace_format::record_fault(&fault).or_else(|| env::record_fault(&fault))
                 {
                     self.emit(d);
                 }
@@ -307,6 +345,7 @@ impl Validator {
         if d.line == 0 {
             d.line = self.line;
         }
+        d.revision.get_or_insert(self.revision.revision);
         self.diagnostics.push(d);
     }
 
@@ -318,14 +357,16 @@ impl Validator {
         self.messages += 1;
         let method = "session/update";
         let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(method)) else {
-            self.emit(trace_rules::unplaced_method(method));
+            self.emit(trace_format::unplaced_method(method));
             return;
         };
         if direction == Direction::ClientToAgent {
             self.emit(ses::update_from_client());
             return;
         }
-        self.update_before_init();
+        // An agent's update before the initialize answer breaks no MUST of
+        // the agent's (SES-BEFORE-INIT quotes the client's): it names a
+        // session that cannot exist yet, which SES-UNKNOWN-SESSION says.
         self.update_body(
             update.session,
             update.kind,
@@ -333,12 +374,6 @@ impl Validator {
             Some(update.update),
             None,
         );
-    }
-
-    fn update_before_init(&mut self) {
-        if self.handshake != Handshake::Answered {
-            self.emit(ses::before_init("session/update"));
-        }
     }
 
     /// Whether the session of an update is established; if not, said once
@@ -363,7 +398,7 @@ impl Validator {
                 let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(&method))
                 else {
                     self.correlator.unplaced_request(id, &method);
-                    self.emit(trace_rules::unplaced_method(&method));
+                    self.emit(trace_format::unplaced_method(&method));
                     return;
                 };
                 let outcome = self
@@ -381,7 +416,7 @@ impl Validator {
                     // No rule reads extension notifications, so not knowing their
                     // direction costs nothing; anything else is said.
                     if !method.starts_with('_') {
-                        self.emit(trace_rules::unplaced_method(&method));
+                        self.emit(trace_format::unplaced_method(&method));
                     }
                     return;
                 };
@@ -442,6 +477,19 @@ impl Validator {
                     params.and_then(|p| repeated_member(p, &["sessionId"])),
                     "/params",
                 );
+                if let (true, Some(session)) = (is_request, read_session_id(params)) {
+                    let limit = self.config.limits.max_outstanding_requests;
+                    let replays = method == "session/load"
+                        || (!self.revision.revision.spelling().legacy_plan
+                            && asks_for_replay(params));
+                    let line = self.line;
+                    let pending = if replays {
+                        &mut self.turns.replaying
+                    } else {
+                        &mut self.turns.quiet_resumes
+                    };
+                    Turns::bounded(pending, limit, line, session);
+                }
                 if let Some(session) = read_session_id(params) {
                     // The agent replays a loaded session before it answers, so
                     // the request establishes the session; a failed answer
@@ -454,6 +502,28 @@ impl Validator {
                         && self.loading.len() < self.config.limits.max_outstanding_requests
                     {
                         self.loading.insert(self.line, session);
+                    }
+                }
+            }
+            "session/prompt" => {
+                if let Some(session) = read_session_id(params) {
+                    // A new prompt starts a new turn: what ended before is over.
+                    self.turns.replayed.remove(&session);
+                    self.turns.cancel_ended.remove(&session);
+                    if is_request {
+                        let limit = self.config.limits.max_outstanding_requests;
+                        Turns::bounded(&mut self.turns.prompts, limit, self.line, session);
+                    }
+                }
+            }
+            "session/cancel" => {
+                if let Some(session) = read_session_id(params) {
+                    // v1 ends the turn with the prompt's answer (so a prompt
+                    // must be in flight); v2 with an idle state_update.
+                    let v2 = !self.revision.revision.spelling().legacy_plan;
+                    if v2 || self.turns.prompts.values().any(|s| *s == session) {
+                        let limit = self.config.limits.max_outstanding_requests;
+                        Turns::bounded(&mut self.turns.cancelling, limit, session, self.line);
                     }
                 }
             }
@@ -479,6 +549,12 @@ impl Validator {
                     "/result",
                 );
                 let negotiated = capability::read_protocol_version(result);
+                if negotiated.is_none() {
+                    let found = result
+                        .and_then(|r| last_member(r.get(), "protocolVersion"))
+                        .map(|v| raw_type(v.get()));
+                    self.emit(ses::no_protocol_version(found));
+                }
                 self.revision = capability::choose_revision(self.config.spec, keys, negotiated);
                 let (advertised, diagnostics) =
                     cap::read_advertisement(&keys, self.revision.revision);
@@ -498,11 +574,39 @@ impl Validator {
                     result.and_then(|r| repeated_member(r, &["sessionId"])),
                     "/result",
                 );
-                if let Some(session) = read_session_id(result) {
-                    self.open_session(&session);
+                match read_session_id(result) {
+                    Some(session) => self.open_session(&session),
+                    None if result.is_some() => {
+                        let found = result
+                            .and_then(|r| last_member(r.get(), "sessionId"))
+                            .map(|v| raw_type(v.get()));
+                        self.emit(ses::no_session_id(method, found));
+                        if self.turns.unnamed_sessions < self.config.limits.max_sessions {
+                            self.turns.unnamed_sessions += 1;
+                        }
+                    }
+                    None => {}
+                }
+            }
+            "session/prompt" => {
+                if let Some(session) = self.turns.prompts.remove(&request_line) {
+                    // v1 and the draft end a turn with the prompt's answer.
+                    if self.revision.revision.spelling().legacy_plan
+                        && self.turns.cancelling.remove(&session).is_some()
+                    {
+                        let limit = self.config.limits.max_outstanding_requests;
+                        Turns::bounded(&mut self.turns.cancel_ended, limit, session, self.line);
+                    }
                 }
             }
             "session/load" | "session/resume" => {
+                self.turns.quiet_resumes.remove(&request_line);
+                if let Some(session) = self.turns.replaying.remove(&request_line) {
+                    if error.is_none() {
+                        let limit = self.config.limits.max_outstanding_requests;
+                        Turns::bounded(&mut self.turns.replayed, limit, session, self.line);
+                    }
+                }
                 if let Some(session) = self.loading.remove(&request_line) {
                     if error.is_some() {
                         // Not loaded: never established on this connection.
@@ -536,7 +640,7 @@ impl Validator {
                 let limit = self.config.limits.max_sessions;
                 self.emit(
                     Diagnostic::new(
-                        &trace_rules::LIMIT,
+                        &trace_format::LIMIT,
                         format!("more than {limit} sessions on one connection; further sessions are not tracked"),
                     )
                     .hint("raise --max-sessions"),
@@ -550,7 +654,9 @@ impl Validator {
     }
 
     fn session_update(&mut self, params: Option<&RawValue>) {
-        self.update_before_init();
+        // An agent's update before the initialize answer breaks no MUST of
+        // the agent's (SES-BEFORE-INIT quotes the client's): it names a
+        // session that cannot exist yet, which SES-UNKNOWN-SESSION says.
         let revision = self.revision.revision;
         let max_entries = self.config.limits.max_entries_per_plan;
         let head = params.and_then(|p| head::read_head(p.get(), revision, max_entries));
@@ -596,10 +702,33 @@ impl Validator {
     ) {
         let revision = self.revision.revision;
         let max_entries = self.config.limits.max_entries_per_plan;
+        if !self.tracks.contains_key(session) && self.turns.unnamed_sessions > 0 {
+            // A session/new answer named no session (SES-NEW-SESSION-ID, its
+            // fault): this is most likely that session, not an unknown one.
+            self.turns.unnamed_sessions -= 1;
+            self.open_session(session);
+        }
         let known = self.update_session_known(session);
+        if kind == "state_update" && self.turns.cancelling.contains_key(session) {
+            let idle = update
+                .or_else(|| reread_update(params))
+                .and_then(|u| last_member(u, "state"))
+                .is_some_and(|s| s.get() == "\"idle\"");
+            if idle {
+                self.turns.cancelling.remove(session);
+                let limit = self.config.limits.max_outstanding_requests;
+                Turns::bounded(
+                    &mut self.turns.cancel_ended,
+                    limit,
+                    session.to_owned(),
+                    self.line,
+                );
+            }
+        }
         if !shape::PLAN_KINDS.contains(&kind) {
             return;
         }
+        self.turn_rules(session);
         let mut allowed = true;
         if kind == "plan" && !revision.spelling().legacy_plan {
             let d = ses_session(cap::legacy_in_v2(), session);
@@ -646,6 +775,26 @@ impl Validator {
         }
     }
 
+    /// A plan update against the session's boundaries: a quiet resume not yet
+    /// answered, a replay already answered, a cancelled turn already ended.
+    fn turn_rules(&mut self, session: &str) {
+        let resume = self
+            .turns
+            .quiet_resumes
+            .iter()
+            .find(|(_, s)| s.as_str() == session)
+            .map(|(line, _)| *line);
+        if let Some(line) = resume {
+            self.emit(ses::resume_replay(session, line));
+        }
+        if let Some(&line) = self.turns.replayed.get(session) {
+            self.emit(ses::replay_after_answer(session, line));
+        }
+        if let Some(&line) = self.turns.cancel_ended.get(session) {
+            self.emit(ses::update_after_cancel(session, line));
+        }
+    }
+
     /// Identity and replacement rules, then the state change.
     fn apply(&mut self, session: &str, message: &PlanMessage) {
         let Some(plans) = self.state.session(session) else {
@@ -681,7 +830,7 @@ impl Validator {
                 {
                     let limit = self.config.limits.max_plans_per_session;
                     let d = Diagnostic::new(
-                        &trace_rules::LIMIT,
+                        &trace_format::LIMIT,
                         format!("more than {limit} live plans in one session; plan not tracked"),
                     )
                     .plan(id)
@@ -845,6 +994,26 @@ fn reread_update(params: Option<&str>) -> Option<&str> {
         .ok()?
         .update
         .map(RawValue::get)
+}
+
+/// The JSON type of a raw value, for messages ("a string", "null", ...).
+fn raw_type(raw: &str) -> &'static str {
+    match raw.trim_start().as_bytes().first() {
+        Some(b'"') => "a string",
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    }
+}
+
+/// Whether session/resume params ask for a replay (v2 `replayFrom` other
+/// than absent or null).
+fn asks_for_replay(params: Option<&RawValue>) -> bool {
+    params
+        .and_then(|p| last_member(p.get(), "replayFrom"))
+        .is_some_and(|r| r.get() != "null")
 }
 
 /// `sessionId` of a params or result object (the last, if it repeats).

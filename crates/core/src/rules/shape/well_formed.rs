@@ -343,10 +343,85 @@ fn meta<'de, D: Deserializer<'de>>(d: D) -> Result<Meta, D::Error> {
 mod tests {
     use super::super::parse_plan_update;
     use super::*;
+    use crate::spec::PlanObject;
     use proptest::prelude::*;
     use serde_json::Map;
+    use std::collections::BTreeSet;
 
     const MAX_ENTRIES: usize = 3;
+
+    /// The member names a serde-derived struct reads (`deserialize_struct`'s
+    /// field list), caught by a deserializer that reads nothing.
+    fn wire_members<'de, W: Deserialize<'de>>() -> BTreeSet<&'static str> {
+        struct Fields(Option<&'static [&'static str]>);
+        impl<'de> Deserializer<'de> for &mut Fields {
+            type Error = de::value::Error;
+            fn deserialize_struct<V: Visitor<'de>>(
+                self,
+                _: &'static str,
+                fields: &'static [&'static str],
+                _: V,
+            ) -> Result<V::Value, Self::Error> {
+                self.0 = Some(fields);
+                Err(de::Error::custom("fields read"))
+            }
+            fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+                Err(de::Error::custom("not a struct"))
+            }
+            serde::forward_to_deserialize_any! {
+                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+                bytes byte_buf option unit unit_struct newtype_struct seq tuple
+                tuple_struct map enum identifier ignored_any
+            }
+        }
+        let mut fields = Fields(None);
+        let _ = W::deserialize(&mut fields);
+        fields.0.expect("a struct").iter().copied().collect()
+    }
+
+    /// The names `spec` gives the members of `objects`, the plan id under
+    /// every revision's key (the fast path reads both and checks the key).
+    fn spec_members(objects: &[PlanObject]) -> BTreeSet<&'static str> {
+        Revision::ALL
+            .into_iter()
+            .flat_map(|r| {
+                objects
+                    .iter()
+                    .flat_map(move |&o| r.spelling().member_names(o))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_wire_structs_read_the_members_spec_allows() {
+        use PlanObject::*;
+        type K = IgnoredAny;
+        assert_eq!(
+            wire_members::<LegacyWire<K>>(),
+            spec_members(&[LegacyUpdate])
+        );
+        assert_eq!(wire_members::<UpdateWire<K>>(), spec_members(&[PlanUpdate]));
+        assert_eq!(
+            wire_members::<RemovedWire<K>>(),
+            spec_members(&[PlanRemoved])
+        );
+        assert_eq!(
+            wire_members::<PlanWire>(),
+            spec_members(&[ItemsPlan, FilePlan, MarkdownPlan])
+        );
+        assert_eq!(wire_members::<EntryWire>(), spec_members(&[Entry]));
+        // A new object fails to compile here until it has its wire struct.
+        for object in PlanObject::ALL {
+            let wire = match object {
+                LegacyUpdate => wire_members::<LegacyWire<K>>(),
+                PlanUpdate => wire_members::<UpdateWire<K>>(),
+                PlanRemoved => wire_members::<RemovedWire<K>>(),
+                ItemsPlan | FilePlan | MarkdownPlan => wire_members::<PlanWire>(),
+                Entry => wire_members::<EntryWire>(),
+            };
+            assert!(spec_members(&[object]).is_subset(&wire), "{object:?}");
+        }
+    }
 
     /// The strict parser's verdict when it has nothing to say, else `None`.
     fn strict(update: &str, kind: &str, revision: Revision) -> Option<PlanMessage> {

@@ -15,20 +15,26 @@ pub const RECORD: Rule = Rule {
     citation: Citation {
         document: docs::SUITE,
         section: "Traces",
-        text: "Each line is either a bare JSON-RPC 2.0 message or an envelope {\"direction\": \"client_to_agent\" | \"agent_to_client\", \"message\": {...}} with an optional \"time\" string.",
+        text:
+            "A trace is newline-delimited JSON (UTF-8, one record per line, blank lines skipped).",
+        note:
+            "The suite's own trace format: a record it cannot read is not a message it can judge.",
     },
+    revision_citations: &[],
 };
 
 pub const LIMIT: Rule = Rule {
     id: "TRACE-LIMIT",
-    level: Level::Must,
+    level: Level::Limit,
     revisions: ALL_REVISIONS,
     summary: "A message exceeds an input limit of the checker and was not (fully) checked",
     citation: Citation {
         document: docs::SUITE,
         section: "Limits",
-        text: "A record must fit the checker's limits (line length, nesting depth, sessions, plans, entries, requests in flight); raise them with the --max-* options.",
+        text: "A record over a limit is not fully checked, so the suite cannot call the trace conformant.",
+        note: "The checker's own limit, not a violation by either party.",
     },
+    revision_citations: &[],
 };
 
 pub const DIRECTION: Rule = Rule {
@@ -40,7 +46,9 @@ pub const DIRECTION: Rule = Rule {
         document: docs::SUITE,
         section: "Traces",
         text: "A bare message's direction is inferred from its method or from the request it answers; where that is impossible, record the trace with envelopes.",
+        note: "",
     },
+    revision_citations: &[],
 };
 
 pub const RULES: &[&Rule] = &[&RECORD, &LIMIT, &DIRECTION];

@@ -1,9 +1,10 @@
-//! The official `agent-client-protocol-schema` crate's reading of plan
-//! messages, for the differential checks in `acp_plan_conformance::fuzzing`.
+//! acp-plan-official: the official `agent-client-protocol-schema` crate's
+//! reading of plan messages, for the differential checks in
+//! `acp_plan_conformance::fuzzing::differential`.
 //!
-//! Shared word for word by `tests/fuzz_regressions.rs` and the `differential`
-//! fuzz target (which includes this file by path), so both compare against
-//! the same reading.
+//! A crate of its own so that the `differential` fuzz target, this crate's
+//! regression test and the `differential_catalog` example compare against
+//! the same reading, and the library does not depend on the official crate.
 
 use acp_plan_conformance::fuzzing::differential::Official;
 use agent_client_protocol_schema::v1::{InitializeRequest, SessionUpdate};

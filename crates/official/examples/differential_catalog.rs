@@ -3,16 +3,14 @@
 //! fuzz corpus), for the catalogue in `fuzz/README.md`:
 //!
 //! ```sh
-//! cargo run -p acp-plan-conformance --example differential_catalog -- fuzz/corpus/differential
+//! cargo run -p acp-plan-official --example differential_catalog -- fuzz/corpus/differential
 //! ```
 //!
 //! Prints each kind of agreement with its rules, how many inputs showed it,
 //! and the shortest example. A broken claim is printed as a violation.
 
-#[path = "../tests/support/official.rs"]
-mod official;
-
 use acp_plan_conformance::fuzzing::differential::{check, Agreement};
+use acp_plan_official::OfficialCrate;
 use std::collections::BTreeMap;
 use std::{env, fs};
 
@@ -21,7 +19,7 @@ fn main() -> std::io::Result<()> {
     for dir in env::args().skip(1) {
         for entry in fs::read_dir(dir)? {
             let data = fs::read(entry?.path())?;
-            let kind = match check(&data, &official::OfficialCrate) {
+            let kind = match check(&data, &OfficialCrate) {
                 Ok(Agreement::NotCompared) => continue,
                 Ok(Agreement::Same) => "same".to_owned(),
                 Ok(Agreement::OfficialLossy { rules }) => {

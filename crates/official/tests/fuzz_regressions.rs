@@ -1,0 +1,17 @@
+//! Replays every regression (`fuzz/regressions/differential/`) and seed
+//! (`fuzz/seeds/differential/`) of the `differential` fuzz target against
+//! the official crate, so that `cargo test` keeps each disagreement the
+//! fuzzer found explained without needing cargo-fuzz.
+
+use acp_plan_conformance::fuzzing::{differential, replay};
+use acp_plan_official::OfficialCrate;
+use std::path::Path;
+
+#[test]
+fn differential() {
+    let fuzz_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
+    let failures = replay(&fuzz_dir, "differential", |data| {
+        differential::check(data, &OfficialCrate).map(|_| ())
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
