@@ -4,7 +4,7 @@
 //! `state`); this family only warns when an update *looks* like a delta.
 //! It is a heuristic, so it is a SHOULD-level warning, never an error.
 
-use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
+use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
 use crate::spec::messages::{PlanEntry, Status};
 use crate::spec::Revision;
@@ -13,6 +13,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 pub const DELTA: Rule = Rule {
     id: "FULL-DELTA",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Heuristic: an update that carries only the changed entries while unfinished ones vanish looks like a delta, not a full list",
     citation: Citation {
