@@ -1145,7 +1145,8 @@ proptest! {
     }
 
     /// Bare lines cut into batches: every message is checked as before, at
-    /// its index in its batch (and v1 and the draft note each batch).
+    /// its index in its batch (and v1 and the draft note each batch; v2 warns
+    /// of each lifecycle-sensitive request batched).
     #[test]
     fn a_trace_cut_into_batches_is_checked_message_by_message(
         scenario in scenario(),
@@ -1184,10 +1185,19 @@ proptest! {
             .collect();
         // A batch is judged by the revision in force after it: v2 once the
         // handshake (lines 1 and 2 of a generated trace) is answered.
+        // Under v2, each lifecycle-sensitive request in a batch is a warning.
         for (b, members) in batches.iter().enumerate() {
             let negotiated = members.last().is_some_and(|&last| last >= 1);
             if !(scenario.revision.spelling().batches && negotiated) {
                 expected.push(("ENV-BATCH", b as u64 + 1, String::new()));
+                continue;
+            }
+            for (index, &i) in members.iter().enumerate() {
+                let message: serde_json::Value = serde_json::from_str(&rendered.lines[i]).expect("a rendered message");
+                let method = message["method"].as_str().unwrap_or_default();
+                if acp_plan_conformance::rules::env::LIFECYCLE_SENSITIVE.contains(&method) {
+                    expected.push(("ENV-BATCH-LIFECYCLE", b as u64 + 1, format!("/{index}/method")));
+                }
             }
         }
         expected.sort();
