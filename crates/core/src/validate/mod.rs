@@ -1355,7 +1355,16 @@ fn content_bytes(content: &PlanContent) -> usize {
         PlanContent::File { uri } => uri.len(),
         PlanContent::Markdown { content } => content.len(),
         PlanContent::Custom { type_name, fields } => {
-            type_name.len() + serde_json::to_string(fields).map_or(0, |t| t.len())
+            type_name.len()
+                + fields
+                    .iter()
+                    .map(|(name, value)| {
+                        std::mem::size_of::<(String, crate::spec::messages::RawJson)>()
+                            + name.len()
+                            + value.as_str().len()
+                            + 32
+                    })
+                    .sum::<usize>()
         }
     }
 }
