@@ -37,7 +37,10 @@ mod tests;
 pub use render::{Expected, Rendered, Renderer};
 pub use synthetic::{synthetic, SyntheticError, SyntheticParams, SyntheticSummary};
 pub use violation::{
-    BadValue, Carrier, EnvelopeFault, KeyedOp, MissingField, VersionFault, Violation,
+    BadMeta, BadPriority, BadStatus, BadValue, BrokenEnvelope, Carrier, EnvelopeFault, KeyedOp,
+    LegacyInV2, MissingField, MissingMember, PlanOpWithoutCapability, RelativeFileUri,
+    RemoveNotLive, TruncatedJson, UnknownMember, UnknownPlanType, UnknownResponse, UnknownSession,
+    VersionFault, Violation, WrongIdKey, WrongJsonRpcVersion,
 };
 
 use crate::spec::{Revision, SpecChoice};

@@ -2,10 +2,10 @@
 //! injected violations must produce.
 
 use super::json::{self, Object};
-use super::violation::{BadValue, Carrier, EnvelopeFault, KeyedOp, MissingField, VersionFault};
+use super::violation::MissingField;
 use super::{
     plan_name, session_name, AgentRequestKind, Capability, Connection, Content, Entry, Framing,
-    Meta, Op, OtherUpdate, PlanOp, SessionRef, SessionUpdate, StopReason, Violation,
+    Meta, Op, OtherUpdate, PlanOp, SessionRef, SessionUpdate, StopReason,
 };
 use crate::catalog::{Rule, Severity};
 use crate::diag::Diagnostic;
@@ -154,7 +154,7 @@ impl Renderer {
     }
 
     /// The plan id key of other revisions, for `SHAPE-PLAN-ID`.
-    fn other_id_key(&self) -> &'static str {
+    pub(super) fn other_id_key(&self) -> &'static str {
         if self.id_key() == "id" {
             "planId"
         } else {
@@ -170,12 +170,24 @@ impl Renderer {
         }
     }
 
-    fn push(&mut self, out: &mut Vec<String>, direction: Direction, message: String) {
+    /// Write one message, framed.
+    pub(super) fn push(&mut self, out: &mut Vec<String>, direction: Direction, message: String) {
+        let line = self.framed(direction, message);
+        self.push_record(out, line);
+    }
+
+    /// Write one line as it is.
+    pub(super) fn push_record(&mut self, out: &mut Vec<String>, line: String) {
         self.line += 1;
-        out.push(match self.framing {
+        out.push(line);
+    }
+
+    /// The line that carries `message` in this framing.
+    pub(super) fn framed(&self, direction: Direction, message: String) -> String {
+        match self.framing {
             Framing::Bare => message,
             Framing::Envelope => envelope(direction, &message),
-        });
+        }
     }
 
     fn client_id(&mut self) -> String {
@@ -270,13 +282,13 @@ impl Renderer {
                 );
                 for update in replay {
                     let update = self.session_update(update);
-                    self.push_update(out, &session_name(*session), &update);
+                    self.push_update(out, &session_name(*session), update);
                 }
                 self.push(out, Direction::AgentToClient, response(&id, Object::new()));
             }
             Op::Update { session, update } => {
                 let update = self.session_update(update);
-                self.push_update(out, &session_name(*session), &update);
+                self.push_update(out, &session_name(*session), update);
             }
             Op::Prompt { session } => {
                 let id = self.client_id();
@@ -387,14 +399,18 @@ impl Renderer {
                 let params = Object::new().str("status", "busy");
                 self.push(out, direction, notification("_acme/status", params));
             }
-            Op::Violation(v) => self.violation(v, out),
+            Op::Violation(v) => {
+                v.render(self, out);
+                self.expect(v.rule());
+            }
         }
     }
 
-    fn push_update(&mut self, out: &mut Vec<String>, session: &str, update: &str) {
+    /// Write a `session/update` notification.
+    pub(super) fn push_update(&mut self, out: &mut Vec<String>, session: &str, update: String) {
         let params = Object::new()
             .str("sessionId", session)
-            .raw("update", update);
+            .raw("update", &update);
         self.push(
             out,
             Direction::AgentToClient,
@@ -410,7 +426,7 @@ impl Renderer {
         }
     }
 
-    fn plan_op(&self, op: &PlanOp, tweaks: &Tweaks) -> String {
+    pub(super) fn plan_op(&self, op: &PlanOp, tweaks: &Tweaks) -> String {
         let kind = match op {
             PlanOp::Legacy { .. } => "plan",
             PlanOp::Update { .. } => "plan_update",
@@ -501,301 +517,33 @@ impl Renderer {
             entry_json(entry, tweak)
         }))
     }
-
-    fn violation(&mut self, v: &Violation, out: &mut Vec<String>) {
-        let rule = v.rule();
-        match v {
-            Violation::PlanOpWithoutCapability { session, op } => {
-                let update = self.plan_op(&keyed(op), &Tweaks::default());
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::LegacyInV2 { session, entries } => {
-                let op = PlanOp::Legacy {
-                    entries: entries.clone(),
-                    meta: Meta::Absent,
-                };
-                let update = self.plan_op(&op, &Tweaks::default());
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::WrongIdKey { session, op } => {
-                let tweaks = Tweaks {
-                    id_key: Some(self.other_id_key()),
-                    ..Tweaks::default()
-                };
-                let update = self.plan_op(&keyed(op), &tweaks);
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::MissingField {
-                session,
-                field,
-                carrier,
-                entries,
-                pick,
-            } => {
-                let name = session_name(*session);
-                match field {
-                    MissingField::SessionId | MissingField::Update => {
-                        let chunk = other_update(
-                            &OtherUpdate::AgentMessageChunk {
-                                text: "hello".into(),
-                            },
-                            0,
-                        );
-                        let params = if *field == MissingField::SessionId {
-                            Object::new().raw("update", &chunk)
-                        } else {
-                            Object::new().str("sessionId", &name)
-                        };
-                        self.push(
-                            out,
-                            Direction::AgentToClient,
-                            notification("session/update", params),
-                        );
-                    }
-                    _ => {
-                        let mut tweaks = Tweaks::default();
-                        let content = match field {
-                            MissingField::EntryContent
-                            | MissingField::EntryPriority
-                            | MissingField::EntryStatus => {
-                                tweaks.entry = Some(usize::from(*pick));
-                                tweaks.entry_tweak = Some(EntryTweak::Drop(*field));
-                                Content::Items {
-                                    entries: entries.clone(),
-                                }
-                            }
-                            MissingField::Entries => {
-                                tweaks.drop_entries = true;
-                                Content::Items {
-                                    entries: entries.clone(),
-                                }
-                            }
-                            MissingField::Plan => {
-                                tweaks.drop_plan = true;
-                                Content::Items {
-                                    entries: entries.clone(),
-                                }
-                            }
-                            MissingField::PlanType => {
-                                tweaks.drop_type = true;
-                                Content::Markdown { text: "x".into() }
-                            }
-                            MissingField::PlanId => {
-                                tweaks.drop_id = true;
-                                Content::Markdown { text: "x".into() }
-                            }
-                            MissingField::MarkdownContent => {
-                                tweaks.drop_markdown = true;
-                                Content::Markdown { text: "x".into() }
-                            }
-                            MissingField::FileUri
-                            | MissingField::SessionId
-                            | MissingField::Update => {
-                                tweaks.drop_uri = true;
-                                Content::File {
-                                    uri: super::FileUri::Absolute(0),
-                                }
-                            }
-                        };
-                        let op = carried(*carrier, content, field.keyed_only());
-                        let update = self.plan_op(&op, &tweaks);
-                        self.push_update(out, &name, &update);
-                    }
-                }
-            }
-            Violation::BadStatus {
-                session,
-                carrier,
-                entries,
-                pick,
-                value,
-            }
-            | Violation::BadPriority {
-                session,
-                carrier,
-                entries,
-                pick,
-                value,
-            } => {
-                let status = matches!(v, Violation::BadStatus { .. });
-                let text = bad_value_text(*value, status);
-                let tweaks = Tweaks {
-                    entry: Some(usize::from(*pick)),
-                    entry_tweak: Some(if status {
-                        EntryTweak::Status(text)
-                    } else {
-                        EntryTweak::Priority(text)
-                    }),
-                    ..Tweaks::default()
-                };
-                let content = Content::Items {
-                    entries: entries.clone(),
-                };
-                let op = carried(*carrier, content, false);
-                let update = self.plan_op(&op, &tweaks);
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::UnknownPlanType {
-                session,
-                plan,
-                name,
-                underscore,
-            } => {
-                let prefix = if *underscore { "_" } else { "" };
-                let tweaks = Tweaks {
-                    type_name: Some(format!("{prefix}diagram-{name}")),
-                    ..Tweaks::default()
-                };
-                let op = update_op(*plan, Content::Markdown { text: "x".into() });
-                let update = self.plan_op(&op, &tweaks);
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::RelativeFileUri {
-                session,
-                plan,
-                file,
-            } => {
-                let tweaks = Tweaks {
-                    uri: Some(super::FileUri::Relative(*file).render()),
-                    ..Tweaks::default()
-                };
-                let op = update_op(
-                    *plan,
-                    Content::File {
-                        uri: super::FileUri::Absolute(*file),
-                    },
-                );
-                let update = self.plan_op(&op, &tweaks);
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::BadMeta { session, op } => {
-                let tweaks = Tweaks {
-                    bad_update_meta: true,
-                    ..Tweaks::default()
-                };
-                let update = self.plan_op(op, &tweaks);
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::UnknownMember { session, op } => {
-                let tweaks = Tweaks {
-                    extra_member: true,
-                    ..Tweaks::default()
-                };
-                let update = self.plan_op(op, &tweaks);
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::UnknownSession { ghost, update } => {
-                let update = self.session_update(update);
-                self.push_update(out, &format!("ghost-{ghost}"), &update);
-            }
-            Violation::RemoveNotLive { session, plan } => {
-                let op = PlanOp::Remove {
-                    plan: *plan,
-                    meta: Meta::Absent,
-                };
-                let update = self.plan_op(&op, &Tweaks::default());
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::BrokenEnvelope { fault } => {
-                let message = notification(
-                    "_acme/status",
-                    Object::new().str("status", "broken envelope"),
-                );
-                let line = match fault {
-                    EnvelopeFault::BadDirection => Object::new()
-                        .str("direction", "sideways")
-                        .raw("message", &message),
-                    EnvelopeFault::MissingMessage => {
-                        Object::new().str("direction", Direction::AgentToClient.as_str())
-                    }
-                    // A message encoded twice (an array would be a batch).
-                    EnvelopeFault::MessageNotObject => Object::new()
-                        .str("direction", Direction::AgentToClient.as_str())
-                        .str("message", &message),
-                    EnvelopeFault::MixedMembers => Object::new()
-                        .str("direction", Direction::AgentToClient.as_str())
-                        .str("jsonrpc", "2.0")
-                        .raw("message", &message),
-                };
-                self.line += 1;
-                out.push(line.finish());
-            }
-            Violation::TruncatedJson { cut } => {
-                let chunk = other_update(
-                    &OtherUpdate::AgentMessageChunk {
-                        text: "this line is cut short".into(),
-                    },
-                    0,
-                );
-                let params = Object::new()
-                    .str("sessionId", &session_name(0))
-                    .raw("update", &chunk);
-                let full = notification("session/update", params);
-                let mut line = match self.framing {
-                    Framing::Bare => full,
-                    Framing::Envelope => envelope(Direction::AgentToClient, &full),
-                };
-                // ASCII only, so any cut is on a character boundary; never
-                // at 0 (a blank line is skipped) nor at the end.
-                let at = 1 + usize::from(*cut) % (line.len() - 1);
-                line.truncate(at);
-                self.line += 1;
-                out.push(line);
-            }
-            Violation::WrongJsonRpcVersion { session, fault } => {
-                let chunk = other_update(
-                    &OtherUpdate::AgentMessageChunk {
-                        text: "old protocol".into(),
-                    },
-                    0,
-                );
-                let params = Object::new()
-                    .str("sessionId", &session_name(*session))
-                    .raw("update", &chunk);
-                let message = match fault {
-                    VersionFault::Missing => Object::new(),
-                    VersionFault::OldVersion => Object::new().str("jsonrpc", "1.0"),
-                    VersionFault::Number => Object::new().raw("jsonrpc", "2.0"),
-                }
-                .str("method", "session/update")
-                .obj("params", params)
-                .finish();
-                self.push(out, Direction::AgentToClient, message);
-            }
-            Violation::UnknownResponse { from_agent, stray } => {
-                let direction = if *from_agent {
-                    Direction::AgentToClient
-                } else {
-                    Direction::ClientToAgent
-                };
-                let id = json::string(&format!("stray-{stray}"));
-                self.push(out, direction, response(&id, Object::new()));
-            }
-        }
-        self.expect(rule);
-    }
 }
 
 /// How a violation bends the rendering of a plan message.
 #[derive(Default)]
-struct Tweaks {
-    id_key: Option<&'static str>,
-    drop_plan: bool,
-    drop_type: bool,
-    drop_id: bool,
-    drop_entries: bool,
-    drop_markdown: bool,
-    drop_uri: bool,
-    uri: Option<String>,
-    type_name: Option<String>,
-    entry: Option<usize>,
-    entry_tweak: Option<EntryTweak>,
-    bad_update_meta: bool,
-    extra_member: bool,
+pub(super) struct Tweaks {
+    /// The plan id key instead of the revision's.
+    pub id_key: Option<&'static str>,
+    pub drop_plan: bool,
+    pub drop_type: bool,
+    pub drop_id: bool,
+    pub drop_entries: bool,
+    pub drop_markdown: bool,
+    pub drop_uri: bool,
+    pub uri: Option<String>,
+    /// A `type` instead of the content's; the content's members are left out.
+    pub type_name: Option<String>,
+    /// The entry `entry_tweak` bends.
+    pub entry: Option<usize>,
+    pub entry_tweak: Option<EntryTweak>,
+    /// `"_meta": 42` on the update.
+    pub bad_update_meta: bool,
+    /// A custom `title` member on the update.
+    pub extra_member: bool,
 }
 
 #[derive(Clone)]
-enum EntryTweak {
+pub(super) enum EntryTweak {
     Drop(MissingField),
     Status(String),
     Priority(String),
@@ -835,48 +583,7 @@ fn with_meta(object: Object, meta: Meta, bad: bool) -> Object {
     }
 }
 
-fn bad_value_text(value: BadValue, status: bool) -> String {
-    match (value, status) {
-        (BadValue::Unknown(n), true) => format!("blocked-{n}"),
-        (BadValue::Unknown(n), false) => format!("urgent-{n}"),
-        (BadValue::OtherRevision, _) => "cancelled".into(),
-        (BadValue::Custom(n), true) => format!("_status-{n}"),
-        (BadValue::Custom(n), false) => format!("_priority-{n}"),
-    }
-}
-
-fn keyed(op: &KeyedOp) -> PlanOp {
-    match op {
-        KeyedOp::Update { plan, content } => update_op(*plan, content.clone()),
-        KeyedOp::Remove { plan } => PlanOp::Remove {
-            plan: *plan,
-            meta: Meta::Absent,
-        },
-    }
-}
-
-fn update_op(plan: u8, content: Content) -> PlanOp {
-    PlanOp::Update {
-        plan,
-        content,
-        plan_meta: Meta::Absent,
-        meta: Meta::Absent,
-    }
-}
-
-/// The message that carries an entry-level violation.
-fn carried(carrier: Carrier, content: Content, keyed_only: bool) -> PlanOp {
-    match (carrier, content) {
-        (Carrier::Legacy, Content::Items { entries }) if !keyed_only => PlanOp::Legacy {
-            entries,
-            meta: Meta::Absent,
-        },
-        (Carrier::Keyed(plan), content) => update_op(plan, content),
-        (Carrier::Legacy, content) => update_op(0, content),
-    }
-}
-
-fn other_update(update: &OtherUpdate, tool_output_bytes: usize) -> String {
+pub(super) fn other_update(update: &OtherUpdate, tool_output_bytes: usize) -> String {
     match update {
         OtherUpdate::AgentMessageChunk { text } => Object::new()
             .str("sessionUpdate", "agent_message_chunk")
@@ -962,7 +669,7 @@ fn request(id: &str, method: &str, params: Object) -> String {
         .finish()
 }
 
-fn notification(method: &str, params: Object) -> String {
+pub(super) fn notification(method: &str, params: Object) -> String {
     Object::new()
         .str("jsonrpc", "2.0")
         .str("method", method)
@@ -970,7 +677,7 @@ fn notification(method: &str, params: Object) -> String {
         .finish()
 }
 
-fn response(id: &str, result: Object) -> String {
+pub(super) fn response(id: &str, result: Object) -> String {
     Object::new()
         .str("jsonrpc", "2.0")
         .raw("id", id)
