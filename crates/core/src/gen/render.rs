@@ -1,7 +1,6 @@
 //! Ops to trace lines, deterministically, with the diagnostics the
 //! injected violations must produce.
 
-use super::json::{self, Object};
 use super::violation::MissingField;
 use super::{
     plan_name, session_name, AgentRequestKind, Capability, Connection, Content, Entry, Framing,
@@ -11,6 +10,7 @@ use crate::catalog::{Rule, Severity};
 use crate::diag::Diagnostic;
 use crate::jsonrpc::Direction;
 use crate::spec::Revision;
+use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -84,7 +84,7 @@ impl Rendered {
 /// What the client answers an open agent request with.
 #[derive(Clone, Debug)]
 struct OpenRequest {
-    id: String,
+    id: Value,
     kind: AgentRequestKind,
 }
 
@@ -96,7 +96,7 @@ pub struct Renderer {
     line: u64,
     next_client_id: u64,
     next_agent_id: u64,
-    prompts: HashMap<SessionRef, String>,
+    prompts: HashMap<SessionRef, Value>,
     agent_requests: HashMap<SessionRef, Vec<OpenRequest>>,
     expected: Vec<Expected>,
     /// Bytes of nested `rawOutput` each `tool_call` carries (0: none).
@@ -171,7 +171,7 @@ impl Renderer {
     }
 
     /// Write one message, framed.
-    pub(super) fn push(&mut self, out: &mut Vec<String>, direction: Direction, message: String) {
+    pub(super) fn push(&mut self, out: &mut Vec<String>, direction: Direction, message: Value) {
         let line = self.framed(direction, message);
         self.push_record(out, line);
     }
@@ -183,27 +183,28 @@ impl Renderer {
     }
 
     /// The line that carries `message` in this framing.
-    pub(super) fn framed(&self, direction: Direction, message: String) -> String {
+    pub(super) fn framed(&self, direction: Direction, message: Value) -> String {
         match self.framing {
             Framing::Bare => message,
-            Framing::Envelope => envelope(direction, &message),
+            Framing::Envelope => envelope(direction, message),
         }
+        .to_string()
     }
 
-    fn client_id(&mut self) -> String {
+    fn client_id(&mut self) -> Value {
         let id = self.next_client_id;
         self.next_client_id += 1;
-        id.to_string()
+        id.into()
     }
 
-    fn agent_id(&mut self) -> String {
+    fn agent_id(&mut self) -> Value {
         let id = self.next_agent_id;
         self.next_agent_id += 1;
         match self.framing {
             // Overlapping integer ids in both directions, as on the wire.
-            Framing::Envelope => id.to_string(),
+            Framing::Envelope => id.into(),
             // A bare response to an id in flight both ways cannot be placed.
-            Framing::Bare => json::string(&format!("agent-{id}")),
+            Framing::Bare => format!("agent-{id}").into(),
         }
     }
 
@@ -217,41 +218,30 @@ impl Renderer {
     /// `initialize` and its result.
     pub fn handshake(&mut self, out: &mut Vec<String>) {
         let version = self.protocol_version();
-        let mut capabilities = Object::new().obj(
-            "fs",
-            Object::new()
-                .raw("readTextFile", "true")
-                .raw("writeTextFile", "false"),
-        );
+        let mut capabilities = json!({"fs": {"readTextFile": true, "writeTextFile": false}});
         if let Some(key) = self.revision.spelling().capability_key {
-            capabilities = match self.capability {
-                Capability::Object => capabilities.obj(key, Object::new()),
-                Capability::ObjectWithMeta => {
-                    capabilities.obj(key, Object::new().obj("_meta", Object::new().num("v", 1)))
-                }
-                Capability::Null => capabilities.raw(key, "null"),
-                Capability::Omitted => capabilities,
+            let plan = match self.capability {
+                Capability::Object => Some(json!({})),
+                Capability::ObjectWithMeta => Some(json!({"_meta": {"v": 1}})),
+                Capability::Null => Some(Value::Null),
+                Capability::Omitted => None,
             };
+            if let Some(plan) = plan {
+                capabilities[key] = plan;
+            }
         }
-        let params = Object::new()
-            .num("protocolVersion", version)
-            .obj("clientCapabilities", capabilities)
-            .obj(
-                "clientInfo",
-                Object::new()
-                    .str("name", "acp-plan-gen")
-                    .str("version", "1"),
-            );
+        let params = json!({
+            "protocolVersion": version,
+            "clientCapabilities": capabilities,
+            "clientInfo": {"name": "acp-plan-gen", "version": "1"},
+        });
         let id = self.client_id();
-        self.push(
-            out,
-            Direction::ClientToAgent,
-            request(&id, "initialize", params),
-        );
-        let result = Object::new().num("protocolVersion", version).obj(
-            "agentCapabilities",
-            Object::new().raw("loadSession", "true"),
-        );
+        let message = request(&id, "initialize", params);
+        self.push(out, Direction::ClientToAgent, message);
+        let result = json!({
+            "protocolVersion": version,
+            "agentCapabilities": {"loadSession": true},
+        });
         self.push(out, Direction::AgentToClient, response(&id, result));
     }
 
@@ -260,31 +250,26 @@ impl Renderer {
         match op {
             Op::NewSession { session } => {
                 let id = self.client_id();
-                let params = Object::new().str("cwd", "/work").raw("mcpServers", "[]");
-                self.push(
-                    out,
-                    Direction::ClientToAgent,
-                    request(&id, "session/new", params),
-                );
-                let result = Object::new().str("sessionId", &session_name(*session));
+                let params = json!({"cwd": "/work", "mcpServers": []});
+                let message = request(&id, "session/new", params);
+                self.push(out, Direction::ClientToAgent, message);
+                let result = json!({"sessionId": session_name(*session)});
                 self.push(out, Direction::AgentToClient, response(&id, result));
             }
             Op::LoadSession { session, replay } => {
                 let id = self.client_id();
-                let params = Object::new()
-                    .str("sessionId", &session_name(*session))
-                    .str("cwd", "/work")
-                    .raw("mcpServers", "[]");
-                self.push(
-                    out,
-                    Direction::ClientToAgent,
-                    request(&id, "session/load", params),
-                );
+                let params = json!({
+                    "sessionId": session_name(*session),
+                    "cwd": "/work",
+                    "mcpServers": [],
+                });
+                let message = request(&id, "session/load", params);
+                self.push(out, Direction::ClientToAgent, message);
                 for update in replay {
                     let update = self.session_update(update);
                     self.push_update(out, &session_name(*session), update);
                 }
-                self.push(out, Direction::AgentToClient, response(&id, Object::new()));
+                self.push(out, Direction::AgentToClient, response(&id, json!({})));
             }
             Op::Update { session, update } => {
                 let update = self.session_update(update);
@@ -292,18 +277,12 @@ impl Renderer {
             }
             Op::Prompt { session } => {
                 let id = self.client_id();
-                let params = Object::new().str("sessionId", &session_name(*session)).raw(
-                    "prompt",
-                    &json::array([Object::new()
-                        .str("type", "text")
-                        .str("text", "make a plan")
-                        .finish()]),
-                );
-                self.push(
-                    out,
-                    Direction::ClientToAgent,
-                    request(&id, "session/prompt", params),
-                );
+                let params = json!({
+                    "sessionId": session_name(*session),
+                    "prompt": [{"type": "text", "text": "make a plan"}],
+                });
+                let message = request(&id, "session/prompt", params);
+                self.push(out, Direction::ClientToAgent, message);
                 self.prompts.insert(*session, id);
             }
             Op::EndTurn { session, stop } => {
@@ -315,16 +294,13 @@ impl Renderer {
                     StopReason::Cancelled => "cancelled",
                     StopReason::MaxTokens => "max_tokens",
                 };
-                let result = Object::new().str("stopReason", stop);
+                let result = json!({"stopReason": stop});
                 self.push(out, Direction::AgentToClient, response(&id, result));
             }
             Op::Cancel { session } => {
-                let params = Object::new().str("sessionId", &session_name(*session));
-                self.push(
-                    out,
-                    Direction::ClientToAgent,
-                    notification("session/cancel", params),
-                );
+                let params = json!({"sessionId": session_name(*session)});
+                let message = notification("session/cancel", params);
+                self.push(out, Direction::ClientToAgent, message);
             }
             Op::AgentRequest { session, kind } => {
                 let id = self.agent_id();
@@ -332,27 +308,17 @@ impl Renderer {
                 let (method, params) = match kind {
                     AgentRequestKind::Permission => (
                         "session/request_permission",
-                        Object::new()
-                            .str("sessionId", &name)
-                            .obj("toolCall", Object::new().str("toolCallId", "call-1"))
-                            .raw(
-                                "options",
-                                &json::array([Object::new()
-                                    .str("optionId", "allow")
-                                    .str("name", "Allow")
-                                    .str("kind", "allow_once")
-                                    .finish()]),
-                            ),
+                        json!({
+                            "sessionId": name,
+                            "toolCall": {"toolCallId": "call-1"},
+                            "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}],
+                        }),
                     ),
                     AgentRequestKind::ReadTextFile => (
                         "fs/read_text_file",
-                        Object::new()
-                            .str("sessionId", &name)
-                            .str("path", "/work/PLAN.md"),
+                        json!({"sessionId": name, "path": "/work/PLAN.md"}),
                     ),
-                    AgentRequestKind::Extension => {
-                        ("_acme/lookup", Object::new().str("sessionId", &name))
-                    }
+                    AgentRequestKind::Extension => ("_acme/lookup", json!({"sessionId": name})),
                 };
                 self.push(out, Direction::AgentToClient, request(&id, method, params));
                 self.agent_requests
@@ -377,14 +343,11 @@ impl Renderer {
                     error_response(&request.id)
                 } else {
                     let result = match request.kind {
-                        AgentRequestKind::Permission => Object::new().obj(
-                            "outcome",
-                            Object::new()
-                                .str("outcome", "selected")
-                                .str("optionId", "allow"),
-                        ),
-                        AgentRequestKind::ReadTextFile => Object::new().str("content", "# Plan\n"),
-                        AgentRequestKind::Extension => Object::new(),
+                        AgentRequestKind::Permission => {
+                            json!({"outcome": {"outcome": "selected", "optionId": "allow"}})
+                        }
+                        AgentRequestKind::ReadTextFile => json!({"content": "# Plan\n"}),
+                        AgentRequestKind::Extension => json!({}),
                     };
                     response(&request.id, result)
                 };
@@ -396,7 +359,7 @@ impl Renderer {
                 } else {
                     Direction::ClientToAgent
                 };
-                let params = Object::new().str("status", "busy");
+                let params = json!({"status": "busy"});
                 self.push(out, direction, notification("_acme/status", params));
             }
             Op::Violation(v) => {
@@ -407,38 +370,34 @@ impl Renderer {
     }
 
     /// Write a `session/update` notification.
-    pub(super) fn push_update(&mut self, out: &mut Vec<String>, session: &str, update: String) {
-        let params = Object::new()
-            .str("sessionId", session)
-            .raw("update", &update);
-        self.push(
-            out,
-            Direction::AgentToClient,
-            notification("session/update", params),
-        );
+    pub(super) fn push_update(&mut self, out: &mut Vec<String>, session: &str, update: Value) {
+        let params = json!({"sessionId": session, "update": update});
+        let message = notification("session/update", params);
+        self.push(out, Direction::AgentToClient, message);
     }
 
     /// The `update` object of a session update.
-    pub fn session_update(&self, update: &SessionUpdate) -> String {
+    pub(super) fn session_update(&self, update: &SessionUpdate) -> Value {
         match update {
             SessionUpdate::Plan(op) => self.plan_op(op, &Tweaks::default()),
             SessionUpdate::Other(other) => other_update(other, self.tool_output_bytes),
         }
     }
 
-    pub(super) fn plan_op(&self, op: &PlanOp, tweaks: &Tweaks) -> String {
+    pub(super) fn plan_op(&self, op: &PlanOp, tweaks: &Tweaks) -> Value {
         let kind = match op {
             PlanOp::Legacy { .. } => "plan",
             PlanOp::Update { .. } => "plan_update",
             PlanOp::Remove { .. } => "plan_removed",
         };
-        let mut update = Object::new().str("sessionUpdate", kind);
-        match op {
+        let mut update = Map::new();
+        update.insert("sessionUpdate".into(), kind.into());
+        let meta = match op {
             PlanOp::Legacy { entries, meta } => {
                 if !tweaks.drop_entries {
-                    update = update.raw("entries", &self.entries(entries, tweaks));
+                    update.insert("entries".into(), self.entries(entries, tweaks));
                 }
-                update = with_meta(update, *meta, tweaks.bad_update_meta);
+                meta
             }
             PlanOp::Update {
                 plan,
@@ -448,74 +407,75 @@ impl Renderer {
             } => {
                 if !tweaks.drop_plan {
                     let plan = self.plan(*plan, content, *plan_meta, tweaks);
-                    update = update.raw("plan", &plan);
+                    update.insert("plan".into(), plan);
                 }
-                update = with_meta(update, *meta, tweaks.bad_update_meta);
+                meta
             }
             PlanOp::Remove { plan, meta } => {
                 let key = tweaks.id_key.unwrap_or(self.id_key());
-                update = update.str(key, &plan_name(*plan));
-                update = with_meta(update, *meta, tweaks.bad_update_meta);
+                update.insert(key.into(), plan_name(*plan).into());
+                meta
             }
+        };
+        if tweaks.bad_update_meta {
+            update.insert("_meta".into(), 42.into());
+        } else {
+            with_meta(&mut update, *meta);
         }
         if tweaks.extra_member {
-            update = update.str("title", "custom data belongs under _meta");
+            update.insert("title".into(), "custom data belongs under _meta".into());
         }
-        update.finish()
+        update.into()
     }
 
-    fn plan(&self, plan: u8, content: &Content, meta: Meta, tweaks: &Tweaks) -> String {
-        let mut object = Object::new();
+    fn plan(&self, plan: u8, content: &Content, meta: Meta, tweaks: &Tweaks) -> Value {
+        let mut object = Map::new();
         if !tweaks.drop_type {
             let type_name = tweaks
                 .type_name
                 .clone()
                 .unwrap_or_else(|| content.type_name());
-            object = object.str("type", &type_name);
+            object.insert("type".into(), type_name.into());
         }
         if !tweaks.drop_id {
             let key = tweaks.id_key.unwrap_or(self.id_key());
-            object = object.str(key, &plan_name(plan));
+            object.insert(key.into(), plan_name(plan).into());
         }
         if tweaks.type_name.is_none() {
-            object = match content {
+            let member = match content {
                 Content::Items { entries } => {
-                    if tweaks.drop_entries {
-                        object
-                    } else {
-                        object.raw("entries", &self.entries(entries, tweaks))
-                    }
+                    (!tweaks.drop_entries).then(|| ("entries", self.entries(entries, tweaks)))
                 }
-                Content::File { uri } => {
-                    if tweaks.drop_uri {
-                        object
-                    } else {
-                        let uri = tweaks.uri.clone().unwrap_or_else(|| uri.render());
-                        object.str("uri", &uri)
-                    }
-                }
+                Content::File { uri } => (!tweaks.drop_uri).then(|| {
+                    let uri = tweaks.uri.clone().unwrap_or_else(|| uri.render());
+                    ("uri", uri.into())
+                }),
                 Content::Markdown { text } => {
-                    if tweaks.drop_markdown {
-                        object
-                    } else {
-                        object.str("content", text)
-                    }
+                    (!tweaks.drop_markdown).then(|| ("content", text.as_str().into()))
                 }
-                Content::Custom { data, .. } => object.num("data", u64::from(*data)),
+                Content::Custom { data, .. } => Some(("data", (*data).into())),
             };
+            if let Some((key, value)) = member {
+                object.insert(key.into(), value);
+            }
         }
-        with_meta(object, meta, false).finish()
+        with_meta(&mut object, meta);
+        object.into()
     }
 
-    fn entries(&self, entries: &[Entry], tweaks: &Tweaks) -> String {
-        json::array(entries.iter().enumerate().map(|(i, entry)| {
-            let tweak = if Some(i) == tweaks.entry {
-                tweaks.entry_tweak.as_ref()
-            } else {
-                None
-            };
-            entry_json(entry, tweak)
-        }))
+    fn entries(&self, entries: &[Entry], tweaks: &Tweaks) -> Value {
+        entries
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| {
+                let tweak = if Some(i) == tweaks.entry {
+                    tweaks.entry_tweak.as_ref()
+                } else {
+                    None
+                };
+                entry_json(entry, tweak)
+            })
+            .collect()
     }
 }
 
@@ -549,151 +509,135 @@ pub(super) enum EntryTweak {
     Priority(String),
 }
 
-fn entry_json(entry: &Entry, tweak: Option<&EntryTweak>) -> String {
-    let mut object = Object::new();
+fn entry_json(entry: &Entry, tweak: Option<&EntryTweak>) -> Value {
+    let mut object = Map::new();
     let drop = |field| matches!(tweak, Some(EntryTweak::Drop(f)) if *f == field);
     if !drop(MissingField::EntryContent) {
-        object = object.str("content", &entry.content);
+        object.insert("content".into(), entry.content.as_str().into());
     }
     if !drop(MissingField::EntryPriority) {
         let priority = match tweak {
             Some(EntryTweak::Priority(p)) => p.clone(),
             _ => entry.priority.render(),
         };
-        object = object.str("priority", &priority);
+        object.insert("priority".into(), priority.into());
     }
     if !drop(MissingField::EntryStatus) {
         let status = match tweak {
             Some(EntryTweak::Status(s)) => s.clone(),
             _ => entry.status.render(),
         };
-        object = object.str("status", &status);
+        object.insert("status".into(), status.into());
     }
-    with_meta(object, entry.meta, false).finish()
+    with_meta(&mut object, entry.meta);
+    object.into()
 }
 
-fn with_meta(object: Object, meta: Meta, bad: bool) -> Object {
-    if bad {
-        return object.raw("_meta", "42");
-    }
+/// Add `_meta` as the op says (last, as agents write it).
+fn with_meta(object: &mut Map<String, Value>, meta: Meta) {
     match meta {
-        Meta::Absent => object,
-        Meta::Null => object.raw("_meta", "null"),
-        Meta::Object(n) => object.obj("_meta", Object::new().num("trace", u64::from(n))),
+        Meta::Absent => {}
+        Meta::Null => {
+            object.insert("_meta".into(), Value::Null);
+        }
+        Meta::Object(n) => {
+            object.insert("_meta".into(), json!({"trace": n}));
+        }
     }
 }
 
-pub(super) fn other_update(update: &OtherUpdate, tool_output_bytes: usize) -> String {
+pub(super) fn other_update(update: &OtherUpdate, tool_output_bytes: usize) -> Value {
     match update {
-        OtherUpdate::AgentMessageChunk { text } => Object::new()
-            .str("sessionUpdate", "agent_message_chunk")
-            .obj(
-                "content",
-                Object::new().str("type", "text").str("text", text),
-            ),
+        OtherUpdate::AgentMessageChunk { text } => json!({
+            "sessionUpdate": "agent_message_chunk",
+            "content": {"type": "text", "text": text},
+        }),
         OtherUpdate::ToolCall { call } => {
-            let update = Object::new()
-                .str("sessionUpdate", "tool_call")
-                .str("toolCallId", &format!("call-{call}"))
-                .str("title", "Read PLAN.md")
-                .str("kind", "read")
-                .str("status", "pending");
-            if tool_output_bytes == 0 {
-                update
-            } else {
-                update.raw("rawOutput", &tool_output(*call, tool_output_bytes))
+            let mut update = json!({
+                "sessionUpdate": "tool_call",
+                "toolCallId": format!("call-{call}"),
+                "title": "Read PLAN.md",
+                "kind": "read",
+                "status": "pending",
+            });
+            if tool_output_bytes > 0 {
+                update["rawOutput"] = tool_output(*call, tool_output_bytes);
             }
+            update
         }
-        OtherUpdate::UsageUpdate { used } => Object::new()
-            .str("sessionUpdate", "usage_update")
-            .num("used", u64::from(*used))
-            .num("size", 200_000),
-        OtherUpdate::Unknown { kind } => Object::new()
-            .str("sessionUpdate", &format!("future_kind_{kind}"))
-            .obj("data", Object::new().num("n", u64::from(*kind))),
+        OtherUpdate::UsageUpdate { used } => json!({
+            "sessionUpdate": "usage_update",
+            "used": used,
+            "size": 200_000,
+        }),
+        OtherUpdate::Unknown { kind } => json!({
+            "sessionUpdate": format!("future_kind_{kind}"),
+            "data": {"n": kind},
+        }),
     }
-    .finish()
 }
 
 /// A tool's result as agents report it: an object of search matches, nested
 /// three deep, with escapes (newlines, quotes) in its text, of about `bytes`
 /// bytes.
-fn tool_output(call: u8, bytes: usize) -> String {
+fn tool_output(call: u8, bytes: usize) -> Value {
     const LINE: &str =
         "    let parsed = parser.parse(\"plan\")?; // refactor the parser then update\n";
+    let line_bytes = Value::from(LINE).to_string().len();
     let mut matches = Vec::new();
     let mut files = Vec::new();
     let mut size = 0;
     let mut n = 0u64;
     while size < bytes {
-        let text = json::string(LINE);
-        size += text.len() + 24;
-        matches.push(
-            Object::new()
-                .num("line", 10 + n)
-                .raw("text", &text)
-                .finish(),
-        );
+        size += line_bytes + 24;
+        matches.push(json!({"line": 10 + n, "text": LINE}));
         n += 1;
         if matches.len() == 8 || size >= bytes {
             let path = format!("src/module_{call}/file_{}.rs", files.len());
-            files.push(
-                Object::new()
-                    .str("path", &path)
-                    .raw("matches", &json::array(matches.drain(..)))
-                    .finish(),
-            );
             size += path.len() + 24;
+            files.push(json!({"path": path, "matches": std::mem::take(&mut matches)}));
         }
     }
-    Object::new()
-        .num("exitCode", 0)
-        .raw("files", &json::array(files))
-        .str("stderr", "")
-        .finish()
+    json!({"exitCode": 0, "files": files, "stderr": ""})
 }
 
-fn envelope(direction: Direction, message: &str) -> String {
-    Object::new()
-        .str("direction", direction.as_str())
-        .raw("message", message)
-        .finish()
+fn envelope(direction: Direction, message: Value) -> Value {
+    json!({"direction": direction.as_str(), "message": message})
 }
 
-fn request(id: &str, method: &str, params: Object) -> String {
-    Object::new()
-        .str("jsonrpc", "2.0")
-        .raw("id", id)
-        .str("method", method)
-        .obj("params", params)
-        .finish()
+fn request(id: &Value, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
 
-pub(super) fn notification(method: &str, params: Object) -> String {
-    Object::new()
-        .str("jsonrpc", "2.0")
-        .str("method", method)
-        .obj("params", params)
-        .finish()
+pub(super) fn notification(method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": method, "params": params})
 }
 
-pub(super) fn response(id: &str, result: Object) -> String {
-    Object::new()
-        .str("jsonrpc", "2.0")
-        .raw("id", id)
-        .obj("result", result)
-        .finish()
+pub(super) fn response(id: &Value, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
-fn error_response(id: &str) -> String {
-    Object::new()
-        .str("jsonrpc", "2.0")
-        .raw("id", id)
-        .obj(
-            "error",
-            Object::new()
-                .raw("code", "-32603")
-                .str("message", "declined by the user"),
-        )
-        .finish()
+fn error_response(id: &Value) -> Value {
+    json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": -32603, "message": "declined by the user"},
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rendered traces keep the members in the order they are written here
+    /// (serde_json's `preserve_order`, which this crate turns on), whatever
+    /// the key.
+    #[test]
+    fn members_keep_the_order_they_are_written_in() {
+        let message = request(&7.into(), "z/method", json!({"b": 1, "a": "x\"y\n"}));
+        assert_eq!(
+            message.to_string(),
+            r#"{"jsonrpc":"2.0","id":7,"method":"z/method","params":{"b":1,"a":"x\"y\n"}}"#
+        );
+    }
 }

@@ -2,12 +2,12 @@
 
 use super::Kind;
 use crate::catalog::Rule;
-use crate::gen::json::{self, Object};
 use crate::gen::legal::Legalizer;
 use crate::gen::render::{notification, other_update, response, Renderer};
 use crate::gen::{session_name, OtherUpdate, SessionRef};
 use crate::jsonrpc::Direction;
 use crate::rules::{env, trace_format};
+use serde_json::json;
 
 /// `TRACE-RECORD`: a broken envelope.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,27 +43,20 @@ impl Kind for BrokenEnvelope {
     }
 
     fn render(&self, renderer: &mut Renderer, out: &mut Vec<String>) {
-        let message = notification(
-            "_acme/status",
-            Object::new().str("status", "broken envelope"),
-        );
+        let message = notification("_acme/status", json!({"status": "broken envelope"}));
+        let direction = Direction::AgentToClient.as_str();
         let line = match self.fault {
-            EnvelopeFault::BadDirection => Object::new()
-                .str("direction", "sideways")
-                .raw("message", &message),
-            EnvelopeFault::MissingMessage => {
-                Object::new().str("direction", Direction::AgentToClient.as_str())
-            }
+            EnvelopeFault::BadDirection => json!({"direction": "sideways", "message": message}),
+            EnvelopeFault::MissingMessage => json!({"direction": direction}),
             // A message encoded twice (an array would be a batch).
-            EnvelopeFault::MessageNotObject => Object::new()
-                .str("direction", Direction::AgentToClient.as_str())
-                .str("message", &message),
-            EnvelopeFault::MixedMembers => Object::new()
-                .str("direction", Direction::AgentToClient.as_str())
-                .str("jsonrpc", "2.0")
-                .raw("message", &message),
+            EnvelopeFault::MessageNotObject => {
+                json!({"direction": direction, "message": message.to_string()})
+            }
+            EnvelopeFault::MixedMembers => {
+                json!({"direction": direction, "jsonrpc": "2.0", "message": message})
+            }
         };
-        renderer.push_record(out, line.finish());
+        renderer.push_record(out, line.to_string());
     }
 
     fn for_rule(rule: &str) -> Option<Self> {
@@ -100,9 +93,7 @@ impl Kind for TruncatedJson {
             },
             0,
         );
-        let params = Object::new()
-            .str("sessionId", &session_name(0))
-            .raw("update", &chunk);
+        let params = json!({"sessionId": session_name(0), "update": chunk});
         let full = notification("session/update", params);
         let mut line = renderer.framed(Direction::AgentToClient, full);
         // ASCII only, so any cut is on a character boundary; never at 0 (a
@@ -158,17 +149,13 @@ impl Kind for WrongJsonRpcVersion {
             },
             0,
         );
-        let params = Object::new()
-            .str("sessionId", &session_name(self.session))
-            .raw("update", &chunk);
-        let message = match self.fault {
-            VersionFault::Missing => Object::new(),
-            VersionFault::OldVersion => Object::new().str("jsonrpc", "1.0"),
-            VersionFault::Number => Object::new().raw("jsonrpc", "2.0"),
-        }
-        .str("method", "session/update")
-        .obj("params", params)
-        .finish();
+        let mut message = match self.fault {
+            VersionFault::Missing => json!({}),
+            VersionFault::OldVersion => json!({"jsonrpc": "1.0"}),
+            VersionFault::Number => json!({"jsonrpc": 2.0}),
+        };
+        message["method"] = "session/update".into();
+        message["params"] = json!({"sessionId": session_name(self.session), "update": chunk});
         renderer.push(out, Direction::AgentToClient, message);
     }
 
@@ -207,8 +194,8 @@ impl Kind for UnknownResponse {
         } else {
             Direction::ClientToAgent
         };
-        let id = json::string(&format!("stray-{}", self.stray));
-        renderer.push(out, direction, response(&id, Object::new()));
+        let id = format!("stray-{}", self.stray).into();
+        renderer.push(out, direction, response(&id, json!({})));
     }
 
     fn for_rule(rule: &str) -> Option<Self> {

@@ -3,7 +3,6 @@
 
 use super::{pick_index, update_op, violation_entries, BadValue, Carrier, KeyedOp, Kind};
 use crate::catalog::Rule;
-use crate::gen::json::Object;
 use crate::gen::legal::Legalizer;
 use crate::gen::render::{notification, other_update, EntryTweak, Renderer, Tweaks};
 use crate::gen::{
@@ -11,6 +10,7 @@ use crate::gen::{
 };
 use crate::jsonrpc::Direction;
 use crate::rules::{ses, shape};
+use serde_json::json;
 
 /// `SHAPE-PLAN-ID`: the other revisions' id key (`id` for `planId`, or the
 /// reverse).
@@ -195,9 +195,9 @@ impl Kind for MissingMember {
                     0,
                 );
                 let params = if self.field == MissingField::SessionId {
-                    Object::new().raw("update", &chunk)
+                    json!({"update": chunk})
                 } else {
-                    Object::new().str("sessionId", &name)
+                    json!({"sessionId": name})
                 };
                 let message = notification("session/update", params);
                 renderer.push(out, Direction::AgentToClient, message);
