@@ -440,6 +440,7 @@ pub fn frame_fault(fault: &FrameFault) -> Diagnostic {
                 .at("/jsonrpc")
                 .hint("add \"jsonrpc\": \"2.0\"")
         }
+        FrameFault::Unpredictable { member, found } => unpredictable(found, &format!("/{member}")),
         FrameFault::MethodNotString => {
             Diagnostic::new(&METHOD, "`method` is not a string").at("/method")
         }
