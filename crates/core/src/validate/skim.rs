@@ -83,10 +83,11 @@ impl Skimmer {
             max_depth: max_depth.min(MAX_SKIM_DEPTH),
             keys: &mut self.keys,
             capture: &mut self.capture,
+            compact: true,
         };
         // The structure first, on bytes: most lines that are not for this
         // path (requests, responses, plans) say so in their first bytes.
-        let found = skim.line(framing)?;
+        let found = skim.found(framing)?;
         skim.whitespace();
         if skim.at != line.len() {
             return None;
@@ -123,7 +124,19 @@ impl Skimmer {
         revision: Revision,
         max_entries: usize,
     ) -> Option<PlanMessage> {
-        let capture = &self.capture;
+        self.capture.typed_plan(line, revision, max_entries)
+    }
+}
+
+impl PlanCapture {
+    /// See [`Skimmer::typed_plan`].
+    fn typed_plan(
+        &self,
+        line: &str,
+        revision: Revision,
+        max_entries: usize,
+    ) -> Option<PlanMessage> {
+        let capture = self;
         if !capture.typed {
             return None;
         }
@@ -357,6 +370,7 @@ struct MessageRead {
 }
 
 /// What [`Skim::line`] found, as ranges of the line.
+#[derive(Debug, PartialEq, Eq)]
 struct Found {
     direction: Option<Span>,
     session: Span,
@@ -371,6 +385,9 @@ struct Skim<'a, 'k> {
     max_depth: usize,
     keys: &'k mut Vec<(usize, usize)>,
     capture: &'k mut PlanCapture,
+    /// Whether the compact forms are tried first (tests compare the reads
+    /// with and without them).
+    compact: bool,
 }
 
 impl<'a> Skim<'a, '_> {
@@ -391,6 +408,76 @@ impl<'a> Skim<'a, '_> {
     /// The text of a span.
     fn get(&self, (start, end): Span) -> &'a [u8] {
         self.bytes.get(start..end).unwrap_or_default()
+    }
+
+    /// The line's structure: the compact form, else the general read.
+    fn found(&mut self, framing: SkimFraming) -> Option<Found> {
+        if self.compact {
+            if let Some(found) = self.compact_line(framing) {
+                return Some(found);
+            }
+            self.restart();
+        }
+        self.line(framing)
+    }
+
+    /// Back to the line's start, nothing read.
+    fn restart(&mut self) {
+        self.at = 0;
+        self.depth = 0;
+        self.keys.clear();
+        self.capture.clear();
+    }
+
+    /// An update as recorders and agents write it, without spaces and with
+    /// its members in the usual order: `{"direction":…,"message":{"jsonrpc":
+    /// "2.0","method":"session/update","params":{"sessionId":…,"update":
+    /// {…}}}}`, the envelope's `time` last if there, or the bare message.
+    /// These members are distinct by construction, so only the update
+    /// object is searched for repeats. Anything else returns `None` (the
+    /// caller restarts and [`Skim::line`] reads it); whatever this accepts,
+    /// `line` accepts with the same result.
+    fn compact_line(&mut self, framing: SkimFraming) -> Option<Found> {
+        let mut levels = 2;
+        let direction =
+            if framing == SkimFraming::Record && self.literal(b"{\"direction\":\"").is_some() {
+                let start = self.at;
+                if self.literal(b"agent_to_client").is_none() {
+                    self.literal(b"client_to_agent")?;
+                }
+                let direction = (start, self.at);
+                self.literal(b"\",\"message\":")?;
+                levels = 3;
+                Some(direction)
+            } else {
+                None
+            };
+        self.literal(
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":",
+        )?;
+        let session = self.plain_string()?;
+        self.literal(b",\"update\":")?;
+        // The objects the update is in (its own depth is checked as it is
+        // read).
+        self.depth = levels;
+        let start = self.at;
+        let kind = self.update()?;
+        let update = (start, self.at);
+        self.literal(b"}}")?;
+        if direction.is_some() {
+            if self.eat(b',').is_some() {
+                self.literal(b"\"time\":")?;
+                self.string()?;
+            }
+            self.eat(b'}')?;
+        }
+        self.depth = 0;
+        Some(Found {
+            direction,
+            session,
+            kind,
+            update,
+        })
     }
 
     /// The top-level object: an envelope or a bare message.
@@ -575,6 +662,10 @@ impl<'a> Skim<'a, '_> {
             if skim.peek()? != b'{' {
                 return skim.untyped_value();
             }
+            if let Some(entry) = skim.compact.then(|| skim.compact_entry()).flatten() {
+                skim.capture.entries.push(entry);
+                return Some(());
+            }
             let mut entry = EntrySpans::default();
             skim.object(|skim, key| {
                 match key {
@@ -590,6 +681,54 @@ impl<'a> Skim<'a, '_> {
                 skim.capture.entries.push(entry);
             }
             Some(())
+        })
+    }
+
+    /// An entry as serializers write it, `{"content":"…","priority":"…",
+    /// "status":"…"}` without spaces: its three distinct members need no
+    /// search for repeats. Anything else (another order, spaces, `_meta`,
+    /// a value that is not a string) leaves the position as it was and
+    /// returns `None`, for [`Skim::object`] to read; so does an entry
+    /// deeper than the limit, which it declines. A string's own faults
+    /// are the line's (`None` there too, and the object read finds them).
+    fn compact_entry(&mut self) -> Option<EntrySpans> {
+        let start = self.at;
+        let entry = self.compact_entry_members();
+        if entry.is_none() {
+            self.at = start;
+        }
+        entry
+    }
+
+    fn compact_entry_members(&mut self) -> Option<EntrySpans> {
+        if self.depth + 1 > self.max_depth {
+            return None;
+        }
+        self.literal(b"{\"content\":")?;
+        let content = self.captured_string_only()?;
+        self.literal(b",\"priority\":")?;
+        let priority = self.captured_string_only()?;
+        self.literal(b",\"status\":")?;
+        let status = self.captured_string_only()?;
+        self.eat(b'}')?;
+        Some(EntrySpans {
+            content: Some(content),
+            priority: Some(priority),
+            status: Some(status),
+            meta: None,
+        })
+    }
+
+    /// A string value, or `None` for anything else (nothing skimmed).
+    fn captured_string_only(&mut self) -> Option<StringSpan> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let (start, end, escaped) = self.string()?;
+        Some(StringSpan {
+            start,
+            end,
+            escaped,
         })
     }
 
@@ -755,7 +894,13 @@ impl<'a> Skim<'a, '_> {
         let mut escaped = false;
         loop {
             let rest = self.bytes.get(self.at..)?;
-            self.at += quote_or_backslash(rest)?;
+            // After an escape the string is likely long text with more of
+            // them: straight to the vector search.
+            self.at += if escaped {
+                memchr::memchr2(b'"', b'\\', rest)?
+            } else {
+                quote_or_backslash(rest)?
+            };
             if self.eat(b'"').is_some() {
                 return Some((start, self.at - 1, escaped));
             }
@@ -1332,8 +1477,60 @@ mod tests {
         Ok(())
     }
 
+    /// The compact forms (a whole update line, an entry) read a line as
+    /// the general read does: the same structure, the same end, the same
+    /// typed plan. Returns whether the compact line form took it.
+    fn compact_agrees(
+        line: &[u8],
+        framing: SkimFraming,
+        max_depth: usize,
+    ) -> Result<bool, TestCaseError> {
+        let read = |compact: bool| {
+            let (mut keys, mut capture) = (Vec::new(), PlanCapture::default());
+            let mut skim = Skim {
+                bytes: line,
+                at: 0,
+                depth: 0,
+                max_depth,
+                keys: &mut keys,
+                capture: &mut capture,
+                compact,
+            };
+            let found = if compact {
+                skim.compact_line(framing)
+            } else {
+                skim.line(framing)
+            };
+            let at = skim.at;
+            let text = String::from_utf8_lossy(line).into_owned();
+            let typed: Vec<_> = Revision::ALL
+                .into_iter()
+                .map(|revision| capture.typed_plan(&text, revision, 100))
+                .collect();
+            (found, at, typed)
+        };
+        let (compact, at, typed) = read(true);
+        let Some(compact) = compact else {
+            return Ok(false);
+        };
+        let (general, general_at, general_typed) = read(false);
+        prop_assert_eq!(Some(compact), general);
+        prop_assert_eq!(at, general_at);
+        prop_assert_eq!(typed, general_typed);
+        Ok(true)
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn compact_forms_read_as_the_general_read(line in prop_oneof![
+            update_line().prop_map(String::into_bytes),
+            mutated_line(),
+        ], max_depth in prop::sample::select(vec![3usize, 4, 5, 64])) {
+            compact_agrees(&line, SkimFraming::Record, max_depth)?;
+            compact_agrees(&line, SkimFraming::Message, max_depth)?;
+        }
 
         #[test]
         fn generated_lines_read_alike(line in update_line()) {
@@ -1373,10 +1570,12 @@ mod tests {
         let (mut taken, mut plans, mut declined) = (0, 0, 0);
         // Plan updates typed in the pass, and well-formed ones left to the
         // text read, under some revision.
-        let (mut typed, mut untyped) = (0, 0);
+        let (mut typed, mut untyped, mut compact) = (0, 0, 0);
         let mut skimmer = Skimmer::default();
         for _ in 0..2000 {
             let line = update_line().new_tree(&mut runner).unwrap().current();
+            compact +=
+                usize::from(compact_agrees(line.as_bytes(), SkimFraming::Record, 64).unwrap());
             match skimmer.skim_update(line.as_bytes(), 128, SkimFraming::Record) {
                 Some(read) if shape::PLAN_KINDS.contains(&read.kind) => {
                     plans += 1;
@@ -1393,8 +1592,13 @@ mod tests {
             }
         }
         assert!(
-            taken > 100 && plans > 100 && declined > 400 && typed > 80 && untyped > 10,
-            "{taken} {plans} {declined} {typed} {untyped}"
+            taken > 100
+                && plans > 100
+                && declined > 400
+                && typed > 80
+                && untyped > 10
+                && compact > 100,
+            "{taken} {plans} {declined} {typed} {untyped} {compact}"
         );
     }
 
