@@ -137,10 +137,9 @@ fn parse<'de, S: Source<'de>>(
         "plan_update" => {
             let wire = source.read::<UpdateWire<'de, S::Kind>>()?;
             let Object(plan) = wire.plan;
-            let entries = match plan.entries {
-                Some(items) => Some(entries(items, spelling, max_entries)),
-                None => None,
-            };
+            let entries = plan
+                .entries
+                .map(|items| entries(items, spelling, max_entries));
             let content = plan_content(&plan.type_name, entries, plan.uri, plan.content, spelling);
             match (plan_id(plan.id, plan.plan_id, spelling), content) {
                 (Some(id), Some(content)) => Some(PlanMessage::Update(PlanUpdate {
