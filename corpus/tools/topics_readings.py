@@ -66,11 +66,52 @@ def readings(rev):
         c.end_turn(p)
     else:
         c = case("batch-legal", "Protocol v2 allows batches: each message in one is checked and applied.",
-                 near_miss=["ENV-BATCH-EMPTY"], docs=[(TRANSPORTS, "Batches (protocol v2)")])
+                 near_miss=["ENV-BATCH-EMPTY", "ENV-BATCH-LIFECYCLE"], docs=[(TRANSPORTS, "Batches (protocol v2)")])
         p = c.start()
         c.raw("agent_to_client", "[" + line(session_update(SESSION, chunk("Planning."))) + ","
               + line(session_update(SESSION, batch_update)) + "]")
         c.apply(SESSION, batch_update)
+        c.end_turn(p)
+
+        c = case("batch-lifecycle-prompt",
+                 "\"Clients and agents SHOULD NOT batch lifecycle-sensitive messages such as ... session/prompt\": the client sends its prompt inside a batch; the prompt is still tracked and the plan shown.",
+                 docs=[(TRANSPORTS, "Batches (protocol v2)")])
+        c.initialize()
+        c.new_session()
+        c._client_ids += 1
+        p = c._client_ids
+        prompt = {"jsonrpc": "2.0", "id": p, "method": "session/prompt",
+                  "params": {"sessionId": SESSION, "prompt": [{"type": "text", "text": "Refactor the parser"}]}}
+        c.expect("ENV-BATCH-LIFECYCLE", c.raw("client_to_agent", "[" + line(prompt) + "]"), "/0/method")
+        c.update(SESSION, batch_update)
+        c.end_turn(p)
+
+        c = case("batch-lifecycle-session-new",
+                 "session/new batched with a read-only session/list: only the lifecycle-sensitive message is reported, at its index in the batch.",
+                 docs=[(TRANSPORTS, "Batches (protocol v2)")])
+        c.initialize()
+        listing = {"jsonrpc": "2.0", "id": 2, "method": "session/list", "params": {}}
+        new = {"jsonrpc": "2.0", "id": 3, "method": "session/new", "params": {"cwd": "/home/dev/project", "mcpServers": []}}
+        c._client_ids = 3
+        c.expect("ENV-BATCH-LIFECYCLE", c.raw("client_to_agent", "[" + line(listing) + "," + line(new) + "]"), "/1/method")
+        c.raw("agent_to_client", "[" + line({"jsonrpc": "2.0", "id": 2, "result": {"sessions": []}}) + ","
+              + line({"jsonrpc": "2.0", "id": 3, "result": {"sessionId": SESSION}}) + "]")
+        c.open(SESSION)
+        p = c.prompt()
+        c.update(SESSION, batch_update)
+        c.end_turn(p)
+
+        c = case("batch-not-lifecycle",
+                 "A client batch of a read-only session/list, answered with an array: no lifecycle-sensitive message is batched.",
+                 near_miss=["ENV-BATCH-LIFECYCLE"], docs=[(TRANSPORTS, "Batches (protocol v2)")])
+        c.initialize()
+        c.new_session()
+        c._client_ids += 1
+        listing = {"jsonrpc": "2.0", "id": c._client_ids, "method": "session/list", "params": {}}
+        c.raw("client_to_agent", "[" + line(listing) + "]")
+        c.raw("agent_to_client", "[" + line({"jsonrpc": "2.0", "id": c._client_ids, "result": {"sessions": []}}) + "]")
+        p = c.prompt()
+        c.update(SESSION, batch_update)
         c.end_turn(p)
 
         c = case("batch-violation-inside", "A bad status inside a batch is found, at its index in the batch.")

@@ -332,66 +332,66 @@ fn violation() -> impl Strategy<Value = Violation> {
         Just(VersionFault::Number),
     ];
     prop_oneof![
-        1 => (session(), keyed_op()).prop_map(|(session, op)| Violation::WrongIdKey { session, op }),
+        1 => (session(), keyed_op()).prop_map(|(session, op)| Violation::WrongIdKey(gen::WrongIdKey { session, op })),
         // Eleven fields behind one operator: weighted up so each gets cases.
         4 => (session(), missing, carrier(), entries(), any::<u8>()).prop_map(
-            |(session, field, carrier, entries, pick)| Violation::MissingField {
+            |(session, field, carrier, entries, pick)| Violation::MissingField(gen::MissingMember {
                 session,
                 field,
                 carrier,
                 entries,
                 pick
-            }
+            })
         ),
         1 => (session(), carrier(), entries(), any::<u8>(), bad_value()).prop_map(
-            |(session, carrier, entries, pick, value)| Violation::BadStatus {
+            |(session, carrier, entries, pick, value)| Violation::BadStatus(gen::BadStatus {
                 session,
                 carrier,
                 entries,
                 pick,
                 value
-            }
+            })
         ),
         1 => (session(), carrier(), entries(), any::<u8>(), bad_value()).prop_map(
-            |(session, carrier, entries, pick, value)| Violation::BadPriority {
+            |(session, carrier, entries, pick, value)| Violation::BadPriority(gen::BadPriority {
                 session,
                 carrier,
                 entries,
                 pick,
                 value
-            }
+            })
         ),
         1 => (any::<u8>(), session_update())
-            .prop_map(|(ghost, update)| Violation::UnknownSession { ghost, update }),
-        1 => envelope.prop_map(|fault| Violation::BrokenEnvelope { fault }),
+            .prop_map(|(ghost, update)| Violation::UnknownSession(gen::UnknownSession { ghost, update })),
+        1 => envelope.prop_map(|fault| Violation::BrokenEnvelope(gen::BrokenEnvelope { fault })),
         1 => (session(), plan_ref())
-            .prop_map(|(session, plan)| Violation::RemoveNotLive { session, plan }),
+            .prop_map(|(session, plan)| Violation::RemoveNotLive(gen::RemoveNotLive { session, plan })),
         1 => (session(), plan_ref(), any::<u8>(), any::<bool>()).prop_map(
-            |(session, plan, name, underscore)| Violation::UnknownPlanType {
+            |(session, plan, name, underscore)| Violation::UnknownPlanType(gen::UnknownPlanType {
                 session,
                 plan,
                 name,
                 underscore
-            }
+            })
         ),
         1 => (session(), plan_ref(), any::<u8>()).prop_map(|(session, plan, file)| {
-            Violation::RelativeFileUri {
+            Violation::RelativeFileUri(gen::RelativeFileUri {
                 session,
                 plan,
                 file,
-            }
+            })
         }),
         1 => (session(), entries())
-            .prop_map(|(session, entries)| Violation::LegacyInV2 { session, entries }),
+            .prop_map(|(session, entries)| Violation::LegacyInV2(gen::LegacyInV2 { session, entries })),
         1 => (session(), keyed_op())
-            .prop_map(|(session, op)| Violation::PlanOpWithoutCapability { session, op }),
-        1 => (session(), plan_op()).prop_map(|(session, op)| Violation::BadMeta { session, op }),
-        1 => (session(), plan_op()).prop_map(|(session, op)| Violation::UnknownMember { session, op }),
-        1 => any::<u16>().prop_map(|cut| Violation::TruncatedJson { cut }),
+            .prop_map(|(session, op)| Violation::PlanOpWithoutCapability(gen::PlanOpWithoutCapability { session, op })),
+        1 => (session(), plan_op()).prop_map(|(session, op)| Violation::BadMeta(gen::BadMeta { session, op })),
+        1 => (session(), plan_op()).prop_map(|(session, op)| Violation::UnknownMember(gen::UnknownMember { session, op })),
+        1 => any::<u16>().prop_map(|cut| Violation::TruncatedJson(gen::TruncatedJson { cut })),
         1 => (session(), version)
-            .prop_map(|(session, fault)| Violation::WrongJsonRpcVersion { session, fault }),
+            .prop_map(|(session, fault)| Violation::WrongJsonRpcVersion(gen::WrongJsonRpcVersion { session, fault })),
         1 => (any::<bool>(), any::<u8>())
-            .prop_map(|(from_agent, stray)| Violation::UnknownResponse { from_agent, stray }),
+            .prop_map(|(from_agent, stray)| Violation::UnknownResponse(gen::UnknownResponse { from_agent, stray })),
     ]
 }
 
@@ -458,7 +458,9 @@ fn mutate(scenario: &Connection, mutation: &Mutation) -> Option<(Connection, usi
                     })?;
             mutated.capability = Capability::Omitted;
             if let Some(slot) = mutated.ops.get_mut(at) {
-                *slot = Op::Violation(Violation::PlanOpWithoutCapability { session, op });
+                *slot = Op::Violation(Violation::PlanOpWithoutCapability(
+                    gen::PlanOpWithoutCapability { session, op },
+                ));
             }
             mutated.legalize();
             let index = mutated
@@ -591,8 +593,8 @@ impl Oracle {
             } => self.apply(&gen::session_name(*session), op),
             // A client shows these two (a bad `_meta` or a custom member
             // does not stop it); every other violation is rejected.
-            Op::Violation(Violation::BadMeta { session, op })
-            | Op::Violation(Violation::UnknownMember { session, op }) => {
+            Op::Violation(Violation::BadMeta(gen::BadMeta { session, op }))
+            | Op::Violation(Violation::UnknownMember(gen::UnknownMember { session, op })) => {
                 self.apply(&gen::session_name(*session), op)
             }
             _ => {}
@@ -1152,7 +1154,8 @@ proptest! {
     }
 
     /// Bare lines cut into batches: every message is checked as before, at
-    /// its index in its batch (and v1 and the draft note each batch).
+    /// its index in its batch (and v1 and the draft note each batch; v2 warns
+    /// of each lifecycle-sensitive request batched).
     #[test]
     fn a_trace_cut_into_batches_is_checked_message_by_message(
         scenario in scenario(),
@@ -1191,10 +1194,19 @@ proptest! {
             .collect();
         // A batch is judged by the revision in force after it: v2 once the
         // handshake (lines 1 and 2 of a generated trace) is answered.
+        // Under v2, each lifecycle-sensitive request in a batch is a warning.
         for (b, members) in batches.iter().enumerate() {
             let negotiated = members.last().is_some_and(|&last| last >= 1);
             if !(scenario.revision.spelling().batches && negotiated) {
                 expected.push(("ENV-BATCH", b as u64 + 1, String::new()));
+                continue;
+            }
+            for (index, &i) in members.iter().enumerate() {
+                let message: serde_json::Value = serde_json::from_str(&rendered.lines[i]).expect("a rendered message");
+                let method = message["method"].as_str().unwrap_or_default();
+                if acp_plan_conformance::rules::env::LIFECYCLE_SENSITIVE.contains(&method) {
+                    expected.push(("ENV-BATCH-LIFECYCLE", b as u64 + 1, format!("/{index}/method")));
+                }
             }
         }
         expected.sort();

@@ -332,11 +332,27 @@ impl Validator {
             return;
         };
         let before = self.diagnostics.len();
+        let mut lifecycle = Vec::new();
         for (index, element) in elements.iter().enumerate() {
             self.element_base = format!("{base}/{index}");
             match element.get().as_bytes().first() {
                 Some(b'{') => match serde_json::from_str::<LineObject<'_>>(element.get()) {
-                    Ok(object) => self.message(direction, &object),
+                    Ok(object) => {
+                        let method = object.method.and_then(|m| {
+                            serde_json::from_str::<std::borrow::Cow<'_, str>>(m.get()).ok()
+                        });
+                        if let Some(method) = method {
+                            let sender =
+                                direction.or_else(|| jsonrpc::direction_of_method(&method));
+                            lifecycle.extend(env::batched_lifecycle(
+                                &method,
+                                sender,
+                                &self.element_base,
+                                elements.len(),
+                            ));
+                        }
+                        self.message(direction, &object)
+                    }
                     Err(_) => self.repeated_members(direction, element.get(), false),
                 },
                 _ => {
@@ -352,6 +368,11 @@ impl Validator {
         // Judged by the revision in force after the batch: a batch that
         // carries the handshake is read under the revision it negotiates.
         let allowed = self.revision.revision.spelling().batches;
+        if allowed {
+            for d in lifecycle {
+                self.emit(d);
+            }
+        }
         if elements.is_empty() || !allowed {
             let kept = self.diagnostics.len();
             self.emit(env::batch(elements.len(), allowed).at(base));
