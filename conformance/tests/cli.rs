@@ -547,3 +547,54 @@ fn limits_make_the_result_incomplete_not_non_conformant() {
     assert!(text.contains("incomplete[TRACE-LIMIT]"), "{text}");
     assert!(text.contains("verdict: incomplete"), "{text}");
 }
+
+/// A kept `TRACE-LIMIT` is one of the diagnostics shown: "not shown" counts
+/// every severity, the incomplete ones too (it left them out, and undercounted
+/// by the number of parts not checked that were kept).
+#[test]
+fn not_shown_counts_incomplete_diagnostics_too() {
+    let mut trace = format!(
+        "{{\"jsonrpc\":\"2.0\",\"method\":\"_x\",\"params\":\"{}\"}}\n",
+        "a".repeat(3000)
+    );
+    trace.push_str(
+        &std::fs::read_to_string(common::repo_root().join(BROKEN)).expect("the broken example"),
+    );
+    let limits = ["--max-line-bytes=2000", "--max-diagnostics=2"];
+
+    let output = acp_plan_with_stdin(
+        &[&["check", "--format", "json"], &limits[..], &["-"]].concat(),
+        trace.as_bytes(),
+    );
+    assert_eq!(status(&output), 1, "{}", stderr(&output));
+    let document = json(&output);
+    let summary = &document["summary"];
+    let shown = document["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .len() as u64;
+    assert_eq!(shown, 2);
+    assert_eq!(document["diagnostics"][0]["rule"], "TRACE-LIMIT");
+    let total: u64 = ["errors", "warnings", "infos", "incomplete"]
+        .iter()
+        .map(|k| summary[k].as_u64().expect("a count"))
+        .sum();
+    assert_eq!(summary["incomplete"], 1);
+    assert!(total > shown, "{summary}");
+    assert_eq!(
+        summary["not_shown"].as_u64(),
+        Some(total - shown),
+        "{summary}"
+    );
+
+    let output = acp_plan_with_stdin(
+        &[&["check"], &limits[..], &["-"]].concat(),
+        trace.as_bytes(),
+    );
+    let text = stdout(&output);
+    let expected = format!(
+        "({} more not shown: raise --max-diagnostics)",
+        total - shown
+    );
+    assert!(text.contains(&expected), "{text}");
+}

@@ -267,6 +267,12 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// Every diagnostic counted, whatever its severity (the incomplete
+    /// ones too: a kept TRACE-LIMIT is one of the diagnostics a report shows).
+    pub fn total(&self) -> u64 {
+        self.errors + self.warnings + self.infos + self.incomplete
+    }
+
     pub fn merge(&mut self, other: Counts) {
         self.errors += other.errors;
         self.warnings += other.warnings;

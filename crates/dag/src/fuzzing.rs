@@ -58,7 +58,7 @@ fn check_report(data: &[u8], report: &DagReport) -> Checked {
     }
     let c = report.counts;
     ensure!(
-        c.errors + c.warnings + c.infos == report.diagnostics.len() as u64 + report.not_shown,
+        c.total() == report.diagnostics.len() as u64 + report.not_shown,
         "counts {c:?} for {} kept and {} unshown diagnostics",
         report.diagnostics.len(),
         report.not_shown

@@ -42,7 +42,7 @@ pub fn render_trace_summaries(run: &Run<'_>) -> String {
     let mut out = String::new();
     for (index, trace) in run.traces.iter().enumerate() {
         let kept = trace.diagnostics.len() as u64;
-        let found = trace.counts.errors + trace.counts.warnings + trace.counts.infos;
+        let found = trace.counts.total();
         let _ = writeln!(
             out,
             "{}: {}, {}; spec {} ({})",

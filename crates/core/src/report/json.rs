@@ -33,7 +33,7 @@ pub fn render(run: &Run<'_>) -> Value {
         "warnings": total.warnings,
         "infos": total.infos,
         "incomplete": total.incomplete,
-        "not_shown": (total.errors + total.warnings + total.infos).saturating_sub(shown),
+        "not_shown": total.total().saturating_sub(shown),
         "traces": traces.len(),
         "lines": traces.iter().map(|t| t.lines).sum::<u64>(),
         "messages": traces.iter().map(|t| t.messages).sum::<u64>(),
