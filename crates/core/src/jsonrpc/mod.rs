@@ -80,6 +80,13 @@ impl Id {
         &self.0
     }
 
+    /// An id from text already canonical (a string without escapes, with
+    /// its quotes, or an integer without sign or leading zeros), as a fast
+    /// read finds it; [`Id::from_raw`] gives the same id for such text.
+    pub(crate) fn from_canonical(text: &str) -> Id {
+        Id(text.to_owned())
+    }
+
     fn from_raw(raw: &RawValue) -> Option<Id> {
         let text = raw.get();
         match text.as_bytes().first() {

@@ -1,6 +1,6 @@
 //! What the validator remembers per session beyond the client state.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// Removed plan ids remembered per session, to tell "already removed" from
 /// "never created" and to note re-creation.
@@ -8,12 +8,12 @@ const REMOVED_MEMORY: usize = 1024;
 
 #[derive(Debug, Default)]
 pub struct SessionTrack {
-    removed: HashMap<String, u64>,
+    removed: foldhash::HashMap<String, u64>,
     removal_order: VecDeque<String>,
     /// Bytes the client state holds for this session: the legacy plan, and
     /// each keyed plan by id (see `Validator::apply`).
     legacy_bytes: usize,
-    plan_bytes: HashMap<String, usize>,
+    plan_bytes: foldhash::HashMap<String, usize>,
 }
 
 impl SessionTrack {

@@ -44,7 +44,7 @@ pub enum SkimFraming {
 
 /// The deepest nesting skimmed; deeper lines (never seen in real traces) go
 /// to the exact path.
-const MAX_SKIM_DEPTH: usize = 64;
+pub(super) const MAX_SKIM_DEPTH: usize = 64;
 /// Most members of one object skimmed (repeats are looked for pairwise).
 const MAX_SKIM_MEMBERS: usize = 32;
 
@@ -106,13 +106,13 @@ pub fn skim_update(
 /// tokens only tab, CR and LF may appear, and lines written by a JSON
 /// serializer have none, so a line with any goes to the exact path. Written
 /// to vectorize (no early exit within a block).
-fn has_control_byte(line: &[u8]) -> bool {
+pub(super) fn has_control_byte(line: &[u8]) -> bool {
     line.chunks(64)
         .any(|block| block.iter().fold(0u8, |acc, &b| acc | u8::from(b < 0x20)) != 0)
 }
 
 /// A byte range of the line.
-type Span = (usize, usize);
+pub(super) type Span = (usize, usize);
 
 /// What the `params` of an update hold.
 #[derive(Clone, Copy)]
@@ -163,16 +163,16 @@ struct Found {
     update: Span,
 }
 
-struct Skim<'a, 'k> {
-    bytes: &'a [u8],
-    at: usize,
-    depth: usize,
-    max_depth: usize,
-    keys: &'k mut Vec<(usize, usize)>,
+pub(super) struct Skim<'a, 'k> {
+    pub(super) bytes: &'a [u8],
+    pub(super) at: usize,
+    pub(super) depth: usize,
+    pub(super) max_depth: usize,
+    pub(super) keys: &'k mut Vec<(usize, usize)>,
 }
 
 impl<'a> Skim<'a, '_> {
-    fn peek(&self) -> Option<u8> {
+    pub(super) fn peek(&self) -> Option<u8> {
         self.bytes.get(self.at).copied()
     }
 
@@ -180,14 +180,14 @@ impl<'a> Skim<'a, '_> {
         (self.peek()? == byte).then(|| self.at += 1)
     }
 
-    fn whitespace(&mut self) {
+    pub(super) fn whitespace(&mut self) {
         while let Some(b' ' | b'\t' | b'\r' | b'\n') = self.peek() {
             self.at += 1;
         }
     }
 
     /// The text of a span.
-    fn get(&self, (start, end): Span) -> &'a [u8] {
+    pub(super) fn get(&self, (start, end): Span) -> &'a [u8] {
         self.bytes.get(start..end).unwrap_or_default()
     }
 
@@ -301,7 +301,10 @@ impl<'a> Skim<'a, '_> {
 
     /// An object whose members `member` reads (it gets each name without
     /// escapes; repeated names fail).
-    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
+    pub(super) fn object(
+        &mut self,
+        mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
+    ) -> Option<()> {
         self.eat(b'{')?;
         self.depth += 1;
         if self.depth > self.max_depth {
@@ -370,7 +373,7 @@ impl<'a> Skim<'a, '_> {
     }
 
     /// Any JSON value, validated and skipped.
-    fn value(&mut self) -> Option<()> {
+    pub(super) fn value(&mut self) -> Option<()> {
         match self.peek()? {
             b'"' => self.string().map(drop),
             b'{' => self.object(|skim, _| skim.value()),
@@ -389,7 +392,7 @@ impl<'a> Skim<'a, '_> {
     }
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
-    fn number(&mut self) -> Option<()> {
+    pub(super) fn number(&mut self) -> Option<()> {
         let _ = self.eat(b'-');
         match self.peek()? {
             b'0' => self.at += 1,
@@ -422,7 +425,7 @@ impl<'a> Skim<'a, '_> {
     }
 
     /// A string with no escapes: its content's span.
-    fn plain_string(&mut self) -> Option<Span> {
+    pub(super) fn plain_string(&mut self) -> Option<Span> {
         match self.string()? {
             (start, end, false) => Some((start, end)),
             _ => None,
@@ -432,7 +435,7 @@ impl<'a> Skim<'a, '_> {
     /// A string: the span of its content and whether it has escapes. Control
     /// bytes are looked for in the whole line once it is skimmed, so only
     /// quotes and backslashes stop the search here.
-    fn string(&mut self) -> Option<(usize, usize, bool)> {
+    pub(super) fn string(&mut self) -> Option<(usize, usize, bool)> {
         self.eat(b'"')?;
         let start = self.at;
         let mut escaped = false;
