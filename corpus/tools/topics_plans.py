@@ -220,25 +220,54 @@ def replacement(rev):
     for kind, make in containers:
         what = "legacy plan" if kind == "legacy" else "items plan"
 
+        pointer = "/params/update/entries" if kind == "legacy" else "/params/update/plan/entries"
+
         def sequence(slug, description, lists, delta_at=(), near_miss=(), docs=(UPDATING,)):
+            """`delta_at`: {update index: index of the first entry back unchanged}."""
             c = case(slug, description, near_miss=near_miss, docs=list(docs))
             p = c.start()
             for n, entries in enumerate(lists):
                 i = c.update(SESSION, make(entries))
-                if n in delta_at:
-                    c.expect("FULL-DELTA", i)
+                if n in dict(delta_at):
+                    c.expect("FULL-DELTA", i, f"{pointer}/{dict(delta_at)[n]}")
                 c.snapshot()
             c.end_turn(p)
 
         a, b, cc, d = ("Analyze the existing codebase structure", "Identify components that need refactoring",
                        "Create unit tests for critical functions", "Update the documentation")
         sequence(f"full-{kind}-delta",
-                 f"The {what} is followed by an update that carries only the entry that changed while the unfinished ones vanish: it looks like a delta. The client still replaces the plan with what it got.",
-                 [steps3(), [entry(a, "high", "in_progress")]], delta_at=[1])
+                 f"The {what} is followed by an update that carries only the entry that changed; the next update brings back the two left out, unchanged: the update that left them out was a delta. The client replaces the plan with what it got each time.",
+                 [steps3(), [entry(a, "high", "in_progress")], steps3("completed")], delta_at=[(2, 1)])
         sequence(f"full-{kind}-delta-two-changed",
-                 f"An update of the {what} carries the two entries that changed; two unfinished entries vanish.",
+                 f"An update of the {what} carries the two entries that changed; two unfinished entries vanish, and one of them comes back unchanged later (the other never does: one is enough).",
                  [[entry(a, "high", "in_progress"), entry(b), entry(cc, "medium"), entry(d, "low")],
-                  [entry(a, "high", "completed"), entry(b, "high", "in_progress")]], delta_at=[1])
+                  [entry(a, "high", "completed"), entry(b, "high", "in_progress")],
+                  [entry(a, "high", "completed"), entry(b, "high", "completed"), entry(d, "low")]], delta_at=[(2, 2)])
+        sequence(f"full-{kind}-deltas-in-a-row",
+                 f"Updates of the {what} carry only what changed, one after the other; the entry left out first comes back unchanged in the last.",
+                 [steps3(), [entry(a, "high", "in_progress")], [entry(a, "high", "completed")],
+                  [entry(b, "high", "in_progress")], [entry(b, "high", "completed")],
+                  steps3("completed", "completed")], delta_at=[(5, 2)])
+        sequence(f"full-{kind}-replan",
+                 f"A replan of the {what}: the first task is done, the second starts, the third is dropped for good (the agent may remove entries). It has the shape of a delta, but nothing left out ever comes back.",
+                 [steps3("in_progress"), [entry(a, "high", "completed"), entry(b, "high", "in_progress")],
+                  [entry(a, "high", "completed"), entry(b, "high", "completed")]],
+                 near_miss=["FULL-DELTA"], docs=[UPDATING, (PLAN_V1, "Dynamic Planning")])
+        sequence(f"full-{kind}-replan-at-the-end",
+                 f"The last update of the {what} has the shape of a delta (it carries only changed entries, an unfinished one vanishes) and the trace ends: nothing proves a delta.",
+                 [steps3("in_progress"), [entry(a, "high", "completed"), entry(b, "high", "in_progress")]],
+                 near_miss=["FULL-DELTA"], docs=[UPDATING, (PLAN_V1, "Dynamic Planning")])
+        sequence(f"full-{kind}-comes-back-changed",
+                 f"An entry dropped from the {what} comes back later with another status: a replan, not a delta.",
+                 [steps3("in_progress"), [entry(a, "high", "completed"), entry(b, "high", "in_progress")],
+                  [entry(a, "high", "completed"), entry(b, "high", "completed"), entry(cc, "medium", "in_progress")]],
+                 near_miss=["FULL-DELTA"], docs=[UPDATING, (PLAN_V1, "Dynamic Planning")])
+        sequence(f"full-{kind}-full-list-in-between",
+                 f"An entry dropped from the {what} comes back unchanged, but only after a full list (it repeats an entry unchanged) that left it out: the agent re-added it.",
+                 [steps3("in_progress"), [entry(a, "high", "completed"), entry(b, "high", "in_progress")],
+                  [entry(a, "high", "completed"), entry(b, "high", "completed")],
+                  [entry(a, "high", "completed"), entry(b, "high", "completed"), entry(cc, "medium")]],
+                 near_miss=["FULL-DELTA"], docs=[UPDATING, (PLAN_V1, "Dynamic Planning")])
         sequence(f"full-{kind}-progress", f"The {what} is sent in full on every update as its tasks progress.",
                  [steps3(), steps3("in_progress"), steps3("completed", "in_progress"), steps3("completed", "completed", "completed")],
                  near_miss=["FULL-DELTA"])
@@ -271,7 +300,31 @@ def replacement(rev):
     c.update(SESSION, items(rev, "backend", steps3()))
     c.update(SESSION, items(rev, "frontend", [entry("Build the form", "high", "in_progress"), entry("Style the form", "low")]))
     c.snapshot()
-    c.expect("FULL-DELTA", c.update(SESSION, items(rev, "backend", [entry("Analyze the existing codebase structure", "high", "in_progress")])))
+    c.update(SESSION, items(rev, "backend", [entry("Analyze the existing codebase structure", "high", "in_progress")]))
+    c.snapshot()
+    c.update(SESSION, items(rev, "frontend", [entry("Build the form", "high", "completed"), entry("Style the form", "low")]))
+    c.expect("FULL-DELTA", c.update(SESSION, items(rev, "backend", steps3("completed"))), "/params/update/plan/entries/1")
+    c.snapshot()
+    c.end_turn(p)
+
+    c = case("full-delta-forgotten-on-removal",
+             "An items plan loses two unfinished entries in a delta-shaped update, is removed, and is created again with them unchanged (ID-RECREATE, an info): removal forgot what was left out.",
+             near_miss=["FULL-DELTA"], docs=[UPDATING, REMOVAL])
+    p = c.start()
+    c.update(SESSION, items(rev, "plan-1", steps3()))
+    c.update(SESSION, items(rev, "plan-1", [entry("Analyze the existing codebase structure", "high", "in_progress")]))
+    c.update(SESSION, removed(rev, "plan-1"))
+    c.expect("ID-RECREATE", c.update(SESSION, items(rev, "plan-1", steps3("in_progress"))))
+    c.snapshot()
+    c.end_turn(p)
+
+    c = case("full-delta-per-plan",
+             "An entry left out of one items plan shows up unchanged in another plan: what is left out is remembered per plan, so this is no evidence.",
+             near_miss=["FULL-DELTA"], docs=[UPDATING, MULTIPLE_PLANS])
+    p = c.start()
+    c.update(SESSION, items(rev, "backend", steps3()))
+    c.update(SESSION, items(rev, "backend", [entry("Analyze the existing codebase structure", "high", "in_progress")]))
+    c.update(SESSION, items(rev, "frontend", steps3()[1:]))
     c.snapshot()
     c.end_turn(p)
 
@@ -293,7 +346,7 @@ def replacement(rev):
         c.snapshot()
         c.end_turn(p)
 
-    return (f"Full-list replacement under {rev.name}: every update replaces its plan wholesale; FULL-DELTA warns (heuristically) when an update looks like a delta.", cases)
+    return (f"Full-list replacement under {rev.name}: every update replaces its plan wholesale; FULL-DELTA warns (heuristically) when entries an update left out come back unchanged, which shows that update was a delta.", cases)
 
 
 def updates(rev):

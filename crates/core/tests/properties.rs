@@ -957,45 +957,131 @@ fn plain_entries(len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<typed
     )
 }
 
+/// Runs updates of one plan through FULL-DELTA; the indexes of the updates
+/// warned about, and the most entries it remembered at once.
+fn delta_warnings(updates: &[Vec<typed::PlanEntry>]) -> (Vec<usize>, usize) {
+    use acp_plan_conformance::rules::full::{check_update, Suspicion};
+    let mut suspicion = Suspicion::default();
+    let mut warned = Vec::new();
+    let mut most = 0;
+    for k in 1..updates.len() {
+        let outcome = check_update(
+            &updates[k - 1],
+            &suspicion,
+            &updates[k],
+            k as u64 + 1,
+            "/params/update/entries",
+        );
+        if outcome.diagnostic.is_some() {
+            warned.push(k);
+        }
+        suspicion = outcome.suspicion;
+        most = most.max(suspicion.len());
+    }
+    (warned, most)
+}
+
+fn count_content(entries: &[typed::PlanEntry], content: &str) -> usize {
+    entries.iter().filter(|e| e.content == content).count()
+}
+
 proptest! {
     #![proptest_config(config(512))]
 
     /// Repeating a list, extending it, or deleting some of its tasks while
-    /// repeating the others unchanged (as real agents do) is a full list.
+    /// repeating the others unchanged (as real agents do) is a full list,
+    /// whatever came before and comes after.
     #[test]
     fn full_lists_never_look_like_deltas(
         previous in plain_entries(1..7),
         keep in prop::collection::vec(any::<bool>(), 7),
         added in plain_entries(0..3),
     ) {
-        use acp_plan_conformance::rules::full::check_replacement;
-        prop_assert!(check_replacement(&previous, &previous).is_none());
         let mut extended = previous.clone();
         extended.extend(added);
-        prop_assert!(check_replacement(&previous, &extended).is_none());
         let kept: Vec<typed::PlanEntry> = previous
             .iter()
             .zip(&keep)
             .filter(|(_, keep)| **keep)
             .map(|(e, _)| e.clone())
             .collect();
-        prop_assert!(
-            check_replacement(&previous, &kept).is_none(),
-            "deleting tasks from {:?} leaving {:?}",
-            previous,
-            kept
-        );
+        let updates = [previous.clone(), previous.clone(), extended, previous.clone(), kept.clone(), previous.clone()];
+        let (warned, most) = delta_warnings(&updates[..5]);
+        prop_assert!(warned.is_empty(), "{:?}", updates);
+        prop_assert_eq!(most, 0, "a full list is never suspected");
+        // Even the original list coming back after the deletion is a
+        // re-addition, not evidence: the deletion repeated tasks unchanged.
+        prop_assume!(kept.iter().any(|k| previous.iter().any(|p| p == k)));
+        prop_assert!(delta_warnings(&updates).0.is_empty());
     }
 
-    /// The shape the heuristic is for: only changed entries are sent, and an
-    /// unfinished one vanished.
+    /// Every warning rests on evidence: an unfinished entry that an earlier
+    /// update left out (its content sent fewer times than before) is in the
+    /// warned update with the same content and status. Arbitrary updates of
+    /// few contents, so twins, returns and replans are common.
     #[test]
-    fn delta_shaped_updates_are_flagged(
+    fn every_delta_warning_has_evidence(updates in prop::collection::vec(plain_entries(0..5), 2..8)) {
+        let (warned, most) = delta_warnings(&updates);
+        for k in warned {
+            let evidence = (1..k).any(|j| {
+                updates[j - 1].iter().any(|gone| {
+                    !gone.status.is_finished()
+                        && count_content(&updates[j], &gone.content)
+                            < count_content(&updates[j - 1], &gone.content)
+                        && updates[k].contains(gone)
+                })
+            });
+            prop_assert!(evidence, "update {} of {:?}", k, updates);
+        }
+        // Entries only move between the plan and what is remembered.
+        let longest = updates.iter().map(Vec::len).max().unwrap_or(0);
+        prop_assert!(most <= longest);
+    }
+
+    /// A replan that drops tasks for good (every update keeps some of the
+    /// tasks, with any statuses, and never brings a dropped one back) is
+    /// never warned about, however much it looks like a delta.
+    #[test]
+    fn replans_that_drop_tasks_are_silent(
+        statuses in prop::collection::vec(prop::collection::vec(0usize..4, 6), 2..6),
+        keep in prop::collection::vec(prop::collection::vec(any::<bool>(), 6), 6),
+    ) {
+        let all = [
+            typed::Status::Pending,
+            typed::Status::InProgress,
+            typed::Status::Completed,
+            typed::Status::Cancelled,
+        ];
+        let mut alive: Vec<usize> = (0..6).collect();
+        let mut updates = Vec::new();
+        for (step, statuses) in statuses.iter().enumerate() {
+            if step > 0 {
+                alive.retain(|&task| keep[step][task]);
+            }
+            updates.push(
+                alive
+                    .iter()
+                    .map(|&task| typed::PlanEntry {
+                        content: format!("task {task}"),
+                        priority: typed::Priority::High,
+                        status: all[statuses[task]].clone(),
+                        meta: None,
+                    })
+                    .collect::<Vec<_>>(),
+            );
+        }
+        prop_assert!(delta_warnings(&updates).0.is_empty(), "{:?}", updates);
+    }
+
+    /// The shape the rule is for: an update carries only the tasks that
+    /// changed (a delta), possibly several in a row, and then the full list
+    /// comes with the tasks no delta touched, unchanged. Caught every time.
+    #[test]
+    fn true_deltas_are_caught(
         statuses in prop::collection::vec(0usize..4, 2..7),
-        carried in prop::collection::vec(any::<bool>(), 7),
+        deltas in prop::collection::vec(prop::collection::vec(any::<bool>(), 7), 1..4),
         shift in 1usize..4,
     ) {
-        use acp_plan_conformance::rules::full::check_replacement;
         let all = [
             typed::Status::Pending,
             typed::Status::InProgress,
@@ -1008,20 +1094,29 @@ proptest! {
             status: all[s % 4].clone(),
             meta: None,
         };
-        let previous: Vec<typed::PlanEntry> =
-            statuses.iter().enumerate().map(|(i, s)| entry(i, *s)).collect();
-        let next: Vec<typed::PlanEntry> = statuses
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| carried[*i])
-            .map(|(i, s)| entry(i, s + shift))
-            .collect();
-        let vanished_unfinished = statuses
-            .iter()
-            .enumerate()
-            .any(|(i, s)| !carried[i] && !all[*s].is_finished());
-        prop_assume!(!next.is_empty() && next.len() < previous.len() && vanished_unfinished);
-        prop_assert!(check_replacement(&previous, &next).is_some());
+        let mut current = statuses.clone();
+        let mut updates = vec![current.iter().enumerate().map(|(i, s)| entry(i, *s)).collect::<Vec<_>>()];
+        let mut touched = vec![false; statuses.len()];
+        for changed in &deltas {
+            let delta: Vec<typed::PlanEntry> = (0..statuses.len())
+                .filter(|&i| changed[i])
+                .map(|i| {
+                    current[i] += shift;
+                    touched[i] = true;
+                    entry(i, current[i])
+                })
+                .collect();
+            updates.push(delta);
+        }
+        updates.push(current.iter().enumerate().map(|(i, s)| entry(i, *s)).collect());
+        // A task no delta touched, unfinished: left out by the first delta,
+        // back unchanged in the full list.
+        let untouched_unfinished = (0..statuses.len())
+            .any(|i| !touched[i] && !all[statuses[i] % 4].is_finished());
+        // Each delta is a real list of changes (not empty).
+        prop_assume!(untouched_unfinished && updates.iter().all(|u| !u.is_empty()));
+        let (warned, _) = delta_warnings(&updates);
+        prop_assert_eq!(warned, vec![updates.len() - 1], "{:?}", updates);
     }
 }
 

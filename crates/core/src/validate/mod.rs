@@ -1226,10 +1226,20 @@ impl Validator {
             return;
         };
         let mut found = Vec::new();
+        // What FULL-DELTA remembers about the plan once this is applied.
+        let mut suspicion = full::Suspicion::default();
         match message {
             PlanMessage::Legacy(legacy) => {
                 if let Some(previous) = &plans.legacy {
-                    found.extend(full::check_replacement(previous, &legacy.entries));
+                    let outcome = full::check_update(
+                        previous,
+                        track.suspicion(None),
+                        &legacy.entries,
+                        self.line,
+                        "/params/update/entries",
+                    );
+                    found.extend(outcome.diagnostic);
+                    suspicion = outcome.suspicion;
                 }
             }
             PlanMessage::Update(update) => {
@@ -1244,7 +1254,15 @@ impl Validator {
                     (plans.plans.get(id), &update.plan.content)
                 {
                     if let PlanContent::Items { entries: before } = &previous.content {
-                        found.extend(full::check_replacement(before, entries).map(|d| d.plan(id)));
+                        let outcome = full::check_update(
+                            before,
+                            track.suspicion(Some(id)),
+                            entries,
+                            self.line,
+                            "/params/update/plan/entries",
+                        );
+                        found.extend(outcome.diagnostic.map(|d| d.plan(id)));
+                        suspicion = outcome.suspicion;
                     }
                 }
                 if !plans.plans.contains_key(id)
@@ -1266,8 +1284,9 @@ impl Validator {
                 found.extend(id_rules::check_removal(plans, id, track.removed_on(id)));
             }
         }
-        // The state is bounded in bytes, not only in items.
-        let (key, bytes) = match message {
+        // The state is bounded in bytes, not only in items (what FULL-DELTA
+        // remembers about a plan counts with the plan).
+        let (key, content_bytes) = match message {
             PlanMessage::Legacy(legacy) => (None, entries_bytes(&legacy.entries)),
             PlanMessage::Update(update) => (
                 Some(update.plan.id.as_str()),
@@ -1275,6 +1294,7 @@ impl Validator {
             ),
             PlanMessage::Removed(removed) => (Some(removed.plan_id.as_str()), 0),
         };
+        let bytes = content_bytes + suspicion.bytes();
         let held = track.bytes_of(key);
         let limit = self.config.limits.max_state_bytes;
         if bytes > held && self.state_bytes - held + bytes > limit {
@@ -1297,6 +1317,7 @@ impl Validator {
         self.state_bytes = self.state_bytes - held + bytes;
         if let Some(track) = self.tracks.get_mut(session) {
             track.set_bytes(key, bytes);
+            track.set_suspicion(key, suspicion);
         }
         let line = self.line;
         if let Some(track) = self.tracks.get_mut(session) {

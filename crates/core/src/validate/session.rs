@@ -1,5 +1,6 @@
 //! What the validator remembers per session beyond the client state.
 
+use crate::rules::full::Suspicion;
 use std::collections::VecDeque;
 
 /// Removed plan ids remembered per session, to tell "already removed" from
@@ -14,6 +15,10 @@ pub struct SessionTrack {
     /// each keyed plan by id (see `Validator::apply`).
     legacy_bytes: usize,
     plan_bytes: foldhash::HashMap<String, usize>,
+    /// What FULL-DELTA remembers between updates of the legacy plan and of
+    /// each keyed plan (its bytes are counted in `*_bytes`).
+    legacy_suspicion: Suspicion,
+    plan_suspicions: foldhash::HashMap<String, Suspicion>,
 }
 
 impl SessionTrack {
@@ -55,6 +60,28 @@ impl SessionTrack {
             }
             Some(id) => {
                 self.plan_bytes.insert(id.to_owned(), bytes);
+            }
+        }
+    }
+
+    /// What FULL-DELTA remembers about plan `id` (`None`: the legacy plan).
+    pub fn suspicion(&self, id: Option<&str>) -> &Suspicion {
+        static NONE: Suspicion = Suspicion::EMPTY;
+        match id {
+            None => &self.legacy_suspicion,
+            Some(id) => self.plan_suspicions.get(id).unwrap_or(&NONE),
+        }
+    }
+
+    /// Replace what FULL-DELTA remembers about plan `id` (`None`: legacy).
+    pub fn set_suspicion(&mut self, id: Option<&str>, suspicion: Suspicion) {
+        match id {
+            None => self.legacy_suspicion = suspicion,
+            Some(id) if suspicion.is_empty() => {
+                self.plan_suspicions.remove(id);
+            }
+            Some(id) => {
+                self.plan_suspicions.insert(id.to_owned(), suspicion);
             }
         }
     }
