@@ -6,12 +6,15 @@
 //!
 //! The checks keep the data honest: each sentence is verbatim in its excerpt;
 //! each names rules of the catalog or a reason; no sentence of an excerpt with
-//! an RFC 2119 keyword is left out; every rule rests on a listed sentence, and
-//! every error-level ACP rule on a MUST, MUST NOT or REQUIRED one.
+//! an RFC 2119 keyword is left out; every rule rests on a listed sentence; every
+//! error-level rule whose basis is the text rests on a MUST, MUST NOT or
+//! REQUIRED sentence (in 010, which has no keywords, on a plain statement), and
+//! one whose basis is the suite's reading on the examples it reads, and on no
+//! sentence that would state it.
 
 mod common;
 
-use acp_plan_conformance::catalog::{Level, Rule};
+use acp_plan_conformance::catalog::{docs, Basis, Level, Rule};
 use acp_plan_dag::rules::every_rule;
 use common::excerpts::{self, quoted_in, rendered};
 use serde_json::Value;
@@ -127,6 +130,13 @@ fn is_error_bearing(level: &str) -> bool {
     level.starts_with("MUST") || level.starts_with("REQUIRED")
 }
 
+/// A sentence that states a requirement: a MUST, MUST NOT or REQUIRED, or a
+/// plain statement of 010, which uses no RFC 2119 keywords ("The flowchart
+/// can't have any loops").
+fn states_a_requirement(s: &Sentence) -> bool {
+    is_error_bearing(&s.level) || (s.document == docs::EMERGENCE_PLAN && s.level == "descriptive")
+}
+
 /// Rules the suite states in its own documents (trace format, plan files) or
 /// that rest on a text it does not quote: they need no sentence of a spec.
 fn on_the_suites_terms(rule: &Rule) -> bool {
@@ -213,7 +223,7 @@ fn no_keyword_sentence_is_unaccounted_for() {
 }
 
 #[test]
-fn every_rule_rests_on_a_listed_sentence_and_every_error_on_a_must() {
+fn every_rule_rests_on_a_listed_sentence_and_every_error_on_a_must_or_says_it_is_a_reading() {
     let sentences = sentences();
     let mut wrong = Vec::new();
     for rule in every_rule() {
@@ -227,13 +237,22 @@ fn every_rule_rests_on_a_listed_sentence_and_every_error_on_a_must() {
         if resting.is_empty() {
             wrong.push(format!("{}: no sentence of {NORMATIVE} lists it", rule.id));
         }
-        // 010 has no RFC 2119 words: the DAG rules rest on the suite's reading.
-        let acp = !rule.id.starts_with("DAG-");
-        if acp && rule.level == Level::Must && !resting.iter().any(|s| is_error_bearing(&s.level)) {
-            wrong.push(format!(
-                "{}: an error-level rule without a MUST, MUST NOT or REQUIRED sentence",
+        if rule.level != Level::Must {
+            continue;
+        }
+        let stated = resting.iter().any(|s| states_a_requirement(s));
+        match rule.basis {
+            Basis::Text if !stated => wrong.push(format!(
+                "{}: an error-level rule without a MUST, MUST NOT or REQUIRED sentence (or a statement of 010); if the text only shows it by example, its basis is Basis::Reading",
                 rule.id
-            ));
+            )),
+            Basis::Reading if !resting.iter().any(|s| s.level == "example") => wrong.push(
+                format!("{}: the suite's reading of no example listed", rule.id),
+            ),
+            Basis::Reading if resting.iter().any(|s| is_error_bearing(&s.level)) => wrong.push(
+                format!("{}: rests on a MUST sentence but says it is the suite's reading", rule.id),
+            ),
+            _ => {}
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
@@ -351,7 +370,7 @@ fn matrix() -> String {
             out,
             "| `{}` | {} | {} | {} |",
             rule.id,
-            rule.level.as_str(),
+            rule.level_label(),
             cell(&basis),
             cell(&vector_summary(&index, rule.id))
         );

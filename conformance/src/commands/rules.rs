@@ -22,7 +22,7 @@ pub fn run(args: RulesArgs) -> Result<u8, Error> {
                     out,
                     "{:<24} {:<6} {}\n    {}",
                     rule.id,
-                    rule.level.as_str(),
+                    rule.level_label(),
                     list_revisions(rule.revisions),
                     rule.summary,
                 );

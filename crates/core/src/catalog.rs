@@ -45,6 +45,30 @@ impl Level {
     }
 }
 
+/// What a rule's level rests on: the cited text's own requirement, or the
+/// suite's reading of what the text shows only by example.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Basis {
+    /// The cited text states the requirement: an RFC 2119 keyword, a schema
+    /// constraint, the suite's own documented format or limit, or (in a text
+    /// without keywords, 010) a plain statement such as "can't have any loops".
+    Text,
+    /// The suite's reading of the cited text's examples: the text shows the
+    /// form but states no requirement, so reports name the level the suite
+    /// gives the rule ("suite's reading (error)"), never a keyword of the text.
+    Reading,
+}
+
+impl Basis {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Basis::Text => "text",
+            Basis::Reading => "reading",
+        }
+    }
+}
+
 /// Severity of a reported diagnostic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -112,6 +136,8 @@ pub struct RevisionCitation {
 pub struct Rule {
     pub id: &'static str,
     pub level: Level,
+    /// Whether the citation states the level or the suite reads it from examples.
+    pub basis: Basis,
     pub revisions: &'static [Revision],
     pub summary: &'static str,
     /// The citation for every revision not listed in `revision_citations`.
@@ -123,6 +149,40 @@ pub struct Rule {
 impl Rule {
     pub fn severity(&self) -> Severity {
         self.level.severity()
+    }
+
+    /// The level as every report names it: the keyword (`MUST`) when the
+    /// cited text states the rule; the suite's severity and "suite's reading"
+    /// when it reads the rule from the text's examples.
+    pub fn level_label(&self) -> String {
+        match self.basis {
+            Basis::Text => self.level.as_str().to_owned(),
+            Basis::Reading => format!("{}, suite's reading", self.severity()),
+        }
+    }
+
+    /// What backs the rule, as every report prints it before a quotation:
+    /// `spec (MUST)`, or `suite's reading (error)`; with `revisions`, the
+    /// revisions the quotation stands for (`spec (MUST, v1)`).
+    pub fn backing(&self, revisions: Option<&str>) -> String {
+        let (source, level) = match self.basis {
+            Basis::Text => ("spec", self.level.as_str()),
+            Basis::Reading => ("suite's reading", self.severity().as_str()),
+        };
+        match revisions {
+            Some(revisions) => format!("{source} ({level}, {revisions})"),
+            None => format!("{source} ({level})"),
+        }
+    }
+
+    /// The lines every report prints under a finding of this rule: what backs
+    /// it with the quotation, then the suite's note (if any) apart from it.
+    pub fn citation_lines(&self, citation: &Citation) -> Vec<String> {
+        let mut lines = vec![format!("{}: {citation}", self.backing(None))];
+        if !citation.note.is_empty() {
+            lines.push(format!("note: {}", citation.note));
+        }
+        lines
     }
 
     pub fn applies_to(&self, revision: Revision) -> bool {
@@ -222,5 +282,51 @@ impl Counts {
             Severity::Info => self.infos += 1,
             Severity::Incomplete => self.incomplete += 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const QUOTED: Citation = Citation {
+        document: "D",
+        section: "S",
+        text: "T",
+        note: "N",
+    };
+
+    fn rule(level: Level, basis: Basis) -> Rule {
+        Rule {
+            id: "X-Y",
+            level,
+            basis,
+            revisions: ALL_REVISIONS,
+            summary: "",
+            citation: QUOTED,
+            revision_citations: &[],
+        }
+    }
+
+    #[test]
+    fn a_reading_names_the_suites_severity_never_a_keyword_of_the_text() {
+        let stated = rule(Level::Must, Basis::Text);
+        assert_eq!(stated.level_label(), "MUST");
+        assert_eq!(stated.backing(Some("v1")), "spec (MUST, v1)");
+        assert_eq!(
+            stated.citation_lines(&QUOTED),
+            ["spec (MUST): D, S: \"T\"", "note: N"]
+        );
+        let read = rule(Level::Must, Basis::Reading);
+        assert_eq!(read.level_label(), "error, suite's reading");
+        assert_eq!(read.backing(None), "suite's reading (error)");
+        assert_eq!(
+            read.citation_lines(&QUOTED)[0],
+            "suite's reading (error): D, S: \"T\""
+        );
+        let warning = rule(Level::Should, Basis::Reading);
+        assert_eq!(warning.backing(None), "suite's reading (warning)");
+        let unnoted = Citation { note: "", ..QUOTED };
+        assert_eq!(stated.citation_lines(&unnoted).len(), 1);
     }
 }

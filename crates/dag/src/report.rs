@@ -356,7 +356,9 @@ pub fn render_junit(report: &DagReport, options: ReportOptions) -> String {
             }
         }
         if !found.is_empty() {
-            let _ = writeln!(listing, "spec ({}): {}", rule.level.as_str(), rule.citation);
+            for line in rule.citation_lines(&rule.citation) {
+                let _ = writeln!(listing, "{line}");
+            }
         }
         let failing = !found.is_empty() && fails(rule.severity(), options);
         let status = match found.first() {
@@ -373,7 +375,7 @@ pub fn render_junit(report: &DagReport, options: ReportOptions) -> String {
                 };
                 status
                     .set_message(headline)
-                    .set_type(format!("{} {}", rule.level.as_str(), rule.id))
+                    .set_type(format!("{} {}", rule.level_label(), rule.id))
                     .set_description(listing.as_str());
                 status
             }

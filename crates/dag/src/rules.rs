@@ -7,7 +7,9 @@
 //! Levels. Errors only where the text requires it: the plan must be
 //! acyclic and is checked before it runs (DAG-CYCLE); a call cannot start
 //! until what it reads has been written (DAG-READ-DANGLING, and the syntax
-//! rules without which a read or write means nothing); State is immutable
+//! rules without which a read or write means nothing: 010 shows references
+//! and `_outputPath` only by example, so DAG-REF-SYNTAX and DAG-OUTPUT-SYNTAX
+//! are the suite's reading, `Basis::Reading`, printed as such); State is immutable
 //! once written in the text as of late 2025 (DAG-WRITE-TWICE under
 //! `--writes immutable`); a call must name a tool the agent has
 //! (DAG-TOOL-MISSING, and DAG-TOOL-UNKNOWN with `--tools`). Listing order is
@@ -23,7 +25,7 @@ use crate::options::WriteMode;
 use crate::plan::{display_name, Call, FaultKind, Place, Read, ToolPlan, MAX_NESTING};
 use crate::reference::{Reference, ReferenceError};
 use crate::tools::ToolCatalog;
-use acp_plan_conformance::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS};
+use acp_plan_conformance::catalog::{docs, Basis, Citation, Level, Rule, ALL_REVISIONS};
 use acp_plan_conformance::diag::Diagnostic;
 use acp_plan_conformance::text::{shorten, snippet};
 use std::collections::BTreeMap;
@@ -47,6 +49,7 @@ const TOOLS_GIVEN: &str = "The agent gets a set of tools and a user's request.";
 pub const INPUT: Rule = Rule {
     id: "DAG-INPUT",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "The plan file is one JSON document: an array of calls, a solution, a plan message, or a context array with one plan message",
     citation: Citation {
@@ -61,6 +64,7 @@ pub const INPUT: Rule = Rule {
 pub const LIMIT: Rule = Rule {
     id: "DAG-LIMIT",
     level: Level::Limit,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "The plan exceeds an input limit of the checker and was not (fully) checked",
     citation: Citation {
@@ -75,6 +79,7 @@ pub const LIMIT: Rule = Rule {
 pub const TOOL_MISSING: Rule = Rule {
     id: "DAG-TOOL-MISSING",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A call is not an object naming its tool in a non-empty string `_tool`: there is no action to run",
     citation: Citation {
@@ -89,6 +94,7 @@ pub const TOOL_MISSING: Rule = Rule {
 pub const REF_SYNTAX: Rule = Rule {
     id: "DAG-REF-SYNTAX",
     level: Level::Must,
+    basis: Basis::Reading,
     revisions: ALL_REVISIONS,
     summary: "A string argument starting with † is not a reference `†<kind>.<dotted.path>` the suite can read: it points to no spot on the notepad, so the call cannot run (the suite's reading of 010's examples)",
     citation: Citation {
@@ -103,6 +109,7 @@ pub const REF_SYNTAX: Rule = Rule {
 pub const OUTPUT_SYNTAX: Rule = Rule {
     id: "DAG-OUTPUT-SYNTAX",
     level: Level::Must,
+    basis: Basis::Reading,
     revisions: ALL_REVISIONS,
     summary: "`_outputPath` is not a string of references joined by `||` (one of) or `&&` (all of): it names no spot to write, so the call cannot run (the suite's reading of 010's example)",
     citation: Citation {
@@ -117,6 +124,7 @@ pub const OUTPUT_SYNTAX: Rule = Rule {
 pub const OUTPUT_KIND: Rule = Rule {
     id: "DAG-OUTPUT-KIND",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "`_outputPath` writes a data kind other than `state` (the links between steps go through the State)",
     citation: Citation {
@@ -131,6 +139,7 @@ pub const OUTPUT_KIND: Rule = Rule {
 pub const READ_DANGLING: Rule = Rule {
     id: "DAG-READ-DANGLING",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A call reads a path that no call writes and the known data (input, state) does not hold: it can never start",
     citation: Citation {
@@ -145,6 +154,7 @@ pub const READ_DANGLING: Rule = Rule {
 pub const READ_UNCHECKED: Rule = Rule {
     id: "DAG-READ-UNCHECKED",
     level: Level::Info,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Reads of a data kind the checker was given no data for (e.g. input without --input) were not checked",
     citation: Citation {
@@ -159,6 +169,7 @@ pub const READ_UNCHECKED: Rule = Rule {
 pub const READ_ALTERNATIVE: Rule = Rule {
     id: "DAG-READ-ALTERNATIVE",
     level: Level::Info,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A call reads a path its producer writes only as one alternative (`||`): on the other branch it cannot run and the agent replans",
     citation: Citation {
@@ -173,6 +184,7 @@ pub const READ_ALTERNATIVE: Rule = Rule {
 pub const CYCLE: Rule = Rule {
     id: "DAG-CYCLE",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "The calls' data flow has a loop: the plan is not a DAG",
     citation: Citation {
@@ -187,6 +199,7 @@ pub const CYCLE: Rule = Rule {
 pub const ORDER: Rule = Rule {
     id: "DAG-ORDER",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A call is listed before the call that writes what it reads (listing order is not normative: the Execution Loop orders by the graph; but reviewers and list-order executors are misled)",
     citation: Citation {
@@ -201,6 +214,7 @@ pub const ORDER: Rule = Rule {
 pub const WRITE_TWICE: Rule = Rule {
     id: "DAG-WRITE-TWICE",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "--writes immutable (default): two calls may write the same (or an overlapping) path, or a call writes a path the State already holds; State is immutable once written (companion essay 009 as of late 2025; 010 does not say so)",
     citation: Citation {
@@ -215,6 +229,7 @@ pub const WRITE_TWICE: Rule = Rule {
 pub const WRITE_OVERWRITE: Rule = Rule {
     id: "DAG-WRITE-OVERWRITE",
     level: Level::Info,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "--writes last-wins: two calls may write the same (or an overlapping) path, or a call overwrites a value the State holds; the last write wins",
     citation: Citation {
@@ -229,6 +244,7 @@ pub const WRITE_OVERWRITE: Rule = Rule {
 pub const SCHEMA_PATH: Rule = Rule {
     id: "DAG-SCHEMA-PATH",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A call writes a State path that is not a slot of the State blueprint (the State message's schema)",
     citation: Citation {
@@ -243,6 +259,7 @@ pub const SCHEMA_PATH: Rule = Rule {
 pub const SCHEMA_UNFILLED: Rule = Rule {
     id: "DAG-SCHEMA-UNFILLED",
     level: Level::Info,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Slots of the State blueprint that no call writes",
     citation: Citation {
@@ -257,6 +274,7 @@ pub const SCHEMA_UNFILLED: Rule = Rule {
 pub const TOOL_UNKNOWN: Rule = Rule {
     id: "DAG-TOOL-UNKNOWN",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "With --tools: a call names a tool the agent was not given; the Execution Loop cannot run it",
     citation: Citation {
@@ -271,6 +289,7 @@ pub const TOOL_UNKNOWN: Rule = Rule {
 pub const TOOL_ARGS: Rule = Rule {
     id: "DAG-TOOL-ARGS",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "With --tools: a call's literal arguments do not fit its tool's argument schema (values of references are unknown until run time and are not judged)",
     citation: Citation {
@@ -925,6 +944,28 @@ mod tests {
             assert!(rule.id.starts_with("DAG-"));
             assert_eq!(rule.revisions, ALL_REVISIONS);
             assert!(!rule.citation.text.is_empty() || !rule.citation.note.is_empty());
+        }
+    }
+
+    #[test]
+    fn unreadable_references_and_outputs_are_the_suites_reading_not_a_must() {
+        for rule in [&REF_SYNTAX, &OUTPUT_SYNTAX] {
+            assert_eq!(rule.basis, Basis::Reading, "{}", rule.id);
+            assert_eq!(
+                rule.severity(),
+                acp_plan_conformance::catalog::Severity::Error
+            );
+            let printed = rule.citation_lines(&rule.citation).join("\n");
+            assert!(
+                printed.starts_with("suite's reading (error): Acts of Emergence 010"),
+                "{printed}"
+            );
+            assert!(!printed.contains("MUST"), "{printed}");
+        }
+        // What 010 states (no loops, reads that can be satisfied) stays a spec error.
+        for rule in [&CYCLE, &READ_DANGLING] {
+            assert_eq!(rule.basis, Basis::Text, "{}", rule.id);
+            assert!(rule.citation_lines(&rule.citation)[0].starts_with("spec (MUST): "));
         }
     }
 

@@ -365,7 +365,9 @@ fn rule_case(agent: &AgentReport<'_>, classname: &str, rule: &'static Rule) -> T
         }
     }
     if count > 0 {
-        let _ = writeln!(listing, "spec ({}): {}", rule.level.as_str(), rule.citation);
+        for line in rule.citation_lines(&rule.citation) {
+            let _ = writeln!(listing, "{line}");
+        }
     }
     let severity = rule.severity();
     let fails = fails(severity, agent.options);
@@ -378,7 +380,7 @@ fn rule_case(agent: &AgentReport<'_>, classname: &str, rule: &'static Rule) -> T
         };
         status
             .set_message(headline)
-            .set_type(format!("{} {}", rule.level.as_str(), rule.id))
+            .set_type(format!("{} {}", rule.level_label(), rule.id))
             .set_description(listing.as_str());
         status
     } else {

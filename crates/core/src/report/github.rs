@@ -86,10 +86,8 @@ pub fn body(d: &Diagnostic) -> String {
     if let Some(hint) = &d.hint {
         let _ = write!(text, "\nhelp: {hint}");
     }
-    let citation = d.citation();
-    let _ = write!(text, "\nspec ({}): {}", d.rule.level.as_str(), citation);
-    if !citation.note.is_empty() {
-        let _ = write!(text, "\nnote: {}", citation.note);
+    for line in d.rule.citation_lines(d.citation()) {
+        let _ = write!(text, "\n{line}");
     }
     text
 }

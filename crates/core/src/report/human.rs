@@ -242,10 +242,8 @@ pub fn render_diagnostic(
     if let Some(hint) = &d.hint {
         let _ = writeln!(out, "   = help: {hint}");
     }
-    let citation = d.citation();
-    let _ = writeln!(out, "   = spec ({}): {}", d.rule.level.as_str(), citation);
-    if !citation.note.is_empty() {
-        let _ = writeln!(out, "   = note: {}", citation.note);
+    for line in d.rule.citation_lines(d.citation()) {
+        let _ = writeln!(out, "   = {line}");
     }
     if let Some((entry, baseline)) = baselined {
         let _ = writeln!(

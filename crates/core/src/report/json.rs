@@ -99,6 +99,7 @@ pub fn diagnostic(file: &str, d: &Diagnostic) -> Value {
         "rule": d.rule.id,
         "severity": d.severity(),
         "level": d.rule.level,
+        "basis": d.rule.basis,
         "file": file,
         "line": d.line,
         "pointer": d.pointer,

@@ -81,10 +81,8 @@ fn rule_case(run: &Run<'_>, index: usize, trace: &TraceReport, rule: &'static Ru
         );
     }
     if count > 0 {
-        let citation = rule.citation_for(trace.revision.revision);
-        let _ = writeln!(listing, "spec ({}): {}", rule.level.as_str(), citation);
-        if !citation.note.is_empty() {
-            let _ = writeln!(listing, "note: {}", citation.note);
+        for line in rule.citation_lines(rule.citation_for(trace.revision.revision)) {
+            let _ = writeln!(listing, "{line}");
         }
     }
     let severity = rule.severity();
@@ -108,7 +106,7 @@ fn rule_case(run: &Run<'_>, index: usize, trace: &TraceReport, rule: &'static Ru
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
         status
             .set_message(headline.as_str())
-            .set_type(format!("{} {}", rule.level.as_str(), rule.id))
+            .set_type(format!("{} {}", rule.level_label(), rule.id))
             .set_description(listing.as_str());
         status
     } else {

@@ -26,7 +26,8 @@ const PREAMBLE: &str = "\
 # Rule reference
 
 Every rule `acp-plan` checks: its id, its level (MUST is an error, SHOULD a warning, INFO an info,
-LIMIT an incomplete result), the revisions it applies to, what it checks, the document, section and
+LIMIT an incomplete result; `error, suite's reading` is an error the cited text shows only by
+example, which the suite reads as a requirement, and reports print it so), the revisions it applies to, what it checks, the document, section and
 sentence it enforces (verbatim; where a revision's own document words it differently, each
 revision's), and the suite's note beside the quotation (renames, dates, what the rule infers).
 `DAG-*` rules judge plans of tool calls (`acp-plan dag`); the others judge ACP traces. The guide
@@ -73,7 +74,7 @@ fn row(out: &mut String, rule: &Rule) {
         "| <a id=\"{}\"></a>`{}` | {} | {} | {} | {} | {} |",
         rule.id.to_lowercase(),
         rule.id,
-        rule.level.as_str(),
+        rule.level_label(),
         list_revisions(rule.revisions),
         cell(rule.summary),
         quotes.join("<br>"),

@@ -101,7 +101,7 @@ pub fn level(level: Level) -> &'static str {
 /// The rule's metadata: what code scanning shows next to an alert. Every
 /// revision's quotation, each with the suite's note apart from it.
 pub fn rule(rule: &Rule) -> Value {
-    let spec = format!("Spec ({}): {}", rule.level.as_str(), rule.citation);
+    let spec = format!("{}: {}", capitalized(&rule.backing(None)), rule.citation);
     let revisions = list_revisions(rule.revisions);
     let family = rule.id.split('-').next().unwrap_or(rule.id).to_lowercase();
     let mut text = format!("{}\n", rule.summary);
@@ -110,20 +110,12 @@ pub fn rule(rule: &Rule) -> Value {
         if for_revisions.is_empty() {
             continue;
         }
-        let _ = write!(
-            text,
-            "\nSpec ({}, {}): {}",
-            rule.level.as_str(),
-            list_revisions(&for_revisions),
-            citation
-        );
+        let backing = capitalized(&rule.backing(Some(&list_revisions(&for_revisions))));
+        let _ = write!(text, "\n{backing}: {citation}");
         let _ = write!(
             markdown,
-            "\n**Spec ({}, {})**: {}, {}:\n\n",
-            rule.level.as_str(),
-            list_revisions(&for_revisions),
-            citation.document,
-            citation.section
+            "\n**{backing}**: {}, {}:\n\n",
+            citation.document, citation.section
         );
         if !citation.text.is_empty() {
             let _ = writeln!(markdown, "> {}\n", citation.text);
@@ -145,8 +137,17 @@ pub fn rule(rule: &Rule) -> Value {
         "properties": {
             "tags": ["acp", "plan", family],
             "level": rule.level,
+            "basis": rule.basis,
             "revisions": rule.revisions,
         },
+    })
+}
+
+/// SARIF's descriptions are sentences: "Spec (MUST): …", "Suite's reading (error): …".
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
     })
 }
 

@@ -1,6 +1,8 @@
 //! CAP-*: what may be sent given the client's capabilities and the revision.
 
-use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, V2_ONLY, WITH_CAPABILITY};
+use crate::catalog::{
+    docs, Basis, Citation, Level, RevisionCitation, Rule, V2_ONLY, WITH_CAPABILITY,
+};
 use crate::diag::Diagnostic;
 use crate::spec::capability::{CapabilityKeys, KeyValue};
 use crate::spec::{list_revisions, Revision, ALL_CAPABILITY_KEYS};
@@ -8,6 +10,7 @@ use crate::spec::{list_revisions, Revision, ALL_CAPABILITY_KEYS};
 pub const PLAN_OPERATIONS: Rule = Rule {
     id: "CAP-PLAN-OPS",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: WITH_CAPABILITY,
     summary: "No `plan_update` or `plan_removed` unless the client advertised the plan capability",
     citation: Citation {
@@ -32,6 +35,7 @@ pub const PLAN_OPERATIONS: Rule = Rule {
 pub const VALUE: Rule = Rule {
     id: "CAP-VALUE",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: WITH_CAPABILITY,
     summary: "The plan capability is an object (or null / omitted for \"not supported\")",
     citation: Citation {
@@ -56,6 +60,7 @@ pub const VALUE: Rule = Rule {
 pub const META: Rule = Rule {
     id: "CAP-META",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: WITH_CAPABILITY,
     summary: "The plan capability object's own `_meta` is an object or null",
     citation: Citation {
@@ -70,6 +75,7 @@ pub const META: Rule = Rule {
 pub const RENAMED: Rule = Rule {
     id: "CAP-RENAMED",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: WITH_CAPABILITY,
     summary: "The client spells the capability as its revision does (another revision's key advertises nothing)",
     citation: Citation {
@@ -84,6 +90,7 @@ pub const RENAMED: Rule = Rule {
 pub const LEGACY_IN_V2: Rule = Rule {
     id: "CAP-LEGACY-V2",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: V2_ONLY,
     summary: "No legacy `plan` update under protocol v2 (use `plan_update` items)",
     citation: Citation {

@@ -1,7 +1,7 @@
 //! ENV-*: framing and JSON-RPC 2.0.
 
 use crate::catalog::{
-    docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS, V2_ONLY, WITH_CAPABILITY,
+    docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS, V2_ONLY, WITH_CAPABILITY,
 };
 use crate::diag::Diagnostic;
 use crate::jsonrpc::{Direction, FrameFault, Id, RequestOutcome, ResponseOutcome};
@@ -11,6 +11,7 @@ use crate::trace::RecordFault;
 pub const UTF8: Rule = Rule {
     id: "ENV-UTF8",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Messages are UTF-8",
     citation: Citation {
@@ -33,6 +34,7 @@ pub const UTF8: Rule = Rule {
 pub const JSON: Rule = Rule {
     id: "ENV-JSON",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Each line is one complete JSON value",
     citation: Citation {
@@ -57,6 +59,7 @@ pub const JSON: Rule = Rule {
 pub const OBJECT: Rule = Rule {
     id: "ENV-OBJECT",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A message is a JSON-RPC Request, Notification or Response object",
     citation: Citation {
@@ -84,6 +87,7 @@ pub const OBJECT: Rule = Rule {
 pub const BATCH: Rule = Rule {
     id: "ENV-BATCH",
     level: Level::Info,
+    basis: Basis::Text,
     revisions: WITH_CAPABILITY,
     summary: "A JSON-RPC batch (an array of messages) on one line, which the transport of this revision does not mention; each message in it is still checked",
     citation: Citation {
@@ -99,6 +103,7 @@ pub const BATCH: Rule = Rule {
 pub const BATCH_EMPTY: Rule = Rule {
     id: "ENV-BATCH-EMPTY",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: V2_ONLY,
     summary: "A batch holds at least one message (v2: batches are allowed; each message in one is checked)",
     citation: Citation {
@@ -113,6 +118,7 @@ pub const BATCH_EMPTY: Rule = Rule {
 pub const DUPLICATE_KEY: Rule = Rule {
     id: "ENV-DUPLICATE-KEY",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Member names are unique in every object of a message (a message with a repeat is checked under each of its values; no party is judged on a value another reading drops)",
     citation: Citation {
@@ -129,6 +135,7 @@ pub const DUPLICATE_KEY: Rule = Rule {
 pub const NUMBER_RANGE: Rule = Rule {
     id: "ENV-NUMBER-RANGE",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Numbers stay within the range of IEEE 754 doubles (a larger one is read as the largest double and the message still checked)",
     citation: Citation {
@@ -143,6 +150,7 @@ pub const NUMBER_RANGE: Rule = Rule {
 pub const UNPAIRED_SURROGATE: Rule = Rule {
     id: "ENV-UNPAIRED-SURROGATE",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Strings hold no unpaired UTF-16 surrogate escape (one is read as U+FFFD and the message still checked)",
     citation: Citation {
@@ -181,6 +189,7 @@ pub fn unpredictable(found: &crate::trace::interop::Unpredictable, pointer: &str
 pub const VERSION: Rule = Rule {
     id: "ENV-VERSION",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "`jsonrpc` is exactly \"2.0\"",
     citation: Citation {
@@ -195,6 +204,7 @@ pub const VERSION: Rule = Rule {
 pub const METHOD: Rule = Rule {
     id: "ENV-METHOD",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A request or notification has a string `method`",
     citation: Citation {
@@ -209,6 +219,7 @@ pub const METHOD: Rule = Rule {
 pub const ID: Rule = Rule {
     id: "ENV-ID",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "`id` is a string, a number or null",
     citation: Citation {
@@ -223,6 +234,7 @@ pub const ID: Rule = Rule {
 pub const PARAMS: Rule = Rule {
     id: "ENV-PARAMS",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "`params`, when present, is an object or an array",
     citation: Citation {
@@ -237,6 +249,7 @@ pub const PARAMS: Rule = Rule {
 pub const RESULT_OR_ERROR: Rule = Rule {
     id: "ENV-RESULT-ERROR",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A response has exactly one of `result` and `error`, and an `id`",
     citation: Citation {
@@ -251,6 +264,7 @@ pub const RESULT_OR_ERROR: Rule = Rule {
 pub const UNKNOWN_RESPONSE: Rule = Rule {
     id: "ENV-UNKNOWN-RESPONSE",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A response answers a request that is in flight",
     citation: Citation {
@@ -265,6 +279,7 @@ pub const UNKNOWN_RESPONSE: Rule = Rule {
 pub const DUPLICATE_RESPONSE: Rule = Rule {
     id: "ENV-DUPLICATE-RESPONSE",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A request is answered once",
     citation: Citation {
@@ -279,6 +294,7 @@ pub const DUPLICATE_RESPONSE: Rule = Rule {
 pub const ID_REUSE: Rule = Rule {
     id: "ENV-ID-REUSE",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A request id is reused while a request with that id awaits its response (no text forbids it; answers become ambiguous)",
     citation: Citation {

@@ -6,7 +6,7 @@
 //! [`check_update`]). It is a heuristic, so it is a SHOULD-level warning,
 //! never an error.
 
-use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
+use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
 use crate::spec::messages::{PlanEntry, Status};
 use crate::spec::Revision;
@@ -16,6 +16,7 @@ use std::collections::{HashMap, VecDeque};
 pub const DELTA: Rule = Rule {
     id: "FULL-DELTA",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Heuristic: entries an update left out come back unchanged later, so that update carried only the changed entries (a delta), not the full list",
     citation: Citation {

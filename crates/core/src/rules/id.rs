@@ -2,7 +2,7 @@
 //!
 //! Ids are scoped to a session: nothing here ever looks across sessions.
 
-use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
+use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
 use crate::spec::Revision;
 use crate::state::SessionPlans;
@@ -11,6 +11,7 @@ use crate::text::shorten;
 pub const REMOVE_UNKNOWN: Rule = Rule {
     id: "ID-REMOVE-UNKNOWN",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "`plan_removed` names a plan that is live in that session (not never-created or already removed)",
     citation: Citation {
@@ -44,6 +45,7 @@ pub const REMOVE_UNKNOWN: Rule = Rule {
 pub const RECREATE: Rule = Rule {
     id: "ID-RECREATE",
     level: Level::Info,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A removed plan id is used again (allowed: it creates a new plan)",
     citation: Citation {
@@ -58,6 +60,7 @@ pub const RECREATE: Rule = Rule {
 pub const TYPE_CHANGE: Rule = Rule {
     id: "ID-TYPE-CHANGE",
     level: Level::Info,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A plan changes its `type` (allowed: the update replaces the plan's content)",
     citation: Citation {

@@ -4,13 +4,14 @@
 //! that calls `session/load`), so only `acp-plan agent` decides them; a
 //! single trace can never trigger them.
 
-use crate::catalog::{docs, Citation, Level, Rule, WITH_CAPABILITY};
+use crate::catalog::{docs, Basis, Citation, Level, Rule, WITH_CAPABILITY};
 use crate::diag::Diagnostic;
 use crate::state::SessionPlans;
 
 pub const REPLAY_STATE: Rule = Rule {
     id: "LOAD-REPLAY-STATE",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: WITH_CAPABILITY,
     summary: "The plans a `session/load` replay ends with are the plans the live session ended with",
     citation: Citation {
@@ -25,6 +26,7 @@ pub const REPLAY_STATE: Rule = Rule {
 pub const REPLAY_MISSING: Rule = Rule {
     id: "LOAD-REPLAY-MISSING",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: WITH_CAPABILITY,
     summary: "A `session/load` replay shows the plans the live session ended with (a replay without them is incomplete)",
     citation: Citation {

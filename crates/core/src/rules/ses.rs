@@ -1,12 +1,13 @@
 //! SES-*: connection and session lifecycle around plan updates.
 
-use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
+use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
 use crate::spec::Revision;
 
 pub const BEFORE_INIT: Rule = Rule {
     id: "SES-BEFORE-INIT",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "No session message before `initialize` has been answered",
     citation: Citation {
@@ -31,6 +32,7 @@ pub const BEFORE_INIT: Rule = Rule {
 pub const UNKNOWN_SESSION: Rule = Rule {
     id: "SES-UNKNOWN-SESSION",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "`session/update` names a session established on this connection",
     citation: Citation {
@@ -55,6 +57,7 @@ pub const UNKNOWN_SESSION: Rule = Rule {
 pub const UPDATE_PARAMS: Rule = Rule {
     id: "SES-UPDATE-PARAMS",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "`session/update` params carry a string `sessionId` and an `update` object with a string `sessionUpdate`",
     citation: Citation {
@@ -79,6 +82,7 @@ pub const UPDATE_PARAMS: Rule = Rule {
 pub const UPDATE_NOTIFICATION: Rule = Rule {
     id: "SES-UPDATE-NOTIFICATION",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "`session/update` is a notification from the agent to the client",
     citation: Citation {
@@ -103,6 +107,7 @@ pub const UPDATE_NOTIFICATION: Rule = Rule {
 pub const PROTOCOL_VERSION: Rule = Rule {
     id: "SES-PROTOCOL-VERSION",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A successful `initialize` result carries the chosen `protocolVersion`, an integer",
     citation: Citation {
@@ -125,6 +130,7 @@ pub const PROTOCOL_VERSION: Rule = Rule {
 pub const NEW_SESSION_ID: Rule = Rule {
     id: "SES-NEW-SESSION-ID",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A successful `session/new` (or `session/fork`) result carries the new session's `sessionId`, a string",
     citation: Citation {
@@ -147,6 +153,7 @@ pub const NEW_SESSION_ID: Rule = Rule {
 pub const RESUME_REPLAY: Rule = Rule {
     id: "SES-RESUME-REPLAY",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "No plan update for a session between a `session/resume` that asks for no replay and its answer",
     citation: Citation {
@@ -169,6 +176,7 @@ pub const RESUME_REPLAY: Rule = Rule {
 pub const REPLAY_AFTER_ANSWER: Rule = Rule {
     id: "SES-REPLAY-AFTER-ANSWER",
     level: Level::Info,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A plan update for a loaded (v2: resumed with replay) session after the answer and before the next prompt: not part of the replay",
     citation: Citation {
@@ -191,6 +199,7 @@ pub const REPLAY_AFTER_ANSWER: Rule = Rule {
 pub const UPDATE_AFTER_CANCEL: Rule = Rule {
     id: "SES-UPDATE-AFTER-CANCEL",
     level: Level::Info,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A plan update for a session after its cancelled turn ended (v1: the session/prompt answer; v2: the idle state_update) and before the next prompt",
     citation: Citation {

@@ -6,7 +6,9 @@
 //! pointer. Unlike the official SDK it never drops an entry: a message with a
 //! bad entry is rejected whole (and the reference state is left as it was).
 
-use crate::catalog::{docs, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS, V2_ONLY};
+use crate::catalog::{
+    docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS, V2_ONLY,
+};
 use crate::diag::Diagnostic;
 use crate::spec::messages::{
     LegacyPlan, Meta, Plan, PlanContent, PlanEntry, PlanMessage, PlanRemoved, PlanUpdate, Priority,
@@ -22,6 +24,7 @@ pub use well_formed::{parse_well_formed, parse_well_formed_params, parse_well_fo
 pub const ENTRIES: Rule = Rule {
     id: "SHAPE-ENTRIES",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "`entries` (legacy `plan`, `items` plans) is present and an array",
     citation: Citation {
@@ -55,6 +58,7 @@ pub const ENTRIES: Rule = Rule {
 pub const ENTRY: Rule = Rule {
     id: "SHAPE-ENTRY",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Each plan entry is an object with a string `content`",
     citation: Citation {
@@ -88,6 +92,7 @@ pub const ENTRY: Rule = Rule {
 pub const PRIORITY: Rule = Rule {
     id: "SHAPE-PRIORITY",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Entry `priority` is high, medium or low (v2: or a `_`-prefixed custom value)",
     citation: Citation {
@@ -121,6 +126,7 @@ pub const PRIORITY: Rule = Rule {
 pub const STATUS: Rule = Rule {
     id: "SHAPE-STATUS",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Entry `status` is pending, in_progress or completed (v2: also cancelled, or a `_`-prefixed custom value)",
     citation: Citation {
@@ -154,6 +160,7 @@ pub const STATUS: Rule = Rule {
 pub const PLAN: Rule = Rule {
     id: "SHAPE-PLAN",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "`plan_update` carries a `plan` object",
     citation: Citation {
@@ -187,6 +194,7 @@ pub const PLAN: Rule = Rule {
 pub const PLAN_TYPE: Rule = Rule {
     id: "SHAPE-PLAN-TYPE",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "`plan.type` is items, file or markdown (v2: or a `_`-prefixed custom type)",
     citation: Citation {
@@ -220,6 +228,7 @@ pub const PLAN_TYPE: Rule = Rule {
 pub const PLAN_ID: Rule = Rule {
     id: "SHAPE-PLAN-ID",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Every plan and `plan_removed` carries the revision's id key (`id` in the draft, `planId` since v1) as a string",
     citation: Citation {
@@ -253,6 +262,7 @@ pub const PLAN_ID: Rule = Rule {
 pub const PLAN_ID_EMPTY: Rule = Rule {
     id: "SHAPE-PLAN-ID-EMPTY",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A plan id is not the empty string (the schema allows it; clients key plans by it)",
     citation: Citation {
@@ -286,6 +296,7 @@ pub const PLAN_ID_EMPTY: Rule = Rule {
 pub const FILE_URI: Rule = Rule {
     id: "SHAPE-FILE-URI",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A `file` plan carries a string `uri`",
     citation: Citation {
@@ -319,6 +330,7 @@ pub const FILE_URI: Rule = Rule {
 pub const FILE_URI_ABSOLUTE: Rule = Rule {
     id: "SHAPE-FILE-URI-ABSOLUTE",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: V2_ONLY,
     summary: "A `file` plan's `uri` is an absolute URI (v2)",
     citation: Citation {
@@ -333,6 +345,7 @@ pub const FILE_URI_ABSOLUTE: Rule = Rule {
 pub const MARKDOWN_CONTENT: Rule = Rule {
     id: "SHAPE-MARKDOWN-CONTENT",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A `markdown` plan carries a string `content`",
     citation: Citation {
@@ -366,6 +379,7 @@ pub const MARKDOWN_CONTENT: Rule = Rule {
 pub const META: Rule = Rule {
     id: "SHAPE-META",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "`_meta` is an object or null",
     citation: Citation {
@@ -390,6 +404,7 @@ pub const META: Rule = Rule {
 pub const UNKNOWN_FIELD: Rule = Rule {
     id: "SHAPE-UNKNOWN-FIELD",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "No custom members at the root of plan types (custom data goes under `_meta`)",
     citation: Citation {

@@ -3,13 +3,14 @@
 //! These are about the trace, not the peers: a trace the suite cannot read
 //! cannot be called conformant, so unreadable records are errors.
 
-use crate::catalog::{docs, Citation, Level, Rule, ALL_REVISIONS};
+use crate::catalog::{docs, Basis, Citation, Level, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
 use crate::trace::{EnvelopeRemark, RecordFault};
 
 pub const RECORD: Rule = Rule {
     id: "TRACE-RECORD",
     level: Level::Must,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "Every trace line is a JSON-RPC message or an envelope {direction, message[, time]}",
     citation: Citation {
@@ -26,6 +27,7 @@ pub const RECORD: Rule = Rule {
 pub const LIMIT: Rule = Rule {
     id: "TRACE-LIMIT",
     level: Level::Limit,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A message exceeds an input limit of the checker and was not (fully) checked",
     citation: Citation {
@@ -40,6 +42,7 @@ pub const LIMIT: Rule = Rule {
 pub const DIRECTION: Rule = Rule {
     id: "TRACE-DIRECTION",
     level: Level::Should,
+    basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "A bare message whose direction cannot be inferred (use envelopes)",
     citation: Citation {
