@@ -159,13 +159,19 @@ def opencode_env(agent, home, port):
             "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_LSP_DOWNLOAD": "true"}
 
 
-def opencode_row(version, notes):
+# A replan through the agent: two pending todos dropped, one of them back later with another
+# status (the agent MAY remove entries: FULL-DELTA must stay silent).
+REPLAN_NOTE = "replan: two pending todos dropped, one back later in progress"
+
+
+def opencode_row(version, notes, more_runs=()):
     return Agent(
         "opencode", version, "npm", "opencode-ai",
         [Run("todowrite", "fake_openai_chat.py", "script_opencode_todos.json",
              note="todowrite: pending, in_progress, completed, cancelled"),
          Run("custom-status", "fake_openai_chat.py", "script_opencode_custom_status.json",
-             ["--scenario", "capability"], note="todowrite with a status outside the spec's three")],
+             ["--scenario", "capability"], note="todowrite with a status outside the spec's three")]
+        + list(more_runs),
         lambda a: [node_module(a, "opencode-linux-x64", "bin", "opencode"), "acp"],
         opencode_env, opencode_setup, notes=notes)
 
@@ -213,7 +219,9 @@ AGENTS = [
                  "at 02:19/02:19 and 02:44/02:44 failed, 02:31/02:32 passed. A gemini-cli bug, "
                  "not a plan rule; the `load` row shows what the run above saw"]),
     Agent("qwen-code", "0.24.4", "npm", "@qwen-code/qwen-code",
-          [Run("todo-write", "fake_openai_chat.py", "script_qwen_todos.json")],
+          [Run("todo-write", "fake_openai_chat.py", "script_qwen_todos.json"),
+           Run("replan", "fake_openai_chat.py", "script_qwen_replan.json", ["--scenario", "no-capability"],
+               note=REPLAN_NOTE)],
           lambda a: ["node", node_module(a, "@qwen-code", "qwen-code", "cli.js"), "--acp"],
           qwen_env, qwen_setup,
           notes=["legacy `plan` from `todo_write`, with or without the capability; `priority` is "
@@ -227,7 +235,9 @@ AGENTS = [
                             "with or without the capability",
                             "`priority` is always `medium` (the todo's own priority is dropped), "
                             "`cancelled` becomes `completed`, and any other status string "
-                            "(`blocked`) is forwarded unchanged: SHAPE-STATUS"]),
+                            "(`blocked`) is forwarded unchanged: SHAPE-STATUS"],
+                 [Run("replan", "fake_openai_chat.py", "script_opencode_replan.json",
+                      ["--scenario", "no-capability"], note=REPLAN_NOTE)]),
     Agent("python-sdk", "0.12.1", "pip", "agent-client-protocol",
           [Run("plan-agent", None, None, note="scripts/peers/py_plan_agent.py")],
           lambda a: ["python3", os.path.join(PEER_SCRIPTS, "py_plan_agent.py")],

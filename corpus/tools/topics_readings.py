@@ -5,7 +5,7 @@ an error for the other; nothing hides a violation: every reading is checked.
 """
 
 from vectorlib import (
-    Case, SESSION, JSONRPC, RFC8259, TRANSPORTS,
+    Case, SESSION, CWD, JSONRPC, RFC8259, TRANSPORTS,
     steps3, entry, legacy, items, markdown, chunk, notification, session_update, line,
 )
 
@@ -66,11 +66,52 @@ def readings(rev):
         c.end_turn(p)
     else:
         c = case("batch-legal", "Protocol v2 allows batches: each message in one is checked and applied.",
-                 near_miss=["ENV-BATCH-EMPTY"], docs=[(TRANSPORTS, "Batches (protocol v2)")])
+                 near_miss=["ENV-BATCH-EMPTY", "ENV-BATCH-LIFECYCLE"], docs=[(TRANSPORTS, "Batches (protocol v2)")])
         p = c.start()
         c.raw("agent_to_client", "[" + line(session_update(SESSION, chunk("Planning."))) + ","
               + line(session_update(SESSION, batch_update)) + "]")
         c.apply(SESSION, batch_update)
+        c.end_turn(p)
+
+        c = case("batch-lifecycle-prompt",
+                 "\"Clients and agents SHOULD NOT batch lifecycle-sensitive messages such as ... session/prompt\": the client sends its prompt inside a batch; the prompt is still tracked and the plan shown.",
+                 docs=[(TRANSPORTS, "Batches (protocol v2)")])
+        c.initialize()
+        c.new_session()
+        c._client_ids += 1
+        p = c._client_ids
+        prompt = {"jsonrpc": "2.0", "id": p, "method": "session/prompt",
+                  "params": {"sessionId": SESSION, "prompt": [{"type": "text", "text": "Refactor the parser"}]}}
+        c.expect("ENV-BATCH-LIFECYCLE", c.raw("client_to_agent", "[" + line(prompt) + "]"), "/0/method")
+        c.update(SESSION, batch_update)
+        c.end_turn(p)
+
+        c = case("batch-lifecycle-session-new",
+                 "session/new batched with a read-only session/list: only the lifecycle-sensitive message is reported, at its index in the batch.",
+                 docs=[(TRANSPORTS, "Batches (protocol v2)")])
+        c.initialize()
+        listing = {"jsonrpc": "2.0", "id": 2, "method": "session/list", "params": {}}
+        new = {"jsonrpc": "2.0", "id": 3, "method": "session/new", "params": {"cwd": "/home/dev/project", "mcpServers": []}}
+        c._client_ids = 3
+        c.expect("ENV-BATCH-LIFECYCLE", c.raw("client_to_agent", "[" + line(listing) + "," + line(new) + "]"), "/1/method")
+        c.raw("agent_to_client", "[" + line({"jsonrpc": "2.0", "id": 2, "result": {"sessions": []}}) + ","
+              + line({"jsonrpc": "2.0", "id": 3, "result": {"sessionId": SESSION}}) + "]")
+        c.open(SESSION)
+        p = c.prompt()
+        c.update(SESSION, batch_update)
+        c.end_turn(p)
+
+        c = case("batch-not-lifecycle",
+                 "A client batch of a read-only session/list, answered with an array: no lifecycle-sensitive message is batched.",
+                 near_miss=["ENV-BATCH-LIFECYCLE"], docs=[(TRANSPORTS, "Batches (protocol v2)")])
+        c.initialize()
+        c.new_session()
+        c._client_ids += 1
+        listing = {"jsonrpc": "2.0", "id": c._client_ids, "method": "session/list", "params": {}}
+        c.raw("client_to_agent", "[" + line(listing) + "]")
+        c.raw("agent_to_client", "[" + line({"jsonrpc": "2.0", "id": c._client_ids, "result": {"sessions": []}}) + "]")
+        p = c.prompt()
+        c.update(SESSION, batch_update)
         c.end_turn(p)
 
         c = case("batch-violation-inside", "A bad status inside a batch is found, at its index in the batch.")
@@ -235,6 +276,53 @@ def readings(rev):
     c.raw("agent_to_client", text)
     c.apply(SESSION, shown)
     c.end_turn(p)
+
+    # Half of a character in the strings that route a message: read as U+FFFD, so the message
+    # still reaches its session or request and is checked there.
+    c = case("unpaired-surrogate-in-session-id",
+             "The agent names its session with half of an emoji (\\ud83d); the client and the agent keep using it: each message is named, the session is read as `sess \ufffd`, and its plan update is checked and shown.",
+             near_miss=["SES-UNKNOWN-SESSION", "SES-UPDATE-PARAMS", "SES-NEW-SESSION-ID"],
+             docs=[(RFC8259, "8.2. Unicode Characters")])
+    c.initialize()
+    asked = c.client_request("session/new", {"cwd": CWD, "mcpServers": []})
+    half = "sess @@"
+    read = "sess \ufffd"
+    c.expect("ENV-UNPAIRED-SURROGATE",
+             c.raw("agent_to_client", line({"jsonrpc": "2.0", "id": asked, "result": {"sessionId": half}}).replace("@@", "\\ud83d")),
+             "/result/sessionId")
+    c.open(read)
+    p = c._client_ids + 1
+    c._client_ids = p
+    prompt = {"jsonrpc": "2.0", "id": p, "method": "session/prompt",
+              "params": {"sessionId": half, "prompt": [{"type": "text", "text": "Refactor the parser"}]}}
+    c.expect("ENV-UNPAIRED-SURROGATE", c.raw("client_to_agent", line(prompt).replace("@@", "\\ud83d")), "/params/sessionId")
+    update = plan_of(steps3("in_progress"))
+    c.expect("ENV-UNPAIRED-SURROGATE",
+             c.raw("agent_to_client", line(session_update(half, update)).replace("@@", "\\ud83d")), "/params/sessionId")
+    c.apply(read, update)
+    c.end_turn(p)
+
+    c = case("unpaired-surrogate-in-method",
+             "The agent sends an extension request whose method ends with half of an emoji: named, read as U+FFFD, and the client's answer pairs with it.",
+             near_miss=["ENV-METHOD", "ENV-UNKNOWN-RESPONSE"], docs=[(RFC8259, "8.2. Unicode Characters")])
+    p = c.start()
+    ask = {"jsonrpc": "2.0", "id": 0, "method": "_acme.dev/ping @@", "params": {}}
+    c.expect("ENV-UNPAIRED-SURROGATE", c.raw("agent_to_client", line(ask).replace("@@", "\\ud83d")), "/method")
+    c.client_result(0, {})
+    c.update(SESSION, plan_of(steps3("in_progress")))
+    c.end_turn(p)
+
+    c = case("unpaired-surrogate-in-request-id",
+             "The client's prompt has a string id ending with half of an emoji; the agent answers with the same id: both are named, and the answer pairs with the prompt.",
+             near_miss=["ENV-ID", "ENV-UNKNOWN-RESPONSE"], docs=[(RFC8259, "8.2. Unicode Characters")])
+    c.initialize()
+    c.new_session()
+    prompt = {"jsonrpc": "2.0", "id": "turn @@", "method": "session/prompt",
+              "params": {"sessionId": SESSION, "prompt": [{"type": "text", "text": "Refactor the parser"}]}}
+    c.expect("ENV-UNPAIRED-SURROGATE", c.raw("client_to_agent", line(prompt).replace("@@", "\\ud83d")), "/id")
+    c.update(SESSION, plan_of(steps3("in_progress")))
+    answer = {"jsonrpc": "2.0", "id": "turn @@", "result": {"stopReason": "end_turn"}}
+    c.expect("ENV-UNPAIRED-SURROGATE", c.raw("agent_to_client", line(answer).replace("@@", "\\ud83d")), "/id")
 
     # ---- odd but legal frames
     c = case("null-request-id",

@@ -1,56 +1,16 @@
-//! Helpers shared by the integration tests of the `acp-plan` binary: where
-//! the repository is, the corpus files in it, and running the binary.
+//! Helpers shared by the integration tests of the `acp-plan` binary: running
+//! it, and (from `acp-plan-test-support`) where the repository is and the
+//! corpus files in it.
 
 // Each test crate uses a different subset of these helpers.
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// The repository root (the workspace that holds `corpus/` and `snapshots/`).
-pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .find(|dir| dir.join("corpus").is_dir() && dir.join("snapshots").is_dir())
-        .expect("the crate lives in the repository")
-        .to_path_buf()
-}
-
-/// Every file under `dir` (relative to the repository root) whose name ends
-/// with `.{ext}`, recursively, as repository-relative paths with `/`
-/// separators, sorted. A missing directory has no files.
-pub fn corpus_files(dir: &str, ext: &str) -> Vec<String> {
-    let root = repo_root();
-    let mut found = Vec::new();
-    let mut pending = vec![root.join(dir)];
-    while let Some(dir) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries {
-            let path = entry.expect("readable directory entry").path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == ext) {
-                found.push(relative(&root, &path));
-            }
-        }
-    }
-    found.sort();
-    found
-}
-
-/// `path` relative to `root`, with `/` separators on every platform, so it is
-/// the same string in snapshots on every machine.
-pub fn relative(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root)
-        .expect("path under the repository root")
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect::<Vec<_>>()
-        .join("/")
-}
+// Where the repository is and the corpus files in it: one copy for every
+// test crate of the workspace.
+pub use acp_plan_test_support::{corpus_files, repo_root};
 
 pub mod excerpts;
 

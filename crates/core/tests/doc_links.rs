@@ -5,9 +5,7 @@
 //!   `id="…"` anchor of the Markdown file it points into (GitHub's rules);
 //! - the README's quickstart commands are the ones `.ci/run` runs.
 
-mod common;
-
-use common::repo_root as root;
+use acp_plan_test_support::repo_root as root;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@
 //! needs no code: it gets a snapshot (review it with `cargo insta review`) and
 //! must be listed in the README with its expected verdict.
 
-mod common;
+use acp_plan_test_support::{corpus_files, repo_root};
 
 use acp_plan_conformance::catalog::Severity;
 use acp_plan_conformance::report::{self, ReportOptions, Verdict};
@@ -18,13 +18,13 @@ use std::io::BufReader;
 const DOCS: &str = "corpus/docs";
 
 fn fixtures() -> Vec<String> {
-    common::corpus_files(DOCS, "jsonl")
+    corpus_files(DOCS, "jsonl")
 }
 
 /// Check a fixture as `acp-plan check` does, named by its repository-relative
 /// path so that reports do not depend on where the repository is.
 fn check(fixture: &str) -> TraceReport {
-    let file = File::open(common::repo_root().join(fixture)).expect("fixture is readable");
+    let file = File::open(repo_root().join(fixture)).expect("fixture is readable");
     check_reader(fixture, BufReader::new(file), Config::default()).expect("fixture is readable")
 }
 
@@ -69,7 +69,7 @@ fn human_report_of_every_docs_fixture() {
 #[test]
 fn every_snapshot_has_its_fixture() {
     let fixtures = fixtures();
-    for snap in common::corpus_files("snapshots/docs", "snap") {
+    for snap in corpus_files("snapshots/docs", "snap") {
         let fixture = snap
             .replacen("snapshots/docs/", &format!("{DOCS}/"), 1)
             .replace(".snap", ".jsonl");
@@ -113,7 +113,7 @@ fn fixture_wrappers_are_clean_and_resolve_to_their_directory_revision() {
 
 /// The README's table: fixture (relative to corpus/docs) → expected verdict.
 fn readme_verdicts() -> BTreeMap<String, String> {
-    let readme = std::fs::read_to_string(common::repo_root().join(DOCS).join("README.md"))
+    let readme = std::fs::read_to_string(repo_root().join(DOCS).join("README.md"))
         .expect("corpus/docs/README.md");
     let mut rows = BTreeMap::new();
     for line in readme.lines() {

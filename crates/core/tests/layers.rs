@@ -4,7 +4,7 @@
 //! the order before it can be used, so the flow stays a decision, not an
 //! accident. Test modules (`#[cfg(test)] mod tests`) may reach anywhere.
 
-mod common;
+use acp_plan_test_support::{corpus_files, repo_root};
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -126,11 +126,11 @@ fn module_of(src: &Path, file: &Path) -> Option<String> {
 
 /// Every breach of `layers` in the crate whose sources are in `src`.
 fn breaches(src: &str, layers: &[&str]) -> Vec<String> {
-    let root = common::repo_root();
+    let root = repo_root();
     let src = root.join(src);
     let mut problems = Vec::new();
     let mut seen = BTreeSet::new();
-    for file in common::corpus_files(&src.strip_prefix(&root).unwrap().to_string_lossy(), "rs") {
+    for file in corpus_files(&src.strip_prefix(&root).unwrap().to_string_lossy(), "rs") {
         let path = root.join(&file);
         let Some(module) = module_of(&src, &path) else {
             continue;

@@ -12,8 +12,7 @@ use acp_plan_conformance::{check_reader, Config, Severity, TraceReport};
 use serde_json::{json, Value};
 use std::fs;
 
-mod common;
-use common::repo_root as repo;
+use acp_plan_test_support::repo_root as repo;
 
 /// Repo-relative names of the bundled traces, sorted.
 fn bundled() -> Vec<String> {

@@ -18,7 +18,7 @@
 //!
 //! Run with `--nocapture` to see the counts.
 
-mod common;
+use acp_plan_test_support::{corpus_files, repo_root};
 
 use acp_plan_conformance::catalog::Severity;
 use acp_plan_conformance::rules::shape::{parse_plan_update, PLAN_KINDS};
@@ -184,7 +184,7 @@ struct Sample {
 /// Plan updates of a trace, each under the revision the validator has chosen
 /// by the time it reads that line.
 fn trace_samples(file: &str) -> Vec<Sample> {
-    let bytes = std::fs::read(common::repo_root().join(file)).expect("trace is readable");
+    let bytes = std::fs::read(repo_root().join(file)).expect("trace is readable");
     let mut validator = Validator::new(Config::default());
     let mut samples = Vec::new();
     for (index, line) in bytes.split(|b| *b == b'\n').enumerate() {
@@ -210,7 +210,7 @@ fn trace_samples(file: &str) -> Vec<Sample> {
 /// the group's (or the case's) `revision`. Files in another shape are skipped:
 /// the vectors have their own schema test.
 fn vector_samples(file: &str) -> Vec<Sample> {
-    let text = std::fs::read_to_string(common::repo_root().join(file)).expect("readable");
+    let text = std::fs::read_to_string(repo_root().join(file)).expect("readable");
     let Ok(group) = serde_json::from_str::<Value>(&text) else {
         eprintln!("{file}: not JSON, skipped");
         return Vec::new();
@@ -248,11 +248,11 @@ fn vector_samples(file: &str) -> Vec<Sample> {
 fn corpus_samples() -> Vec<Sample> {
     let mut samples = Vec::new();
     for dir in ["corpus/traces", "corpus/docs", "corpus/examples"] {
-        for file in common::corpus_files(dir, "jsonl") {
+        for file in corpus_files(dir, "jsonl") {
             samples.extend(trace_samples(&file));
         }
     }
-    for file in common::corpus_files("corpus/vectors", "json") {
+    for file in corpus_files("corpus/vectors", "json") {
         samples.extend(vector_samples(&file));
     }
     samples

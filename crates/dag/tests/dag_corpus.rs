@@ -9,18 +9,11 @@
 use acp_plan_conformance::report::ReportOptions;
 use acp_plan_dag::{check_named, DagOptions, DagReport, ToolCatalog, WriteMode};
 use acp_plan_dag::{dataflow, report};
+use acp_plan_test_support::repo_root;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const COMPANIONS: [&str; 3] = ["input", "state", "tools"];
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .expect("the crate lives in the workspace")
-        .to_path_buf()
-}
 
 /// Repo-relative paths of the plan fixtures, sorted.
 fn fixtures() -> Vec<String> {

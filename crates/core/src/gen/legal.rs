@@ -5,7 +5,6 @@
 //! be adapted to the state it meets. It works one op at a time, so
 //! [`super::synthetic`] can stream traces of any length through it.
 
-use super::violation::{BadValue, Carrier, KeyedOp, Violation};
 use super::{
     AgentRequestKind, Capability, Connection, Content, Entry, FileUri, Framing, Op, PlanOp,
     PlanRef, Priority, SessionRef, SessionUpdate, Status,
@@ -75,12 +74,33 @@ impl Legalizer {
             .map_or(0, |s| s.plans.len())
     }
 
+    /// Whether `plan_update` / `plan_removed` may be sent.
     pub(super) fn keyed_allowed(&self) -> bool {
         self.keyed_allowed
     }
 
+    /// Whether the legacy `plan` may be sent.
+    pub(super) fn legacy_allowed(&self) -> bool {
+        self.legacy_allowed
+    }
+
+    /// Whether a keyed plan message breaks `CAP-PLAN-OPS` here.
+    pub(super) fn capability_missing(&self) -> bool {
+        self.capability_missing
+    }
+
+    pub(super) fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// Whether `plan` is live in `session` (`None`: no such session).
+    pub(super) fn is_live(&self, session: SessionRef, plan: PlanRef) -> Option<bool> {
+        let model = self.sessions.get(usize::from(session))?;
+        Some(model.live(plan).is_some())
+    }
+
     /// The established session `selector` stands for, if there is one.
-    fn resolve(&self, selector: SessionRef) -> Option<SessionRef> {
+    pub(super) fn resolve(&self, selector: SessionRef) -> Option<SessionRef> {
         let count = self.sessions.len();
         if count == 0 {
             return None;
@@ -171,7 +191,7 @@ impl Legalizer {
                 })
             }
             Op::ExtNotification { from_agent } => Some(Op::ExtNotification { from_agent }),
-            Op::Violation(v) => self.violation(v).map(Op::Violation),
+            Op::Violation(v) => v.legalize(self).map(Op::Violation),
         }
     }
 
@@ -183,7 +203,7 @@ impl Legalizer {
     }
 
     /// A legal plan op for `session`, applied to the model.
-    fn plan_op(&mut self, session: SessionRef, op: PlanOp) -> Option<PlanOp> {
+    pub(super) fn plan_op(&mut self, session: SessionRef, op: PlanOp) -> Option<PlanOp> {
         let op = self.plan_op_form(op)?;
         let model = self.session_mut(session)?;
         Some(match op {
@@ -241,7 +261,7 @@ impl Legalizer {
     /// state: the legacy `plan` becomes an `items` plan in v2, keyed plans
     /// fall back to the legacy `plan` without the capability (as the spec
     /// requires), and content and entries use the revision's vocabulary.
-    fn plan_op_form(&self, op: PlanOp) -> Option<PlanOp> {
+    pub(super) fn plan_op_form(&self, op: PlanOp) -> Option<PlanOp> {
         let op = match op {
             PlanOp::Legacy { entries, meta } if !self.legacy_allowed => PlanOp::Update {
                 plan: 0,
@@ -276,7 +296,7 @@ impl Legalizer {
         })
     }
 
-    fn content(&self, content: Content) -> Content {
+    pub(super) fn content(&self, content: Content) -> Content {
         let spelling = self.revision.spelling();
         match content {
             Content::Items { entries } => Content::Items {
@@ -294,7 +314,7 @@ impl Legalizer {
         }
     }
 
-    fn entries(&self, entries: Vec<Entry>) -> Vec<Entry> {
+    pub(super) fn entries(&self, entries: Vec<Entry>) -> Vec<Entry> {
         entries.into_iter().map(|e| self.entry(e)).collect()
     }
 
@@ -314,220 +334,6 @@ impl Legalizer {
             ..entry
         }
     }
-
-    /// Entries for an entry-level violation: legal, and at least one.
-    fn violation_entries(&self, entries: Vec<Entry>) -> Vec<Entry> {
-        let mut entries = self.entries(entries);
-        if entries.is_empty() {
-            entries.push(Entry {
-                content: "write the tests".into(),
-                priority: Priority::High,
-                status: Status::Pending,
-                meta: super::Meta::Absent,
-            });
-        }
-        entries
-    }
-
-    /// The carrier that works here, or `None`.
-    fn carrier(&self, carrier: Carrier) -> Option<Carrier> {
-        match carrier {
-            Carrier::Legacy if self.legacy_allowed => Some(Carrier::Legacy),
-            Carrier::Keyed(plan) if self.keyed_allowed => Some(Carrier::Keyed(plan)),
-            Carrier::Legacy if self.keyed_allowed => Some(Carrier::Keyed(0)),
-            Carrier::Keyed(_) if self.legacy_allowed => Some(Carrier::Legacy),
-            _ => None,
-        }
-    }
-
-    fn bad_value(&self, value: BadValue, status: bool) -> BadValue {
-        let open = self.revision.spelling().open_enums;
-        match value {
-            // Only `cancelled` (a status) exists in one revision and not another.
-            BadValue::OtherRevision if open || !status => BadValue::Unknown(0),
-            BadValue::Custom(n) if open => BadValue::Unknown(n),
-            v => v,
-        }
-    }
-
-    fn keyed_op(&self, op: KeyedOp) -> KeyedOp {
-        match op {
-            KeyedOp::Update { plan, content } => KeyedOp::Update {
-                plan,
-                content: self.content(content),
-            },
-            remove => remove,
-        }
-    }
-
-    fn violation(&mut self, v: Violation) -> Option<Violation> {
-        Some(match v {
-            Violation::PlanOpWithoutCapability { session, op } => {
-                if !self.capability_missing {
-                    return None;
-                }
-                Violation::PlanOpWithoutCapability {
-                    session: self.resolve(session)?,
-                    op: self.keyed_op(op),
-                }
-            }
-            Violation::LegacyInV2 { session, entries } => {
-                if self.legacy_allowed {
-                    return None;
-                }
-                Violation::LegacyInV2 {
-                    session: self.resolve(session)?,
-                    entries: self.entries(entries),
-                }
-            }
-            Violation::WrongIdKey { session, op } => {
-                if !self.keyed_allowed {
-                    return None;
-                }
-                Violation::WrongIdKey {
-                    session: self.resolve(session)?,
-                    op: self.keyed_op(op),
-                }
-            }
-            Violation::MissingField {
-                session,
-                field,
-                carrier,
-                entries,
-                pick,
-            } => {
-                let session = self.resolve(session)?;
-                if field.keyed_only() && !self.keyed_allowed {
-                    return None;
-                }
-                let carrier = self.carrier(carrier)?;
-                let entries = if field.in_entry() {
-                    self.violation_entries(entries)
-                } else {
-                    self.entries(entries)
-                };
-                let pick = pick_index(pick, entries.len());
-                Violation::MissingField {
-                    session,
-                    field,
-                    carrier,
-                    entries,
-                    pick,
-                }
-            }
-            Violation::BadStatus {
-                session,
-                carrier,
-                entries,
-                pick,
-                value,
-            } => {
-                let entries = self.violation_entries(entries);
-                Violation::BadStatus {
-                    session: self.resolve(session)?,
-                    carrier: self.carrier(carrier)?,
-                    pick: pick_index(pick, entries.len()),
-                    entries,
-                    value: self.bad_value(value, true),
-                }
-            }
-            Violation::BadPriority {
-                session,
-                carrier,
-                entries,
-                pick,
-                value,
-            } => {
-                let entries = self.violation_entries(entries);
-                Violation::BadPriority {
-                    session: self.resolve(session)?,
-                    carrier: self.carrier(carrier)?,
-                    pick: pick_index(pick, entries.len()),
-                    entries,
-                    value: self.bad_value(value, false),
-                }
-            }
-            Violation::UnknownPlanType {
-                session,
-                plan,
-                name,
-                underscore,
-            } => {
-                if !self.keyed_allowed {
-                    return None;
-                }
-                Violation::UnknownPlanType {
-                    session: self.resolve(session)?,
-                    plan,
-                    name,
-                    underscore: underscore && !self.revision.spelling().open_enums,
-                }
-            }
-            Violation::RelativeFileUri {
-                session,
-                plan,
-                file,
-            } => {
-                if !self.revision.spelling().absolute_file_uri || !self.keyed_allowed {
-                    return None;
-                }
-                Violation::RelativeFileUri {
-                    session: self.resolve(session)?,
-                    plan,
-                    file,
-                }
-            }
-            // These two are applied by a conformant client, so they take
-            // part in the model like any plan op.
-            Violation::BadMeta { session, op } => {
-                let session = self.resolve(session)?;
-                Violation::BadMeta {
-                    session,
-                    op: self.plan_op(session, op)?,
-                }
-            }
-            Violation::UnknownMember { session, op } => {
-                let session = self.resolve(session)?;
-                Violation::UnknownMember {
-                    session,
-                    op: self.plan_op(session, op)?,
-                }
-            }
-            Violation::UnknownSession { ghost, update } => {
-                // Not applied (the session is unknown), so only its form matters.
-                let update = match update {
-                    SessionUpdate::Plan(op) => SessionUpdate::Plan(self.plan_op_form(op)?),
-                    other => other,
-                };
-                Violation::UnknownSession { ghost, update }
-            }
-            Violation::RemoveNotLive { session, plan } => {
-                if !self.keyed_allowed {
-                    return None;
-                }
-                let session = self.resolve(session)?;
-                let model = self.sessions.get(usize::from(session))?;
-                let plan = (0..=u8::MAX)
-                    .map(|k| plan.wrapping_add(k))
-                    .find(|p| model.live(*p).is_none())?;
-                Violation::RemoveNotLive { session, plan }
-            }
-            Violation::WrongJsonRpcVersion { session, fault } => Violation::WrongJsonRpcVersion {
-                session: self.resolve(session)?,
-                fault,
-            },
-            v @ (Violation::BrokenEnvelope { .. }
-            | Violation::TruncatedJson { .. }
-            | Violation::UnknownResponse { .. }) => v,
-        })
-    }
-}
-
-fn pick_index(pick: u8, len: usize) -> u8 {
-    if len == 0 {
-        return 0;
-    }
-    u8::try_from(usize::from(pick) % len).unwrap_or(0)
 }
 
 /// `next` as an update that cannot look like a delta of `previous`: an

@@ -21,11 +21,11 @@
 //!   validator must report exactly those errors and warnings (infos such as
 //!   `ID-RECREATE` may come on top: they are allowed behaviour).
 //!
-//! The generator writes JSON by hand, member by member, instead of through
-//! `spec::messages`: it is a second, independent spelling of the wire format,
-//! so a bug in the typed model cannot hide itself.
+//! The generator writes each message with `serde_json::json!`, member by
+//! member in wire order (the crate builds `serde_json` with `preserve_order`),
+//! instead of through `spec::messages`: it is a second, independent spelling
+//! of the wire format, so a bug in the typed model cannot hide itself.
 
-mod json;
 mod legal;
 mod render;
 pub mod synthetic;
@@ -37,7 +37,10 @@ mod tests;
 pub use render::{Expected, Rendered, Renderer};
 pub use synthetic::{synthetic, SyntheticError, SyntheticParams, SyntheticSummary};
 pub use violation::{
-    BadValue, Carrier, EnvelopeFault, KeyedOp, MissingField, VersionFault, Violation,
+    BadMeta, BadPriority, BadStatus, BadValue, BrokenEnvelope, Carrier, EnvelopeFault, KeyedOp,
+    LegacyInV2, MissingField, MissingMember, PlanOpWithoutCapability, RelativeFileUri,
+    RemoveNotLive, TruncatedJson, UnknownMember, UnknownPlanType, UnknownResponse, UnknownSession,
+    VersionFault, Violation, WrongIdKey, WrongJsonRpcVersion,
 };
 
 use crate::spec::{Revision, SpecChoice};

@@ -1,16 +1,16 @@
 //! Ops to trace lines, deterministically, with the diagnostics the
 //! injected violations must produce.
 
-use super::json::{self, Object};
-use super::violation::{BadValue, Carrier, EnvelopeFault, KeyedOp, MissingField, VersionFault};
+use super::violation::MissingField;
 use super::{
     plan_name, session_name, AgentRequestKind, Capability, Connection, Content, Entry, Framing,
-    Meta, Op, OtherUpdate, PlanOp, SessionRef, SessionUpdate, StopReason, Violation,
+    Meta, Op, OtherUpdate, PlanOp, SessionRef, SessionUpdate, StopReason,
 };
 use crate::catalog::{Rule, Severity};
 use crate::diag::Diagnostic;
 use crate::jsonrpc::Direction;
 use crate::spec::Revision;
+use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -84,7 +84,7 @@ impl Rendered {
 /// What the client answers an open agent request with.
 #[derive(Clone, Debug)]
 struct OpenRequest {
-    id: String,
+    id: Value,
     kind: AgentRequestKind,
 }
 
@@ -96,7 +96,7 @@ pub struct Renderer {
     line: u64,
     next_client_id: u64,
     next_agent_id: u64,
-    prompts: HashMap<SessionRef, String>,
+    prompts: HashMap<SessionRef, Value>,
     agent_requests: HashMap<SessionRef, Vec<OpenRequest>>,
     expected: Vec<Expected>,
     /// Bytes of nested `rawOutput` each `tool_call` carries (0: none).
@@ -154,7 +154,7 @@ impl Renderer {
     }
 
     /// The plan id key of other revisions, for `SHAPE-PLAN-ID`.
-    fn other_id_key(&self) -> &'static str {
+    pub(super) fn other_id_key(&self) -> &'static str {
         if self.id_key() == "id" {
             "planId"
         } else {
@@ -170,28 +170,41 @@ impl Renderer {
         }
     }
 
-    fn push(&mut self, out: &mut Vec<String>, direction: Direction, message: String) {
-        self.line += 1;
-        out.push(match self.framing {
-            Framing::Bare => message,
-            Framing::Envelope => envelope(direction, &message),
-        });
+    /// Write one message, framed.
+    pub(super) fn push(&mut self, out: &mut Vec<String>, direction: Direction, message: Value) {
+        let line = self.framed(direction, message);
+        self.push_record(out, line);
     }
 
-    fn client_id(&mut self) -> String {
+    /// Write one line as it is.
+    pub(super) fn push_record(&mut self, out: &mut Vec<String>, line: String) {
+        self.line += 1;
+        out.push(line);
+    }
+
+    /// The line that carries `message` in this framing.
+    pub(super) fn framed(&self, direction: Direction, message: Value) -> String {
+        match self.framing {
+            Framing::Bare => message,
+            Framing::Envelope => envelope(direction, message),
+        }
+        .to_string()
+    }
+
+    fn client_id(&mut self) -> Value {
         let id = self.next_client_id;
         self.next_client_id += 1;
-        id.to_string()
+        id.into()
     }
 
-    fn agent_id(&mut self) -> String {
+    fn agent_id(&mut self) -> Value {
         let id = self.next_agent_id;
         self.next_agent_id += 1;
         match self.framing {
             // Overlapping integer ids in both directions, as on the wire.
-            Framing::Envelope => id.to_string(),
+            Framing::Envelope => id.into(),
             // A bare response to an id in flight both ways cannot be placed.
-            Framing::Bare => json::string(&format!("agent-{id}")),
+            Framing::Bare => format!("agent-{id}").into(),
         }
     }
 
@@ -205,41 +218,30 @@ impl Renderer {
     /// `initialize` and its result.
     pub fn handshake(&mut self, out: &mut Vec<String>) {
         let version = self.protocol_version();
-        let mut capabilities = Object::new().obj(
-            "fs",
-            Object::new()
-                .raw("readTextFile", "true")
-                .raw("writeTextFile", "false"),
-        );
+        let mut capabilities = json!({"fs": {"readTextFile": true, "writeTextFile": false}});
         if let Some(key) = self.revision.spelling().capability_key {
-            capabilities = match self.capability {
-                Capability::Object => capabilities.obj(key, Object::new()),
-                Capability::ObjectWithMeta => {
-                    capabilities.obj(key, Object::new().obj("_meta", Object::new().num("v", 1)))
-                }
-                Capability::Null => capabilities.raw(key, "null"),
-                Capability::Omitted => capabilities,
+            let plan = match self.capability {
+                Capability::Object => Some(json!({})),
+                Capability::ObjectWithMeta => Some(json!({"_meta": {"v": 1}})),
+                Capability::Null => Some(Value::Null),
+                Capability::Omitted => None,
             };
+            if let Some(plan) = plan {
+                capabilities[key] = plan;
+            }
         }
-        let params = Object::new()
-            .num("protocolVersion", version)
-            .obj("clientCapabilities", capabilities)
-            .obj(
-                "clientInfo",
-                Object::new()
-                    .str("name", "acp-plan-gen")
-                    .str("version", "1"),
-            );
+        let params = json!({
+            "protocolVersion": version,
+            "clientCapabilities": capabilities,
+            "clientInfo": {"name": "acp-plan-gen", "version": "1"},
+        });
         let id = self.client_id();
-        self.push(
-            out,
-            Direction::ClientToAgent,
-            request(&id, "initialize", params),
-        );
-        let result = Object::new().num("protocolVersion", version).obj(
-            "agentCapabilities",
-            Object::new().raw("loadSession", "true"),
-        );
+        let message = request(&id, "initialize", params);
+        self.push(out, Direction::ClientToAgent, message);
+        let result = json!({
+            "protocolVersion": version,
+            "agentCapabilities": {"loadSession": true},
+        });
         self.push(out, Direction::AgentToClient, response(&id, result));
     }
 
@@ -248,50 +250,39 @@ impl Renderer {
         match op {
             Op::NewSession { session } => {
                 let id = self.client_id();
-                let params = Object::new().str("cwd", "/work").raw("mcpServers", "[]");
-                self.push(
-                    out,
-                    Direction::ClientToAgent,
-                    request(&id, "session/new", params),
-                );
-                let result = Object::new().str("sessionId", &session_name(*session));
+                let params = json!({"cwd": "/work", "mcpServers": []});
+                let message = request(&id, "session/new", params);
+                self.push(out, Direction::ClientToAgent, message);
+                let result = json!({"sessionId": session_name(*session)});
                 self.push(out, Direction::AgentToClient, response(&id, result));
             }
             Op::LoadSession { session, replay } => {
                 let id = self.client_id();
-                let params = Object::new()
-                    .str("sessionId", &session_name(*session))
-                    .str("cwd", "/work")
-                    .raw("mcpServers", "[]");
-                self.push(
-                    out,
-                    Direction::ClientToAgent,
-                    request(&id, "session/load", params),
-                );
+                let params = json!({
+                    "sessionId": session_name(*session),
+                    "cwd": "/work",
+                    "mcpServers": [],
+                });
+                let message = request(&id, "session/load", params);
+                self.push(out, Direction::ClientToAgent, message);
                 for update in replay {
                     let update = self.session_update(update);
-                    self.push_update(out, &session_name(*session), &update);
+                    self.push_update(out, &session_name(*session), update);
                 }
-                self.push(out, Direction::AgentToClient, response(&id, Object::new()));
+                self.push(out, Direction::AgentToClient, response(&id, json!({})));
             }
             Op::Update { session, update } => {
                 let update = self.session_update(update);
-                self.push_update(out, &session_name(*session), &update);
+                self.push_update(out, &session_name(*session), update);
             }
             Op::Prompt { session } => {
                 let id = self.client_id();
-                let params = Object::new().str("sessionId", &session_name(*session)).raw(
-                    "prompt",
-                    &json::array([Object::new()
-                        .str("type", "text")
-                        .str("text", "make a plan")
-                        .finish()]),
-                );
-                self.push(
-                    out,
-                    Direction::ClientToAgent,
-                    request(&id, "session/prompt", params),
-                );
+                let params = json!({
+                    "sessionId": session_name(*session),
+                    "prompt": [{"type": "text", "text": "make a plan"}],
+                });
+                let message = request(&id, "session/prompt", params);
+                self.push(out, Direction::ClientToAgent, message);
                 self.prompts.insert(*session, id);
             }
             Op::EndTurn { session, stop } => {
@@ -303,16 +294,13 @@ impl Renderer {
                     StopReason::Cancelled => "cancelled",
                     StopReason::MaxTokens => "max_tokens",
                 };
-                let result = Object::new().str("stopReason", stop);
+                let result = json!({"stopReason": stop});
                 self.push(out, Direction::AgentToClient, response(&id, result));
             }
             Op::Cancel { session } => {
-                let params = Object::new().str("sessionId", &session_name(*session));
-                self.push(
-                    out,
-                    Direction::ClientToAgent,
-                    notification("session/cancel", params),
-                );
+                let params = json!({"sessionId": session_name(*session)});
+                let message = notification("session/cancel", params);
+                self.push(out, Direction::ClientToAgent, message);
             }
             Op::AgentRequest { session, kind } => {
                 let id = self.agent_id();
@@ -320,27 +308,17 @@ impl Renderer {
                 let (method, params) = match kind {
                     AgentRequestKind::Permission => (
                         "session/request_permission",
-                        Object::new()
-                            .str("sessionId", &name)
-                            .obj("toolCall", Object::new().str("toolCallId", "call-1"))
-                            .raw(
-                                "options",
-                                &json::array([Object::new()
-                                    .str("optionId", "allow")
-                                    .str("name", "Allow")
-                                    .str("kind", "allow_once")
-                                    .finish()]),
-                            ),
+                        json!({
+                            "sessionId": name,
+                            "toolCall": {"toolCallId": "call-1"},
+                            "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}],
+                        }),
                     ),
                     AgentRequestKind::ReadTextFile => (
                         "fs/read_text_file",
-                        Object::new()
-                            .str("sessionId", &name)
-                            .str("path", "/work/PLAN.md"),
+                        json!({"sessionId": name, "path": "/work/PLAN.md"}),
                     ),
-                    AgentRequestKind::Extension => {
-                        ("_acme/lookup", Object::new().str("sessionId", &name))
-                    }
+                    AgentRequestKind::Extension => ("_acme/lookup", json!({"sessionId": name})),
                 };
                 self.push(out, Direction::AgentToClient, request(&id, method, params));
                 self.agent_requests
@@ -365,14 +343,11 @@ impl Renderer {
                     error_response(&request.id)
                 } else {
                     let result = match request.kind {
-                        AgentRequestKind::Permission => Object::new().obj(
-                            "outcome",
-                            Object::new()
-                                .str("outcome", "selected")
-                                .str("optionId", "allow"),
-                        ),
-                        AgentRequestKind::ReadTextFile => Object::new().str("content", "# Plan\n"),
-                        AgentRequestKind::Extension => Object::new(),
+                        AgentRequestKind::Permission => {
+                            json!({"outcome": {"outcome": "selected", "optionId": "allow"}})
+                        }
+                        AgentRequestKind::ReadTextFile => json!({"content": "# Plan\n"}),
+                        AgentRequestKind::Extension => json!({}),
                     };
                     response(&request.id, result)
                 };
@@ -384,45 +359,45 @@ impl Renderer {
                 } else {
                     Direction::ClientToAgent
                 };
-                let params = Object::new().str("status", "busy");
+                let params = json!({"status": "busy"});
                 self.push(out, direction, notification("_acme/status", params));
             }
-            Op::Violation(v) => self.violation(v, out),
+            Op::Violation(v) => {
+                v.render(self, out);
+                self.expect(v.rule());
+            }
         }
     }
 
-    fn push_update(&mut self, out: &mut Vec<String>, session: &str, update: &str) {
-        let params = Object::new()
-            .str("sessionId", session)
-            .raw("update", update);
-        self.push(
-            out,
-            Direction::AgentToClient,
-            notification("session/update", params),
-        );
+    /// Write a `session/update` notification.
+    pub(super) fn push_update(&mut self, out: &mut Vec<String>, session: &str, update: Value) {
+        let params = json!({"sessionId": session, "update": update});
+        let message = notification("session/update", params);
+        self.push(out, Direction::AgentToClient, message);
     }
 
     /// The `update` object of a session update.
-    pub fn session_update(&self, update: &SessionUpdate) -> String {
+    pub(super) fn session_update(&self, update: &SessionUpdate) -> Value {
         match update {
             SessionUpdate::Plan(op) => self.plan_op(op, &Tweaks::default()),
             SessionUpdate::Other(other) => other_update(other, self.tool_output_bytes),
         }
     }
 
-    fn plan_op(&self, op: &PlanOp, tweaks: &Tweaks) -> String {
+    pub(super) fn plan_op(&self, op: &PlanOp, tweaks: &Tweaks) -> Value {
         let kind = match op {
             PlanOp::Legacy { .. } => "plan",
             PlanOp::Update { .. } => "plan_update",
             PlanOp::Remove { .. } => "plan_removed",
         };
-        let mut update = Object::new().str("sessionUpdate", kind);
-        match op {
+        let mut update = Map::new();
+        update.insert("sessionUpdate".into(), kind.into());
+        let meta = match op {
             PlanOp::Legacy { entries, meta } => {
                 if !tweaks.drop_entries {
-                    update = update.raw("entries", &self.entries(entries, tweaks));
+                    update.insert("entries".into(), self.entries(entries, tweaks));
                 }
-                update = with_meta(update, *meta, tweaks.bad_update_meta);
+                meta
             }
             PlanOp::Update {
                 plan,
@@ -432,561 +407,237 @@ impl Renderer {
             } => {
                 if !tweaks.drop_plan {
                     let plan = self.plan(*plan, content, *plan_meta, tweaks);
-                    update = update.raw("plan", &plan);
+                    update.insert("plan".into(), plan);
                 }
-                update = with_meta(update, *meta, tweaks.bad_update_meta);
+                meta
             }
             PlanOp::Remove { plan, meta } => {
                 let key = tweaks.id_key.unwrap_or(self.id_key());
-                update = update.str(key, &plan_name(*plan));
-                update = with_meta(update, *meta, tweaks.bad_update_meta);
+                update.insert(key.into(), plan_name(*plan).into());
+                meta
             }
+        };
+        if tweaks.bad_update_meta {
+            update.insert("_meta".into(), 42.into());
+        } else {
+            with_meta(&mut update, *meta);
         }
         if tweaks.extra_member {
-            update = update.str("title", "custom data belongs under _meta");
+            update.insert("title".into(), "custom data belongs under _meta".into());
         }
-        update.finish()
+        update.into()
     }
 
-    fn plan(&self, plan: u8, content: &Content, meta: Meta, tweaks: &Tweaks) -> String {
-        let mut object = Object::new();
+    fn plan(&self, plan: u8, content: &Content, meta: Meta, tweaks: &Tweaks) -> Value {
+        let mut object = Map::new();
         if !tweaks.drop_type {
             let type_name = tweaks
                 .type_name
                 .clone()
                 .unwrap_or_else(|| content.type_name());
-            object = object.str("type", &type_name);
+            object.insert("type".into(), type_name.into());
         }
         if !tweaks.drop_id {
             let key = tweaks.id_key.unwrap_or(self.id_key());
-            object = object.str(key, &plan_name(plan));
+            object.insert(key.into(), plan_name(plan).into());
         }
         if tweaks.type_name.is_none() {
-            object = match content {
+            let member = match content {
                 Content::Items { entries } => {
-                    if tweaks.drop_entries {
-                        object
-                    } else {
-                        object.raw("entries", &self.entries(entries, tweaks))
-                    }
+                    (!tweaks.drop_entries).then(|| ("entries", self.entries(entries, tweaks)))
                 }
-                Content::File { uri } => {
-                    if tweaks.drop_uri {
-                        object
-                    } else {
-                        let uri = tweaks.uri.clone().unwrap_or_else(|| uri.render());
-                        object.str("uri", &uri)
-                    }
-                }
+                Content::File { uri } => (!tweaks.drop_uri).then(|| {
+                    let uri = tweaks.uri.clone().unwrap_or_else(|| uri.render());
+                    ("uri", uri.into())
+                }),
                 Content::Markdown { text } => {
-                    if tweaks.drop_markdown {
-                        object
-                    } else {
-                        object.str("content", text)
-                    }
+                    (!tweaks.drop_markdown).then(|| ("content", text.as_str().into()))
                 }
-                Content::Custom { data, .. } => object.num("data", u64::from(*data)),
+                Content::Custom { data, .. } => Some(("data", (*data).into())),
             };
+            if let Some((key, value)) = member {
+                object.insert(key.into(), value);
+            }
         }
-        with_meta(object, meta, false).finish()
+        with_meta(&mut object, meta);
+        object.into()
     }
 
-    fn entries(&self, entries: &[Entry], tweaks: &Tweaks) -> String {
-        json::array(entries.iter().enumerate().map(|(i, entry)| {
-            let tweak = if Some(i) == tweaks.entry {
-                tweaks.entry_tweak.as_ref()
-            } else {
-                None
-            };
-            entry_json(entry, tweak)
-        }))
-    }
-
-    fn violation(&mut self, v: &Violation, out: &mut Vec<String>) {
-        let rule = v.rule();
-        match v {
-            Violation::PlanOpWithoutCapability { session, op } => {
-                let update = self.plan_op(&keyed(op), &Tweaks::default());
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::LegacyInV2 { session, entries } => {
-                let op = PlanOp::Legacy {
-                    entries: entries.clone(),
-                    meta: Meta::Absent,
-                };
-                let update = self.plan_op(&op, &Tweaks::default());
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::WrongIdKey { session, op } => {
-                let tweaks = Tweaks {
-                    id_key: Some(self.other_id_key()),
-                    ..Tweaks::default()
-                };
-                let update = self.plan_op(&keyed(op), &tweaks);
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::MissingField {
-                session,
-                field,
-                carrier,
-                entries,
-                pick,
-            } => {
-                let name = session_name(*session);
-                match field {
-                    MissingField::SessionId | MissingField::Update => {
-                        let chunk = other_update(
-                            &OtherUpdate::AgentMessageChunk {
-                                text: "hello".into(),
-                            },
-                            0,
-                        );
-                        let params = if *field == MissingField::SessionId {
-                            Object::new().raw("update", &chunk)
-                        } else {
-                            Object::new().str("sessionId", &name)
-                        };
-                        self.push(
-                            out,
-                            Direction::AgentToClient,
-                            notification("session/update", params),
-                        );
-                    }
-                    _ => {
-                        let mut tweaks = Tweaks::default();
-                        let content = match field {
-                            MissingField::EntryContent
-                            | MissingField::EntryPriority
-                            | MissingField::EntryStatus => {
-                                tweaks.entry = Some(usize::from(*pick));
-                                tweaks.entry_tweak = Some(EntryTweak::Drop(*field));
-                                Content::Items {
-                                    entries: entries.clone(),
-                                }
-                            }
-                            MissingField::Entries => {
-                                tweaks.drop_entries = true;
-                                Content::Items {
-                                    entries: entries.clone(),
-                                }
-                            }
-                            MissingField::Plan => {
-                                tweaks.drop_plan = true;
-                                Content::Items {
-                                    entries: entries.clone(),
-                                }
-                            }
-                            MissingField::PlanType => {
-                                tweaks.drop_type = true;
-                                Content::Markdown { text: "x".into() }
-                            }
-                            MissingField::PlanId => {
-                                tweaks.drop_id = true;
-                                Content::Markdown { text: "x".into() }
-                            }
-                            MissingField::MarkdownContent => {
-                                tweaks.drop_markdown = true;
-                                Content::Markdown { text: "x".into() }
-                            }
-                            MissingField::FileUri
-                            | MissingField::SessionId
-                            | MissingField::Update => {
-                                tweaks.drop_uri = true;
-                                Content::File {
-                                    uri: super::FileUri::Absolute(0),
-                                }
-                            }
-                        };
-                        let op = carried(*carrier, content, field.keyed_only());
-                        let update = self.plan_op(&op, &tweaks);
-                        self.push_update(out, &name, &update);
-                    }
-                }
-            }
-            Violation::BadStatus {
-                session,
-                carrier,
-                entries,
-                pick,
-                value,
-            }
-            | Violation::BadPriority {
-                session,
-                carrier,
-                entries,
-                pick,
-                value,
-            } => {
-                let status = matches!(v, Violation::BadStatus { .. });
-                let text = bad_value_text(*value, status);
-                let tweaks = Tweaks {
-                    entry: Some(usize::from(*pick)),
-                    entry_tweak: Some(if status {
-                        EntryTweak::Status(text)
-                    } else {
-                        EntryTweak::Priority(text)
-                    }),
-                    ..Tweaks::default()
-                };
-                let content = Content::Items {
-                    entries: entries.clone(),
-                };
-                let op = carried(*carrier, content, false);
-                let update = self.plan_op(&op, &tweaks);
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::UnknownPlanType {
-                session,
-                plan,
-                name,
-                underscore,
-            } => {
-                let prefix = if *underscore { "_" } else { "" };
-                let tweaks = Tweaks {
-                    type_name: Some(format!("{prefix}diagram-{name}")),
-                    ..Tweaks::default()
-                };
-                let op = update_op(*plan, Content::Markdown { text: "x".into() });
-                let update = self.plan_op(&op, &tweaks);
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::RelativeFileUri {
-                session,
-                plan,
-                file,
-            } => {
-                let tweaks = Tweaks {
-                    uri: Some(super::FileUri::Relative(*file).render()),
-                    ..Tweaks::default()
-                };
-                let op = update_op(
-                    *plan,
-                    Content::File {
-                        uri: super::FileUri::Absolute(*file),
-                    },
-                );
-                let update = self.plan_op(&op, &tweaks);
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::BadMeta { session, op } => {
-                let tweaks = Tweaks {
-                    bad_update_meta: true,
-                    ..Tweaks::default()
-                };
-                let update = self.plan_op(op, &tweaks);
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::UnknownMember { session, op } => {
-                let tweaks = Tweaks {
-                    extra_member: true,
-                    ..Tweaks::default()
-                };
-                let update = self.plan_op(op, &tweaks);
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::UnknownSession { ghost, update } => {
-                let update = self.session_update(update);
-                self.push_update(out, &format!("ghost-{ghost}"), &update);
-            }
-            Violation::RemoveNotLive { session, plan } => {
-                let op = PlanOp::Remove {
-                    plan: *plan,
-                    meta: Meta::Absent,
-                };
-                let update = self.plan_op(&op, &Tweaks::default());
-                self.push_update(out, &session_name(*session), &update);
-            }
-            Violation::BrokenEnvelope { fault } => {
-                let message = notification(
-                    "_acme/status",
-                    Object::new().str("status", "broken envelope"),
-                );
-                let line = match fault {
-                    EnvelopeFault::BadDirection => Object::new()
-                        .str("direction", "sideways")
-                        .raw("message", &message),
-                    EnvelopeFault::MissingMessage => {
-                        Object::new().str("direction", Direction::AgentToClient.as_str())
-                    }
-                    // A message encoded twice (an array would be a batch).
-                    EnvelopeFault::MessageNotObject => Object::new()
-                        .str("direction", Direction::AgentToClient.as_str())
-                        .str("message", &message),
-                    EnvelopeFault::MixedMembers => Object::new()
-                        .str("direction", Direction::AgentToClient.as_str())
-                        .str("jsonrpc", "2.0")
-                        .raw("message", &message),
-                };
-                self.line += 1;
-                out.push(line.finish());
-            }
-            Violation::TruncatedJson { cut } => {
-                let chunk = other_update(
-                    &OtherUpdate::AgentMessageChunk {
-                        text: "this line is cut short".into(),
-                    },
-                    0,
-                );
-                let params = Object::new()
-                    .str("sessionId", &session_name(0))
-                    .raw("update", &chunk);
-                let full = notification("session/update", params);
-                let mut line = match self.framing {
-                    Framing::Bare => full,
-                    Framing::Envelope => envelope(Direction::AgentToClient, &full),
-                };
-                // ASCII only, so any cut is on a character boundary; never
-                // at 0 (a blank line is skipped) nor at the end.
-                let at = 1 + usize::from(*cut) % (line.len() - 1);
-                line.truncate(at);
-                self.line += 1;
-                out.push(line);
-            }
-            Violation::WrongJsonRpcVersion { session, fault } => {
-                let chunk = other_update(
-                    &OtherUpdate::AgentMessageChunk {
-                        text: "old protocol".into(),
-                    },
-                    0,
-                );
-                let params = Object::new()
-                    .str("sessionId", &session_name(*session))
-                    .raw("update", &chunk);
-                let message = match fault {
-                    VersionFault::Missing => Object::new(),
-                    VersionFault::OldVersion => Object::new().str("jsonrpc", "1.0"),
-                    VersionFault::Number => Object::new().raw("jsonrpc", "2.0"),
-                }
-                .str("method", "session/update")
-                .obj("params", params)
-                .finish();
-                self.push(out, Direction::AgentToClient, message);
-            }
-            Violation::UnknownResponse { from_agent, stray } => {
-                let direction = if *from_agent {
-                    Direction::AgentToClient
+    fn entries(&self, entries: &[Entry], tweaks: &Tweaks) -> Value {
+        entries
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| {
+                let tweak = if Some(i) == tweaks.entry {
+                    tweaks.entry_tweak.as_ref()
                 } else {
-                    Direction::ClientToAgent
+                    None
                 };
-                let id = json::string(&format!("stray-{stray}"));
-                self.push(out, direction, response(&id, Object::new()));
-            }
-        }
-        self.expect(rule);
+                entry_json(entry, tweak)
+            })
+            .collect()
     }
 }
 
 /// How a violation bends the rendering of a plan message.
 #[derive(Default)]
-struct Tweaks {
-    id_key: Option<&'static str>,
-    drop_plan: bool,
-    drop_type: bool,
-    drop_id: bool,
-    drop_entries: bool,
-    drop_markdown: bool,
-    drop_uri: bool,
-    uri: Option<String>,
-    type_name: Option<String>,
-    entry: Option<usize>,
-    entry_tweak: Option<EntryTweak>,
-    bad_update_meta: bool,
-    extra_member: bool,
+pub(super) struct Tweaks {
+    /// The plan id key instead of the revision's.
+    pub id_key: Option<&'static str>,
+    pub drop_plan: bool,
+    pub drop_type: bool,
+    pub drop_id: bool,
+    pub drop_entries: bool,
+    pub drop_markdown: bool,
+    pub drop_uri: bool,
+    pub uri: Option<String>,
+    /// A `type` instead of the content's; the content's members are left out.
+    pub type_name: Option<String>,
+    /// The entry `entry_tweak` bends.
+    pub entry: Option<usize>,
+    pub entry_tweak: Option<EntryTweak>,
+    /// `"_meta": 42` on the update.
+    pub bad_update_meta: bool,
+    /// A custom `title` member on the update.
+    pub extra_member: bool,
 }
 
 #[derive(Clone)]
-enum EntryTweak {
+pub(super) enum EntryTweak {
     Drop(MissingField),
     Status(String),
     Priority(String),
 }
 
-fn entry_json(entry: &Entry, tweak: Option<&EntryTweak>) -> String {
-    let mut object = Object::new();
+fn entry_json(entry: &Entry, tweak: Option<&EntryTweak>) -> Value {
+    let mut object = Map::new();
     let drop = |field| matches!(tweak, Some(EntryTweak::Drop(f)) if *f == field);
     if !drop(MissingField::EntryContent) {
-        object = object.str("content", &entry.content);
+        object.insert("content".into(), entry.content.as_str().into());
     }
     if !drop(MissingField::EntryPriority) {
         let priority = match tweak {
             Some(EntryTweak::Priority(p)) => p.clone(),
             _ => entry.priority.render(),
         };
-        object = object.str("priority", &priority);
+        object.insert("priority".into(), priority.into());
     }
     if !drop(MissingField::EntryStatus) {
         let status = match tweak {
             Some(EntryTweak::Status(s)) => s.clone(),
             _ => entry.status.render(),
         };
-        object = object.str("status", &status);
+        object.insert("status".into(), status.into());
     }
-    with_meta(object, entry.meta, false).finish()
+    with_meta(&mut object, entry.meta);
+    object.into()
 }
 
-fn with_meta(object: Object, meta: Meta, bad: bool) -> Object {
-    if bad {
-        return object.raw("_meta", "42");
-    }
+/// Add `_meta` as the op says (last, as agents write it).
+fn with_meta(object: &mut Map<String, Value>, meta: Meta) {
     match meta {
-        Meta::Absent => object,
-        Meta::Null => object.raw("_meta", "null"),
-        Meta::Object(n) => object.obj("_meta", Object::new().num("trace", u64::from(n))),
-    }
-}
-
-fn bad_value_text(value: BadValue, status: bool) -> String {
-    match (value, status) {
-        (BadValue::Unknown(n), true) => format!("blocked-{n}"),
-        (BadValue::Unknown(n), false) => format!("urgent-{n}"),
-        (BadValue::OtherRevision, _) => "cancelled".into(),
-        (BadValue::Custom(n), true) => format!("_status-{n}"),
-        (BadValue::Custom(n), false) => format!("_priority-{n}"),
-    }
-}
-
-fn keyed(op: &KeyedOp) -> PlanOp {
-    match op {
-        KeyedOp::Update { plan, content } => update_op(*plan, content.clone()),
-        KeyedOp::Remove { plan } => PlanOp::Remove {
-            plan: *plan,
-            meta: Meta::Absent,
-        },
-    }
-}
-
-fn update_op(plan: u8, content: Content) -> PlanOp {
-    PlanOp::Update {
-        plan,
-        content,
-        plan_meta: Meta::Absent,
-        meta: Meta::Absent,
-    }
-}
-
-/// The message that carries an entry-level violation.
-fn carried(carrier: Carrier, content: Content, keyed_only: bool) -> PlanOp {
-    match (carrier, content) {
-        (Carrier::Legacy, Content::Items { entries }) if !keyed_only => PlanOp::Legacy {
-            entries,
-            meta: Meta::Absent,
-        },
-        (Carrier::Keyed(plan), content) => update_op(plan, content),
-        (Carrier::Legacy, content) => update_op(0, content),
-    }
-}
-
-fn other_update(update: &OtherUpdate, tool_output_bytes: usize) -> String {
-    match update {
-        OtherUpdate::AgentMessageChunk { text } => Object::new()
-            .str("sessionUpdate", "agent_message_chunk")
-            .obj(
-                "content",
-                Object::new().str("type", "text").str("text", text),
-            ),
-        OtherUpdate::ToolCall { call } => {
-            let update = Object::new()
-                .str("sessionUpdate", "tool_call")
-                .str("toolCallId", &format!("call-{call}"))
-                .str("title", "Read PLAN.md")
-                .str("kind", "read")
-                .str("status", "pending");
-            if tool_output_bytes == 0 {
-                update
-            } else {
-                update.raw("rawOutput", &tool_output(*call, tool_output_bytes))
-            }
+        Meta::Absent => {}
+        Meta::Null => {
+            object.insert("_meta".into(), Value::Null);
         }
-        OtherUpdate::UsageUpdate { used } => Object::new()
-            .str("sessionUpdate", "usage_update")
-            .num("used", u64::from(*used))
-            .num("size", 200_000),
-        OtherUpdate::Unknown { kind } => Object::new()
-            .str("sessionUpdate", &format!("future_kind_{kind}"))
-            .obj("data", Object::new().num("n", u64::from(*kind))),
+        Meta::Object(n) => {
+            object.insert("_meta".into(), json!({"trace": n}));
+        }
     }
-    .finish()
+}
+
+pub(super) fn other_update(update: &OtherUpdate, tool_output_bytes: usize) -> Value {
+    match update {
+        OtherUpdate::AgentMessageChunk { text } => json!({
+            "sessionUpdate": "agent_message_chunk",
+            "content": {"type": "text", "text": text},
+        }),
+        OtherUpdate::ToolCall { call } => {
+            let mut update = json!({
+                "sessionUpdate": "tool_call",
+                "toolCallId": format!("call-{call}"),
+                "title": "Read PLAN.md",
+                "kind": "read",
+                "status": "pending",
+            });
+            if tool_output_bytes > 0 {
+                update["rawOutput"] = tool_output(*call, tool_output_bytes);
+            }
+            update
+        }
+        OtherUpdate::UsageUpdate { used } => json!({
+            "sessionUpdate": "usage_update",
+            "used": used,
+            "size": 200_000,
+        }),
+        OtherUpdate::Unknown { kind } => json!({
+            "sessionUpdate": format!("future_kind_{kind}"),
+            "data": {"n": kind},
+        }),
+    }
 }
 
 /// A tool's result as agents report it: an object of search matches, nested
 /// three deep, with escapes (newlines, quotes) in its text, of about `bytes`
 /// bytes.
-fn tool_output(call: u8, bytes: usize) -> String {
+fn tool_output(call: u8, bytes: usize) -> Value {
     const LINE: &str =
         "    let parsed = parser.parse(\"plan\")?; // refactor the parser then update\n";
+    let line_bytes = Value::from(LINE).to_string().len();
     let mut matches = Vec::new();
     let mut files = Vec::new();
     let mut size = 0;
     let mut n = 0u64;
     while size < bytes {
-        let text = json::string(LINE);
-        size += text.len() + 24;
-        matches.push(
-            Object::new()
-                .num("line", 10 + n)
-                .raw("text", &text)
-                .finish(),
-        );
+        size += line_bytes + 24;
+        matches.push(json!({"line": 10 + n, "text": LINE}));
         n += 1;
         if matches.len() == 8 || size >= bytes {
             let path = format!("src/module_{call}/file_{}.rs", files.len());
-            files.push(
-                Object::new()
-                    .str("path", &path)
-                    .raw("matches", &json::array(matches.drain(..)))
-                    .finish(),
-            );
             size += path.len() + 24;
+            files.push(json!({"path": path, "matches": std::mem::take(&mut matches)}));
         }
     }
-    Object::new()
-        .num("exitCode", 0)
-        .raw("files", &json::array(files))
-        .str("stderr", "")
-        .finish()
+    json!({"exitCode": 0, "files": files, "stderr": ""})
 }
 
-fn envelope(direction: Direction, message: &str) -> String {
-    Object::new()
-        .str("direction", direction.as_str())
-        .raw("message", message)
-        .finish()
+fn envelope(direction: Direction, message: Value) -> Value {
+    json!({"direction": direction.as_str(), "message": message})
 }
 
-fn request(id: &str, method: &str, params: Object) -> String {
-    Object::new()
-        .str("jsonrpc", "2.0")
-        .raw("id", id)
-        .str("method", method)
-        .obj("params", params)
-        .finish()
+fn request(id: &Value, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
 
-fn notification(method: &str, params: Object) -> String {
-    Object::new()
-        .str("jsonrpc", "2.0")
-        .str("method", method)
-        .obj("params", params)
-        .finish()
+pub(super) fn notification(method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": method, "params": params})
 }
 
-fn response(id: &str, result: Object) -> String {
-    Object::new()
-        .str("jsonrpc", "2.0")
-        .raw("id", id)
-        .obj("result", result)
-        .finish()
+pub(super) fn response(id: &Value, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
-fn error_response(id: &str) -> String {
-    Object::new()
-        .str("jsonrpc", "2.0")
-        .raw("id", id)
-        .obj(
-            "error",
-            Object::new()
-                .raw("code", "-32603")
-                .str("message", "declined by the user"),
-        )
-        .finish()
+fn error_response(id: &Value) -> Value {
+    json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": -32603, "message": "declined by the user"},
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rendered traces keep the members in the order they are written here
+    /// (serde_json's `preserve_order`, which this crate turns on), whatever
+    /// the key.
+    #[test]
+    fn members_keep_the_order_they_are_written_in() {
+        let message = request(&7.into(), "z/method", json!({"b": 1, "a": "x\"y\n"}));
+        assert_eq!(
+            message.to_string(),
+            r#"{"jsonrpc":"2.0","id":7,"method":"z/method","params":{"b":1,"a":"x\"y\n"}}"#
+        );
+    }
 }

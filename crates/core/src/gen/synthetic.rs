@@ -93,7 +93,7 @@ impl SyntheticParams {
         let drops = self
             .inject
             .iter()
-            .any(|v| matches!(v, Violation::PlanOpWithoutCapability { .. }));
+            .any(|v| matches!(v, Violation::PlanOpWithoutCapability(_)));
         if drops {
             Capability::Omitted
         } else {

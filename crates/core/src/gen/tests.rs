@@ -185,15 +185,15 @@ fn rendering_is_deterministic_and_spans_cover_the_ops() {
 fn every_violation() -> Vec<Violation> {
     let entries = vec![entry("x", Status::Pending), entry("y", Status::Completed)];
     let mut all = vec![
-        Violation::PlanOpWithoutCapability {
+        Violation::PlanOpWithoutCapability(PlanOpWithoutCapability {
             session: 0,
             op: KeyedOp::Remove { plan: 1 },
-        },
-        Violation::LegacyInV2 {
+        }),
+        Violation::LegacyInV2(LegacyInV2 {
             session: 1,
             entries: entries.clone(),
-        },
-        Violation::WrongIdKey {
+        }),
+        Violation::WrongIdKey(WrongIdKey {
             session: 0,
             op: KeyedOp::Update {
                 plan: 1,
@@ -201,46 +201,46 @@ fn every_violation() -> Vec<Violation> {
                     entries: entries.clone(),
                 },
             },
-        },
-        Violation::WrongIdKey {
+        }),
+        Violation::WrongIdKey(WrongIdKey {
             session: 0,
             op: KeyedOp::Remove { plan: 1 },
-        },
-        Violation::UnknownPlanType {
+        }),
+        Violation::UnknownPlanType(UnknownPlanType {
             session: 0,
             plan: 7,
             name: 2,
             underscore: true,
-        },
-        Violation::RelativeFileUri {
+        }),
+        Violation::RelativeFileUri(RelativeFileUri {
             session: 0,
             plan: 7,
             file: 1,
-        },
-        Violation::BadMeta {
+        }),
+        Violation::BadMeta(BadMeta {
             session: 1,
             op: items(8, entries.clone()),
-        },
-        Violation::UnknownMember {
+        }),
+        Violation::UnknownMember(UnknownMember {
             session: 0,
             op: PlanOp::Remove {
                 plan: 1,
                 meta: Meta::Absent,
             },
-        },
-        Violation::UnknownSession {
+        }),
+        Violation::UnknownSession(UnknownSession {
             ghost: 1,
             update: SessionUpdate::Plan(items(1, entries.clone())),
-        },
-        Violation::RemoveNotLive {
+        }),
+        Violation::RemoveNotLive(RemoveNotLive {
             session: 0,
             plan: 1,
-        },
-        Violation::TruncatedJson { cut: 40 },
-        Violation::UnknownResponse {
+        }),
+        Violation::TruncatedJson(TruncatedJson { cut: 40 }),
+        Violation::UnknownResponse(UnknownResponse {
             from_agent: false,
             stray: 3,
-        },
+        }),
     ];
     for fault in [
         EnvelopeFault::BadDirection,
@@ -248,44 +248,47 @@ fn every_violation() -> Vec<Violation> {
         EnvelopeFault::MessageNotObject,
         EnvelopeFault::MixedMembers,
     ] {
-        all.push(Violation::BrokenEnvelope { fault });
+        all.push(Violation::BrokenEnvelope(BrokenEnvelope { fault }));
     }
     for fault in [
         VersionFault::Missing,
         VersionFault::OldVersion,
         VersionFault::Number,
     ] {
-        all.push(Violation::WrongJsonRpcVersion { session: 1, fault });
+        all.push(Violation::WrongJsonRpcVersion(WrongJsonRpcVersion {
+            session: 1,
+            fault,
+        }));
     }
     for carrier in [Carrier::Legacy, Carrier::Keyed(5)] {
         for field in MissingField::ALL {
-            all.push(Violation::MissingField {
+            all.push(Violation::MissingField(MissingMember {
                 session: 1,
                 field,
                 carrier,
                 entries: entries.clone(),
                 pick: 1,
-            });
+            }));
         }
         for value in [
             BadValue::Unknown(1),
             BadValue::OtherRevision,
             BadValue::Custom(2),
         ] {
-            all.push(Violation::BadStatus {
+            all.push(Violation::BadStatus(BadStatus {
                 session: 0,
                 carrier,
                 entries: entries.clone(),
                 pick: 0,
                 value,
-            });
-            all.push(Violation::BadPriority {
+            }));
+            all.push(Violation::BadPriority(BadPriority {
                 session: 0,
                 carrier,
                 entries: Vec::new(),
                 pick: 3,
                 value,
-            });
+            }));
         }
     }
     all

@@ -11,6 +11,7 @@ mod methods;
 pub use correlate::{Correlator, Pending, RequestOutcome, ResponseOutcome};
 pub use methods::direction_of_method;
 
+use crate::trace::interop::{read_string, Unpredictable};
 use crate::trace::LineObject;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -82,13 +83,28 @@ impl Id {
 
     /// An id from text already canonical (a string without escapes, with
     /// its quotes, or an integer without sign or leading zeros), as a fast
-    /// read finds it; [`Id::from_raw`] gives the same id for such text.
+    /// read finds it; [`Id::read`] gives the same id for such text.
     pub(crate) fn from_canonical(text: &str) -> Id {
         Id(text.to_owned())
     }
 
+    #[cfg(test)]
     fn from_raw(raw: &RawValue) -> Option<Id> {
+        Id::read(raw).map(|(id, _)| id)
+    }
+
+    /// The id, and an unpaired surrogate escape a string id holds (read as
+    /// U+FFFD, so a request and its answer still pair).
+    fn read(raw: &RawValue) -> Option<(Id, Option<Unpredictable>)> {
         let text = raw.get();
+        if text.starts_with('"') && text.contains("\\u") {
+            let (value, found) = read_string(text)?;
+            return Some((Id(serde_json::Value::String(value).to_string()), found));
+        }
+        Id::canonical(text).map(|id| (id, None))
+    }
+
+    fn canonical(text: &str) -> Option<Id> {
         match text.as_bytes().first() {
             // Plain strings and integers are already canonical; skip the round trip.
             Some(b'"') if !text.contains('\\') => Some(Id(text.to_owned())),
@@ -186,6 +202,12 @@ pub enum FrameFault {
     ResponseWithoutId,
     /// `params` present but neither an object nor an array.
     ParamsType,
+    /// A string `method` or `id` holding an unpaired surrogate escape: read
+    /// as U+FFFD, and the message still classified.
+    Unpredictable {
+        member: &'static str,
+        found: Unpredictable,
+    },
 }
 
 /// Classify a message object. A frame comes back whenever the message can
@@ -204,8 +226,16 @@ pub fn classify<'a>(object: &LineObject<'a>) -> (Option<Frame<'a>>, Vec<FrameFau
     }
     let id = match object.id {
         None => None,
-        Some(raw) => match Id::from_raw(raw) {
-            Some(id) => Some(id),
+        Some(raw) => match Id::read(raw) {
+            Some((id, found)) => {
+                if let Some(found) = found {
+                    faults.push(FrameFault::Unpredictable {
+                        member: "id",
+                        found,
+                    });
+                }
+                Some(id)
+            }
             None => {
                 faults.push(FrameFault::IdType);
                 return (None, faults);
@@ -218,10 +248,16 @@ pub fn classify<'a>(object: &LineObject<'a>) -> (Option<Frame<'a>>, Vec<FrameFau
         }
     }
     if let Some(method) = object.method {
-        let Ok(method) = serde_json::from_str::<String>(method.get()) else {
+        let Some((method, found)) = read_string(method.get()) else {
             faults.push(FrameFault::MethodNotString);
             return (None, faults);
         };
+        if let Some(found) = found {
+            faults.push(FrameFault::Unpredictable {
+                member: "method",
+                found,
+            });
+        }
         let params = object.params;
         let frame = match id {
             Some(id) => Frame::Request { id, method, params },
@@ -252,6 +288,7 @@ pub fn classify<'a>(object: &LineObject<'a>) -> (Option<Frame<'a>>, Vec<FrameFau
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::interop::UnpredictableKind;
     use crate::trace::{parse_record, Record};
 
     fn classify_line(line: &str) -> (Option<String>, Vec<FrameFault>) {
@@ -308,6 +345,31 @@ mod tests {
             classify_line(r#"{"jsonrpc":"2.0","method":"x","params":3}"#).1,
             vec![FrameFault::ParamsType]
         );
+    }
+
+    #[test]
+    fn half_a_character_in_method_or_id_is_read_and_said() {
+        let (frame, faults) =
+            classify_line(r#"{"jsonrpc":"2.0","id":"t\ud83d","method":"_x\ud800"}"#);
+        let frame = frame.expect("still a request");
+        assert!(frame.contains("method: \"_x\u{fffd}\""), "{frame}");
+        assert_eq!(
+            faults
+                .iter()
+                .map(|f| match f {
+                    FrameFault::Unpredictable { member, found } => (*member, found.kind),
+                    other => panic!("{other:?}"),
+                })
+                .collect::<Vec<_>>(),
+            [
+                ("id", UnpredictableKind::UnpairedSurrogate),
+                ("method", UnpredictableKind::UnpairedSurrogate)
+            ]
+        );
+        // The answer's id is read the same way, so it pairs.
+        let raw = |s: &str| Id::from_raw(&serde_json::from_str::<Box<RawValue>>(s).unwrap());
+        assert_eq!(raw(r#""t\ud83d""#), raw(r#""t\ufffd""#));
+        assert!(raw(r#""t\ud83d""#).is_some());
     }
 
     #[test]

@@ -115,6 +115,33 @@ pub const BATCH_EMPTY: Rule = Rule {
     revision_citations: &[],
 };
 
+/// The methods v2's Transports page names as lifecycle-sensitive: each
+/// changes which later messages are valid, and a batch may be processed in
+/// any order.
+pub const LIFECYCLE_SENSITIVE: [&str; 5] = [
+    "initialize",
+    "auth/login",
+    "session/new",
+    "session/resume",
+    "session/prompt",
+];
+
+/// v2 allows batches but asks that lifecycle-sensitive messages travel alone.
+pub const BATCH_LIFECYCLE: Rule = Rule {
+    id: "ENV-BATCH-LIFECYCLE",
+    level: Level::Should,
+    basis: Basis::Text,
+    revisions: V2_ONLY,
+    summary: "A batch carries a lifecycle-sensitive request or notification (`initialize`, `auth/login`, `session/new`, `session/resume`, `session/prompt`), which v2 asks to send on its own",
+    citation: Citation {
+        document: docs::TRANSPORTS_V2,
+        section: "JSON-RPC Batch Messages",
+        text: "Clients and agents SHOULD NOT batch lifecycle-sensitive messages such as initialize, auth/login, session/new, session/resume, and session/prompt. These messages are easier to reason about as individual transport messages and can change which later messages are valid.",
+        note: "Reported against the party that sent the batch, once per such message, for the five methods the sentence names (its list is open, \"such as\": the suite does not guess others). A response inside a batch is not reported: the receiver of a batch is asked to answer with an array, and the suite does not track whether a request came in one. Every message of the batch is still checked.",
+    },
+    revision_citations: &[],
+};
+
 pub const DUPLICATE_KEY: Rule = Rule {
     id: "ENV-DUPLICATE-KEY",
     level: Level::Should,
@@ -312,6 +339,7 @@ pub const RULES: &[&Rule] = &[
     &OBJECT,
     &BATCH,
     &BATCH_EMPTY,
+    &BATCH_LIFECYCLE,
     &DUPLICATE_KEY,
     &NUMBER_RANGE,
     &UNPAIRED_SURROGATE,
@@ -367,6 +395,27 @@ pub fn batch(len: usize, allowed: bool) -> Diagnostic {
     }
 }
 
+/// A message with `method` at `pointer` (`/2`) inside a batch of `len`
+/// messages, sent by `sender` (when known), under a revision whose transport
+/// allows batches: a warning if the method is lifecycle-sensitive.
+pub fn batched_lifecycle(
+    method: &str,
+    sender: Option<Direction>,
+    pointer: &str,
+    len: usize,
+) -> Option<Diagnostic> {
+    let method = LIFECYCLE_SENSITIVE.iter().find(|m| **m == method)?;
+    let party = sender.map_or("sending party", Direction::sender);
+    Some(
+        Diagnostic::new(
+            &BATCH_LIFECYCLE,
+            format!("the {party} sent `{method}` inside a batch of {len} message{}: v2 asks that lifecycle-sensitive messages travel alone (a batch may be processed in any order)", if len == 1 { "" } else { "s" }),
+        )
+        .hint(format!("send `{method}` on its own line, and what depends on it after its answer"))
+        .at(format!("{pointer}/method")),
+    )
+}
+
 /// A member name repeated inside a payload the rules read (`pointer` points
 /// at the member); `consequence` says what was not read because of it.
 pub fn duplicate_member(pointer: &str, key: &str, consequence: &str) -> Diagnostic {
@@ -391,6 +440,7 @@ pub fn frame_fault(fault: &FrameFault) -> Diagnostic {
                 .at("/jsonrpc")
                 .hint("add \"jsonrpc\": \"2.0\"")
         }
+        FrameFault::Unpredictable { member, found } => unpredictable(found, &format!("/{member}")),
         FrameFault::MethodNotString => {
             Diagnostic::new(&METHOD, "`method` is not a string").at("/method")
         }
@@ -479,5 +529,40 @@ pub fn response_outcome(outcome: &ResponseOutcome, id: &Id) -> Option<Diagnostic
             &alternative.method,
         )),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_lifecycle_sensitive_methods_of_a_batch_are_reported_against_their_sender() {
+        let d = batched_lifecycle("session/prompt", Some(Direction::ClientToAgent), "/1", 2)
+            .expect("session/prompt is lifecycle-sensitive");
+        assert_eq!(d.rule.id, "ENV-BATCH-LIFECYCLE");
+        assert_eq!(d.pointer, "/1/method");
+        assert!(
+            d.message.starts_with("the client sent `session/prompt`"),
+            "{}",
+            d.message
+        );
+        let unplaced = batched_lifecycle("initialize", None, "/0", 1).expect("initialize");
+        assert!(
+            unplaced.message.starts_with("the sending party"),
+            "{}",
+            unplaced.message
+        );
+        for method in [
+            "session/list",
+            "session/update",
+            "session/cancel",
+            "session/prompt2",
+        ] {
+            assert!(
+                batched_lifecycle(method, None, "/0", 1).is_none(),
+                "{method}"
+            );
+        }
     }
 }

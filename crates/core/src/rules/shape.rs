@@ -12,7 +12,7 @@ use crate::catalog::{
 use crate::diag::Diagnostic;
 use crate::spec::messages::{
     LegacyPlan, Meta, Plan, PlanContent, PlanEntry, PlanMessage, PlanRemoved, PlanUpdate, Priority,
-    RawMeta, Status,
+    RawJson, RawMeta, Status,
 };
 use crate::spec::{list_revisions, PlanObject, Revision, Spelling, ALL_PLAN_ID_KEYS};
 use crate::text::{json_type, member_pointer, shorten};
@@ -561,16 +561,84 @@ fn parse_unique_update_json(
 /// (a name no JSON text can hold: it starts with NUL).
 const RAW_META_KEY: &str = "\u{0}raw _meta";
 
-/// An update object as a tree, except that `_meta` values are not built:
-/// an object becomes `{RAW_META_KEY: its text}`, anything else an empty
-/// value of its type (all SHAPE-META needs). A `_meta` holding what readers
-/// disagree on (a number beyond f64, an unpaired surrogate) fails the read,
-/// like the rest of the update would, so the caller names it.
+/// The member that stands for a value [`read_update`] kept as text (a
+/// member no rule reads inside: a v2 custom plan type's own members, or a
+/// member the type does not define, which is judged by its name).
+const RAW_VALUE_KEY: &str = "\u{0}raw value";
+
+/// Where in an update a value is, for [`read_update`]: what the parser
+/// reads inside it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Depth {
+    /// The update object (`sessionUpdate`, `entries`, `plan`, plan ids).
+    Update,
+    /// `plan` (`type`, plan ids, `entries`, `uri`, `content`).
+    Plan,
+    /// `entries`: entry objects.
+    Entries,
+    /// An entry (`content`, `priority`, `status`).
+    Entry,
+    /// A member whose value is due to be a string or number: only its
+    /// JSON type matters when it is an array or an object.
+    Scalar,
+}
+
+impl Depth {
+    /// The plan objects whose members are read at this depth.
+    fn objects(self) -> &'static [PlanObject] {
+        match self {
+            Depth::Update => &[
+                PlanObject::LegacyUpdate,
+                PlanObject::PlanUpdate,
+                PlanObject::PlanRemoved,
+            ],
+            Depth::Plan => &[
+                PlanObject::ItemsPlan,
+                PlanObject::FilePlan,
+                PlanObject::MarkdownPlan,
+            ],
+            Depth::Entry => &[PlanObject::Entry],
+            Depth::Entries | Depth::Scalar => &[],
+        }
+    }
+
+    /// The depth of member `key`'s value, or `None` for a member no rule
+    /// reads inside (kept as text). A member of the object in any revision
+    /// (`spec`'s tables) is read, plan ids in every spelling too; a new
+    /// member whose value the parser reads inside needs a depth of its own.
+    fn of(self, key: &str) -> Option<Depth> {
+        let member = ALL_PLAN_ID_KEYS.contains(&key)
+            || self.objects().iter().any(|&object| {
+                Revision::ALL
+                    .iter()
+                    .any(|revision| revision.spelling().allows(object, key))
+            });
+        if !member {
+            return None;
+        }
+        Some(match key {
+            "plan" => Depth::Plan,
+            "entries" => Depth::Entries,
+            _ => Depth::Scalar,
+        })
+    }
+}
+
+/// An update object as a tree of what the parser reads, and no more:
+/// `_meta` values are not built (an object becomes `{RAW_META_KEY: its
+/// text}`, anything else an empty value of its type, all SHAPE-META
+/// needs); members no rule reads inside become `{RAW_VALUE_KEY: their
+/// text}`; an array or object where a string is due becomes an empty one
+/// (its JSON type is all a diagnostic names). So a hostile value costs its
+/// text once, never a tree. A kept text holding what readers disagree on (a
+/// number beyond f64, an unpaired surrogate) fails the read, like the rest
+/// of the update would, so the caller names it.
 fn read_update(update: &str) -> Result<Map<String, Value>, serde_json::Error> {
-    use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
+    use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
     use serde::Deserializer as _;
     use serde_json::value::RawValue;
-    struct Tree;
+    #[derive(Clone, Copy)]
+    struct Tree(Depth);
     impl<'de> DeserializeSeed<'de> for Tree {
         type Value = Value;
         fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
@@ -605,48 +673,108 @@ fn read_update(update: &str) -> Result<Map<String, Value>, serde_json::Error> {
         }
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
             let mut items = Vec::new();
-            while let Some(item) = seq.next_element_seed(Tree)? {
-                items.push(item);
+            if self.0 == Depth::Entries {
+                while let Some(item) = seq.next_element_seed(Tree(Depth::Entry))? {
+                    items.push(item);
+                }
+            } else {
+                // Where an object or a string is due: only the type counts.
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
             }
             Ok(Value::Array(items))
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
             let mut members = Map::new();
-            while let Some(key) = map.next_key::<String>()? {
-                let value = if key == "_meta" {
-                    let raw = map.next_value::<&'de RawValue>()?;
-                    let text = raw.get();
-                    if !crate::trace::is_plain(text) {
-                        return Err(A::Error::custom(
-                            "`_meta` holds a value readers disagree on",
-                        ));
-                    }
-                    match text.as_bytes().first() {
-                        Some(b'{') => {
-                            let mut holder = Map::new();
-                            holder.insert(RAW_META_KEY.to_owned(), Value::String(text.to_owned()));
-                            Value::Object(holder)
+            if matches!(self.0, Depth::Entries | Depth::Scalar) {
+                // Where an array or a string is due: only the type counts.
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                return Ok(Value::Object(members));
+            }
+            if self.0 == Depth::Plan {
+                // Which members are read depends on `type`, which may come
+                // last: take every member's text first (no tree), then read.
+                let mut texts: Vec<(String, &'de RawValue)> = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    texts.push((key, map.next_value::<&'de RawValue>()?));
+                }
+                let custom = texts
+                    .iter()
+                    .rev()
+                    .find(|(key, _)| key == "type")
+                    .and_then(|(_, text)| serde_json::from_str::<String>(text.get()).ok())
+                    .is_some_and(|name| name.starts_with('_'));
+                for (key, text) in texts {
+                    let depth = match key.as_str() {
+                        "_meta" => None,
+                        "type" => Some(Depth::Scalar),
+                        id if ALL_PLAN_ID_KEYS.contains(&id) => Some(Depth::Scalar),
+                        // A custom type's own members: no rule reads them.
+                        _ if custom => None,
+                        _ => Depth::Plan.of(&key),
+                    };
+                    let value = match depth {
+                        Some(depth) => {
+                            let mut de = serde_json::Deserializer::from_str(text.get());
+                            Tree(depth).deserialize(&mut de).map_err(A::Error::custom)?
                         }
-                        Some(b'[') => Value::Array(Vec::new()),
-                        Some(b'"') => Value::String(String::new()),
-                        Some(b't' | b'f') => Value::Bool(true),
-                        Some(b'n') => Value::Null,
-                        _ => Value::from(0),
-                    }
-                } else {
-                    map.next_value_seed(Tree)?
+                        None => kept(&key, text.get()).map_err(A::Error::custom)?,
+                    };
+                    members.insert(key, value);
+                }
+                return Ok(Value::Object(members));
+            }
+            while let Some(key) = map.next_key::<String>()? {
+                let value = match self.0.of(&key) {
+                    Some(depth) if key != "_meta" => map.next_value_seed(Tree(depth))?,
+                    _ => kept(&key, map.next_value::<&'de RawValue>()?.get())
+                        .map_err(A::Error::custom)?,
                 };
                 members.insert(key, value);
             }
             Ok(Value::Object(members))
         }
     }
+    /// The value of a member that is not built: `_meta` as SHAPE-META needs
+    /// it, any other as its text.
+    fn kept(key: &str, text: &str) -> Result<Value, &'static str> {
+        if !crate::trace::is_plain(text) {
+            return Err("a value readers disagree on");
+        }
+        let holder = |name: &str| {
+            let mut holder = Map::new();
+            holder.insert(name.to_owned(), Value::String(text.to_owned()));
+            Value::Object(holder)
+        };
+        if key != "_meta" {
+            return Ok(holder(RAW_VALUE_KEY));
+        }
+        Ok(match text.as_bytes().first() {
+            Some(b'{') => holder(RAW_META_KEY),
+            Some(b'[') => Value::Array(Vec::new()),
+            Some(b'"') => Value::String(String::new()),
+            Some(b't' | b'f') => Value::Bool(true),
+            Some(b'n') => Value::Null,
+            _ => Value::from(0),
+        })
+    }
     let mut de = serde_json::Deserializer::from_str(update);
-    let value = (&mut de).deserialize_map(Tree)?;
+    let value = (&mut de).deserialize_map(Tree(Depth::Update))?;
     de.end()?;
     match value {
         Value::Object(members) => Ok(members),
         _ => Err(serde_json::Error::custom("not an object")),
+    }
+}
+
+/// A member's value as text: what [`read_update`] kept, or the value written
+/// (for trees built elsewhere, such as the tests').
+fn raw_json(value: &Value) -> RawJson {
+    match value {
+        Value::Object(holder) if holder.len() == 1 => match holder.get(RAW_VALUE_KEY) {
+            Some(Value::String(text)) => RawJson::new(text),
+            _ => RawJson::from_value(value),
+        },
+        _ => RawJson::from_value(value),
     }
 }
 
@@ -828,7 +956,7 @@ impl Parser {
                     .filter(|(k, _)| {
                         !matches!(k.as_str(), "type" | "_meta") && k.as_str() != id_key
                     })
-                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .map(|(k, v)| (k.clone(), raw_json(v)))
                     .collect();
                 Some(PlanContent::Custom {
                     type_name: custom.to_owned(),
@@ -1182,6 +1310,85 @@ pub(crate) fn is_absolute_uri(uri: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn kept_text(value: &Value) -> Option<&str> {
+        value.as_object()?.get(RAW_VALUE_KEY)?.as_str()
+    }
+
+    #[test]
+    fn members_no_rule_reads_inside_are_kept_as_text() {
+        // A v2 custom plan type: its own members (even one named like a
+        // member of a standard type) are kept as text, never built.
+        let update = r#"{"sessionUpdate":"plan_update","title":{"deep":[1]},"plan":{"data":[1,2,{"x":[3]}],"content":{"a":1},"planId":"p","type":"_acme"}}"#;
+        let tree = read_update(update).unwrap();
+        assert_eq!(kept_text(&tree["title"]), Some(r#"{"deep":[1]}"#));
+        assert_eq!(kept_text(&tree["plan"]["data"]), Some(r#"[1,2,{"x":[3]}]"#));
+        assert_eq!(kept_text(&tree["plan"]["content"]), Some(r#"{"a":1}"#));
+        assert_eq!(tree["plan"]["planId"], "p");
+        let parsed = parse_plan_update_json(update, "plan_update", Revision::V2, 100);
+        let Some(PlanMessage::Update(u)) = parsed.message else {
+            panic!("{:?}", parsed.diagnostics);
+        };
+        let PlanContent::Custom { type_name, fields } = &u.plan.content else {
+            panic!("not custom");
+        };
+        assert_eq!(type_name, "_acme");
+        let names: Vec<&str> = fields.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["data", "content"]);
+        assert_eq!(fields[0].1, RawJson::new(r#"[1, 2, {"x": [3]}]"#));
+        // The same update as a tree built elsewhere reads the same.
+        let built: Value = serde_json::from_str(update).unwrap();
+        let again = parse(built, Revision::V2).message;
+        assert_eq!(again, Some(PlanMessage::Update(u.clone())));
+        // A standard type: the members it reads are read; an array where a
+        // string is due is only its type.
+        let update = r#"{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"p","content":[0,0,0],"x":[0]}}"#;
+        let tree = read_update(update).unwrap();
+        assert_eq!(tree["plan"]["content"], json!([]));
+        assert_eq!(kept_text(&tree["plan"]["x"]), Some("[0]"));
+        let parsed = parse_plan_update_json(update, "plan_update", Revision::V2, 100);
+        let rules: Vec<&str> = parsed.diagnostics.iter().map(|d| d.rule.id).collect();
+        assert!(rules.contains(&"SHAPE-MARKDOWN-CONTENT"), "{rules:?}");
+        assert!(parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("an array")));
+        // Half a character in a custom member is still named, and read.
+        let update = r#"{"sessionUpdate":"plan_update","plan":{"type":"_acme","planId":"p","note":"a\ud800"}}"#;
+        let parsed = parse_plan_update_json(update, "plan_update", Revision::V2, 100);
+        assert!(parsed.message.is_some());
+        let found: Vec<(&str, &str)> = parsed
+            .diagnostics
+            .iter()
+            .map(|d| (d.rule.id, d.pointer.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [("ENV-UNPAIRED-SURROGATE", "/params/update/plan/note")]
+        );
+    }
+
+    #[test]
+    fn every_member_the_spec_defines_is_read() {
+        // `read_update` keeps as text what it does not know: a member added
+        // to `spec`'s tables must be read, not kept.
+        for revision in Revision::ALL {
+            for (depth, objects) in [
+                (Depth::Update, Depth::Update.objects()),
+                (Depth::Plan, Depth::Plan.objects()),
+                (Depth::Entry, Depth::Entry.objects()),
+            ] {
+                for &object in objects {
+                    for name in revision.spelling().member_names(object) {
+                        assert!(
+                            name == "_meta" || depth.of(name).is_some(),
+                            "{revision} {object:?} `{name}`"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     fn parse(update: Value, revision: Revision) -> Parsed {
         let kind = update["sessionUpdate"].as_str().unwrap().to_owned();

@@ -10,21 +10,24 @@ use serde_json::{Map, Value};
 /// `_meta` as sent: absent (`None`), or its JSON text (an object or `null`).
 pub type Meta = Option<RawMeta>;
 
-/// The text of a `_meta` value as sent. No rule reads inside `_meta` and the
-/// client state does not keep it, so it is never built into a tree: a
-/// hostile `_meta` costs its size once, while the message is checked.
-/// Compared by value (`{"a": 1}` equals `{"a":1}`).
-#[derive(Clone, Debug)]
-pub struct RawMeta(Box<str>);
+/// The text of a `_meta` value as sent (see [`RawJson`]).
+pub type RawMeta = RawJson;
 
-impl RawMeta {
+/// The text of a JSON value as sent, for values no rule reads inside
+/// (`_meta`, a v2 custom plan type's own members): never built into a
+/// tree while the message is checked, so a hostile value costs its size
+/// once. Compared by value (`{"a": 1}` equals `{"a":1}`).
+#[derive(Clone, Debug)]
+pub struct RawJson(Box<str>);
+
+impl RawJson {
     /// `text` must be a JSON value (the parsers pass what serde read).
-    pub fn new(text: &str) -> RawMeta {
-        RawMeta(text.trim().into())
+    pub fn new(text: &str) -> RawJson {
+        RawJson(text.trim().into())
     }
 
-    pub fn from_value(value: &Value) -> RawMeta {
-        RawMeta(value.to_string().into())
+    pub fn from_value(value: &Value) -> RawJson {
+        RawJson(value.to_string().into())
     }
 
     pub fn as_str(&self) -> &str {
@@ -37,8 +40,8 @@ impl RawMeta {
     }
 }
 
-impl PartialEq for RawMeta {
-    fn eq(&self, other: &RawMeta) -> bool {
+impl PartialEq for RawJson {
+    fn eq(&self, other: &RawJson) -> bool {
         self.0 == other.0 || self.to_value() == other.to_value()
     }
 }
@@ -84,10 +87,11 @@ pub enum PlanContent {
     Markdown {
         content: String,
     },
-    /// A v2 `_`-prefixed custom type, with its other members as sent.
+    /// A v2 `_`-prefixed custom type, with its other members as sent (in
+    /// member order; their values as text, see [`RawJson`]).
     Custom {
         type_name: String,
-        fields: Map<String, Value>,
+        fields: Vec<(String, RawJson)>,
     },
 }
 
@@ -220,7 +224,7 @@ impl PlanMessage {
                     }
                     PlanContent::Custom { fields, .. } => {
                         for (k, v) in fields {
-                            plan.insert(k.clone(), v.clone());
+                            plan.insert(k.clone(), v.to_value());
                         }
                     }
                 }

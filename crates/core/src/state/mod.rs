@@ -146,8 +146,9 @@ impl PlanView {
                 object.insert("content".into(), Value::from(content.as_str()));
             }
             PlanContent::Custom { fields, .. } => {
+                // Built only to be shown.
                 for (k, v) in fields {
-                    object.insert(k.clone(), v.clone());
+                    object.insert(k.clone(), v.to_value());
                 }
             }
         }

@@ -60,6 +60,23 @@ pub fn scan(json: &str, limit: usize) -> Option<Scanned> {
     })
 }
 
+/// The value of the JSON string `json` (a string's text, quotes included):
+/// an unpaired surrogate escape is read as U+FFFD, and then also said (the
+/// first one found, for ENV-UNPAIRED-SURROGATE). `None` when `json` is not
+/// a string, so that routing values (`method`, `sessionId`, ids) holding
+/// half of a character are still read, the way the payload rules read them.
+pub fn read_string(json: &str) -> Option<(String, Option<Unpredictable>)> {
+    if let Ok(value) = serde_json::from_str::<String>(json) {
+        return Some((value, None));
+    }
+    if !json.trim_start().starts_with('"') {
+        return None;
+    }
+    let scanned = scan(json, 1)?;
+    let value = serde_json::from_str::<String>(&scanned.readable).ok()?;
+    Some((value, scanned.found.into_iter().next()))
+}
+
 /// Deepest nesting scanned (the line reader's limit is lower).
 const MAX_DEPTH: usize = 256;
 
@@ -326,6 +343,24 @@ fn flush(units: &mut Vec<u16>, decoded: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strings_are_read_lossily_and_the_half_character_is_said() {
+        assert_eq!(read_string(r#""s1""#), Some(("s1".into(), None)));
+        assert_eq!(read_string(r#""a\u0062""#), Some(("ab".into(), None)));
+        let (value, found) = read_string(r#""s\ud800""#).unwrap();
+        assert_eq!(value, "s\u{fffd}");
+        let found = found.unwrap();
+        assert_eq!(found.kind, UnpredictableKind::UnpairedSurrogate);
+        assert_eq!(found.pointer, "");
+        // An emoji written whole is one character, not a finding.
+        assert_eq!(
+            read_string(r#""\ud83d\ude00""#),
+            Some(("\u{1f600}".into(), None))
+        );
+        assert_eq!(read_string("5"), None);
+        assert_eq!(read_string("{}"), None);
+    }
 
     #[test]
     fn finds_and_rewrites() {

@@ -20,6 +20,7 @@ use crate::spec::capability::{self, CapabilityKeys};
 use crate::spec::messages::{PlanContent, PlanMessage};
 use crate::spec::{RevisionChoice, SpecChoice};
 use crate::state::ClientState;
+use crate::trace::interop::{self, Unpredictable};
 use crate::trace::{
     duplicate_keys, first_duplicate_member, is_object, last_member, parse_message, parse_record,
     DuplicateMember, Limits, LineObject, LineReader, RawLine, Record, RecordFault, MAX_READINGS,
@@ -358,11 +359,27 @@ impl Validator {
             return;
         };
         let before = self.diagnostics.len();
+        let mut lifecycle = Vec::new();
         for (index, element) in elements.iter().enumerate() {
             self.element_base = format!("{base}/{index}");
             match element.get().as_bytes().first() {
                 Some(b'{') => match serde_json::from_str::<LineObject<'_>>(element.get()) {
-                    Ok(object) => self.message(direction, &object),
+                    Ok(object) => {
+                        let method = object.method.and_then(|m| {
+                            serde_json::from_str::<std::borrow::Cow<'_, str>>(m.get()).ok()
+                        });
+                        if let Some(method) = method {
+                            let sender =
+                                direction.or_else(|| jsonrpc::direction_of_method(&method));
+                            lifecycle.extend(env::batched_lifecycle(
+                                &method,
+                                sender,
+                                &self.element_base,
+                                elements.len(),
+                            ));
+                        }
+                        self.message(direction, &object)
+                    }
                     Err(_) => self.repeated_members(direction, element.get(), false),
                 },
                 _ => {
@@ -378,6 +395,11 @@ impl Validator {
         // Judged by the revision in force after the batch: a batch that
         // carries the handshake is read under the revision it negotiates.
         let allowed = self.revision.revision.spelling().batches;
+        if allowed {
+            for d in lifecycle {
+                self.emit(d);
+            }
+        }
         if elements.is_empty() || !allowed {
             let kept = self.diagnostics.len();
             self.emit(env::batch(elements.len(), allowed).at(base));
@@ -714,17 +736,17 @@ impl Validator {
                     params.and_then(|p| repeated_member(p, &["sessionId"])),
                     "/params",
                 );
-                for session in read_session_ids(params) {
+                for session in self.session_ids(params, "/params") {
                     self.load(method, &session, asks_for_replay(params), is_request);
                 }
             }
             "session/prompt" => {
-                if let Some(session) = read_session_id(params) {
+                if let Some(session) = self.session_id(params, "/params") {
                     self.prompt(&session, is_request);
                 }
             }
             "session/cancel" => {
-                if let Some(session) = read_session_id(params) {
+                if let Some(session) = self.session_id(params, "/params") {
                     self.cancel(&session);
                 }
             }
@@ -928,7 +950,7 @@ impl Validator {
                 );
                 // Every value of a repeated `sessionId` is a reading: the
                 // agent's updates for any of them are not the agent's error.
-                let sessions = read_session_ids(result);
+                let sessions = self.session_ids(result, "/result");
                 if sessions.is_empty() && result.is_some() {
                     let found = result
                         .and_then(|r| last_member(r.get(), "sessionId"))
@@ -973,6 +995,31 @@ impl Validator {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// `sessionId` of params or a result at `base` (see [`read_session_id`]);
+    /// half of a character in it is said, and the id read with U+FFFD.
+    fn session_id(&mut self, raw: Option<&RawValue>, base: &str) -> Option<String> {
+        let (session, found) = read_session_id(raw)?;
+        self.warn_unpredictable(found, &session, base);
+        Some(session)
+    }
+
+    /// Every `sessionId` of params or a result at `base` (see [`read_session_ids`]).
+    fn session_ids(&mut self, raw: Option<&RawValue>, base: &str) -> Vec<String> {
+        let mut sessions = Vec::new();
+        for (session, found) in read_session_ids(raw) {
+            self.warn_unpredictable(found, &session, base);
+            sessions.push(session);
+        }
+        sessions
+    }
+
+    fn warn_unpredictable(&mut self, found: Option<Unpredictable>, session: &str, base: &str) {
+        if let Some(found) = found {
+            let d = env::unpredictable(&found, &format!("{base}/sessionId")).session(session);
+            self.emit(d);
         }
     }
 
@@ -1360,12 +1407,15 @@ impl Validator {
                 return None;
             }
         };
-        let session = match read
-            .session_id
-            .map(|raw| serde_json::from_str::<String>(raw.get()))
-        {
-            Some(Ok(session)) => session,
-            Some(Err(_)) => {
+        let session = match read.session_id.map(|raw| interop::read_string(raw.get())) {
+            Some(Some((session, found))) => {
+                if let Some(found) = found {
+                    let d = env::unpredictable(&found, "/params/sessionId").session(&session);
+                    self.emit(d);
+                }
+                session
+            }
+            Some(None) => {
                 self.emit(ses::bad_params(
                     "/params/sessionId",
                     "`sessionId` is not a string",
@@ -1472,7 +1522,16 @@ fn content_bytes(content: &PlanContent) -> usize {
         PlanContent::File { uri } => uri.len(),
         PlanContent::Markdown { content } => content.len(),
         PlanContent::Custom { type_name, fields } => {
-            type_name.len() + serde_json::to_string(fields).map_or(0, |t| t.len())
+            type_name.len()
+                + fields
+                    .iter()
+                    .map(|(name, value)| {
+                        std::mem::size_of::<(String, crate::spec::messages::RawJson)>()
+                            + name.len()
+                            + value.as_str().len()
+                            + 32
+                    })
+                    .sum::<usize>()
         }
     }
 }
@@ -1588,8 +1647,9 @@ fn reread_update(params: Option<&str>) -> Option<&str> {
 }
 
 /// `sessionId` of a params or result object: every string value when it
-/// repeats (each is a reading), in order.
-fn read_session_ids(raw: Option<&RawValue>) -> Vec<String> {
+/// repeats (each is a reading), in order, each with the unpaired surrogate
+/// escape it holds (read as U+FFFD).
+fn read_session_ids(raw: Option<&RawValue>) -> Vec<(String, Option<Unpredictable>)> {
     let Some(raw) = raw else {
         return Vec::new();
     };
@@ -1597,16 +1657,14 @@ fn read_session_ids(raw: Option<&RawValue>) -> Vec<String> {
         return Vec::new();
     };
     if repeated_member(raw, &["sessionId"]).is_none() {
-        return serde_json::from_str::<String>(session.get())
-            .into_iter()
-            .collect();
+        return interop::read_string(session.get()).into_iter().collect();
     }
-    let mut sessions: Vec<String> = Vec::new();
+    let mut sessions: Vec<(String, Option<Unpredictable>)> = Vec::new();
     for (name, value) in crate::trace::object_members(raw.get()).unwrap_or_default() {
         if name == "sessionId" {
-            if let Ok(session) = serde_json::from_str::<String>(value.get()) {
-                if !sessions.contains(&session) {
-                    sessions.push(session);
+            if let Some(read) = interop::read_string(value.get()) {
+                if !sessions.iter().any(|(known, _)| *known == read.0) {
+                    sessions.push(read);
                 }
             }
         }
@@ -1635,9 +1693,9 @@ fn asks_for_replay(params: Option<&RawValue>) -> bool {
 }
 
 /// `sessionId` of a params or result object (the last, if it repeats).
-fn read_session_id(raw: Option<&RawValue>) -> Option<String> {
+fn read_session_id(raw: Option<&RawValue>) -> Option<(String, Option<Unpredictable>)> {
     let session = last_member(raw?.get(), "sessionId")?;
-    serde_json::from_str::<String>(session.get()).ok()
+    interop::read_string(session.get())
 }
 
 /// Live state held by a [`Validator`], counted per item (see

@@ -598,13 +598,25 @@ mod tests {
             prop_assert!(duplicate_keys(payload.get()).is_empty());
         }
         // What the validator reads of params and results.
+        // Read alike, and without a remark (an unpaired surrogate).
         let sessions = read_session_ids(payload);
         prop_assert_eq!(
-            sessions.iter().map(String::as_str).collect::<Vec<_>>(),
-            rpc.session.into_iter().collect::<Vec<_>>()
+            sessions
+                .iter()
+                .map(|(session, found)| (session.as_str(), found.is_some()))
+                .collect::<Vec<_>>(),
+            rpc.session
+                .map(|s| (s, false))
+                .into_iter()
+                .collect::<Vec<_>>()
         );
         let session = super::super::read_session_id(payload);
-        prop_assert_eq!(session.as_deref(), rpc.session);
+        prop_assert_eq!(
+            session
+                .as_ref()
+                .map(|(s, found)| (s.as_str(), found.is_some())),
+            rpc.session.map(|s| (s, false))
+        );
         prop_assert_eq!(asks_for_replay(payload), rpc.replay_from);
         Ok(())
     }

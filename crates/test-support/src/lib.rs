@@ -1,8 +1,6 @@
-//! Helpers shared by the integration tests: where the repository is, and the
-//! corpus files in it.
-
-// Each test crate uses a different subset of these helpers.
-#![allow(dead_code)]
+//! Helpers the workspace's integration tests share: where the repository
+//! is, and the corpus files in it. A dev-dependency only (never published):
+//! the tests read the corpus at the workspace root, which no package ships.
 
 use std::path::{Path, PathBuf};
 
@@ -41,11 +39,27 @@ pub fn corpus_files(dir: &str, ext: &str) -> Vec<String> {
 
 /// `path` relative to `root`, with `/` separators on every platform, so it is
 /// the same string in snapshots on every machine.
-pub fn relative(root: &Path, path: &Path) -> String {
+fn relative(root: &Path, path: &Path) -> String {
     path.strip_prefix(root)
         .expect("path under the repository root")
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
         .join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_root_holds_the_corpus_and_listings_are_relative_and_sorted() {
+        let root = repo_root();
+        assert!(root.join("Cargo.toml").is_file());
+        let vectors = corpus_files("corpus/vectors", "json");
+        assert!(!vectors.is_empty());
+        assert!(vectors.windows(2).all(|w| w[0] < w[1]));
+        assert!(vectors.iter().all(|p| p.starts_with("corpus/vectors/")));
+        assert!(corpus_files("no/such/dir", "json").is_empty());
+    }
 }
