@@ -11,6 +11,7 @@ Shapes (one file each, deterministic):
   members  4 plan updates whose `_meta` has millions of tiny members
   entries  200 plans at the entry limit (10 000 entries each)
   content  8 markdown plans of a whole line each (over the state byte budget)
+  custom   4 v2 plans of a custom type whose own member is an array of millions of small numbers
 """
 
 import json
@@ -27,6 +28,14 @@ HEAD = [
 ]
 
 
+# A v2 connection (custom plan types are v2 only).
+HEAD_V2 = [
+    {"direction": "client_to_agent", "message": {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+     "params": {"protocolVersion": 2, "clientCapabilities": {}}}},
+    {"direction": "agent_to_client", "message": {"jsonrpc": "2.0", "id": 1, "result": {"protocolVersion": 2}}},
+] + HEAD[2:]
+
+
 def update(plan_update):
     return ('{"direction":"agent_to_client","message":{"jsonrpc":"2.0","method":"session/update",'
             '"params":{"sessionId":"s","update":' + plan_update + '}}}')
@@ -41,9 +50,9 @@ def entry_with_meta(meta_json):
     return '[{"content":"a","priority":"high","status":"pending","_meta":%s}]' % meta_json
 
 
-def write(path, lines):
+def write(path, lines, head=HEAD):
     with open(path, "w", encoding="utf-8") as f:
-        for m in HEAD:
+        for m in head:
             f.write(json.dumps(m, separators=(",", ":")) + "\n")
         for line in lines:
             f.write(line + "\n")
@@ -83,6 +92,10 @@ def main():
     markdown = [update('{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"m%d","content":"%s"}}'
                        % (i, text)) for i in range(8)]
     write(os.path.join(out, "hostile-content.jsonl"), markdown)
+
+    custom = [update('{"sessionUpdate":"plan_update","plan":{"type":"_acme","planId":"c%d","data":[%s]}}'
+                     % (i, ",".join(["0"] * ((budget - 200) // 2)))) for i in range(4)]
+    write(os.path.join(out, "hostile-custom.jsonl"), custom, HEAD_V2)
 
 
 if __name__ == "__main__":

@@ -16,14 +16,29 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
     use acp_plan_conformance::live::report::{
         progress_line, render_agent, render_incidents, AgentReport,
     };
-    use acp_plan_conformance::live::runner::{self, RunOptions, DEFAULT_PROMPT};
-    use acp_plan_conformance::live::scenario::{client_revision, select};
+    use acp_plan_conformance::live::runner;
+    use acp_plan_conformance::live::Scenarios;
     use acp_plan_conformance::report::{Format, Outcome};
     use std::io::IsTerminal;
 
     let reports = open_reports(&args.report)?;
-    let spec = args.spec.spec;
-    let scenarios = select(&args.scenarios, client_revision(spec))?;
+    let mut settings = Scenarios::new(args.spec.spec)
+        .timeout(args.timeout)
+        .scenario_timeout(args.scenario_timeout)
+        .permission(args.permission.clone())
+        .limits(limits(&args.limits))
+        .deny_warnings(args.verdict.deny_warnings)
+        .accept_incomplete(args.verdict.incomplete == crate::cli::IncompletePolicy::Warn);
+    for scenario in &args.scenarios {
+        settings = settings.only(*scenario);
+    }
+    for prompt in &args.prompts {
+        settings = settings.prompt(prompt.clone());
+    }
+    if let Some(out) = &args.out {
+        settings = settings.transcripts(out.clone());
+    }
+    let scenarios = settings.selected()?;
     let cwd = args
         .cwd
         .clone()
@@ -37,24 +52,7 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
     }
     agent.cwd = Some(cwd.clone());
     agent.env = args.env.clone();
-    let options = RunOptions {
-        agent,
-        scenarios,
-        prompts: if args.prompts.is_empty() {
-            vec![DEFAULT_PROMPT.to_owned()]
-        } else {
-            args.prompts.clone()
-        },
-        spec,
-        limits: limits(&args.limits),
-        timeout: args.timeout,
-        scenario_timeout: args.scenario_timeout,
-        cwd,
-        out: args.out.clone(),
-        permission: args.permission.clone(),
-        deny_warnings: args.verdict.deny_warnings,
-        accept_incomplete: args.verdict.incomplete == crate::cli::IncompletePolicy::Warn,
-    };
+    let options = settings.run_options(scenarios, agent, cwd);
     let show_progress = std::io::stderr().is_terminal();
     let outcomes = runner::run(&options, &mut |outcome| {
         if show_progress {

@@ -20,7 +20,9 @@
 use super::process::AgentCommand;
 use super::report::{render_agent, AgentReport};
 use super::runner::{self, RunOptions, DEFAULT_PROMPT};
-use super::scenario::{client_revision, select, Scenario, ScenarioOutcome, ScenarioResult};
+use super::scenario::{
+    client_revision, select, Scenario, ScenarioError, ScenarioOutcome, ScenarioResult,
+};
 use super::PermissionChoice;
 use crate::report::{Format, Outcome, ReportOptions};
 use crate::spec::{Revision, SpecChoice};
@@ -45,6 +47,7 @@ pub struct Scenarios {
     limits: Limits,
     out: Option<PathBuf>,
     deny_warnings: bool,
+    accept_incomplete: bool,
     allow_unexercised: bool,
 }
 
@@ -61,6 +64,7 @@ impl Scenarios {
             limits: Limits::default(),
             out: None,
             deny_warnings: false,
+            accept_incomplete: false,
             allow_unexercised: false,
         }
     }
@@ -128,10 +132,54 @@ impl Scenarios {
         self
     }
 
+    /// Pass a scenario whose only problem is traffic the checker could not
+    /// check (`acp-plan agent --incomplete warn`).
+    pub fn accept_incomplete(mut self, accept: bool) -> Scenarios {
+        self.accept_incomplete = accept;
+        self
+    }
+
     /// A run where no scenario was exercised (no plan message) passes.
     pub fn allow_unexercised(mut self, allow: bool) -> Scenarios {
         self.allow_unexercised = allow;
         self
+    }
+
+    /// The scenarios to run for the revision: those asked for with
+    /// [`Scenarios::only`] (an error for one that does not apply), or all
+    /// that apply.
+    pub fn selected(&self) -> Result<Vec<Scenario>, ScenarioError> {
+        select(&self.only, client_revision(self.spec))
+    }
+
+    /// The runner's options: these settings, `scenarios` (from
+    /// [`Scenarios::selected`]), `agent` and the absolute `cwd` sent in
+    /// `session/new`. `acp-plan agent` and [`AgentRun::run`] both build
+    /// them here.
+    pub fn run_options(
+        &self,
+        scenarios: Vec<Scenario>,
+        agent: AgentCommand,
+        cwd: PathBuf,
+    ) -> RunOptions {
+        RunOptions {
+            agent,
+            scenarios,
+            prompts: if self.prompts.is_empty() {
+                vec![DEFAULT_PROMPT.to_owned()]
+            } else {
+                self.prompts.clone()
+            },
+            spec: self.spec,
+            limits: self.limits.clone(),
+            timeout: self.timeout,
+            scenario_timeout: self.scenario_timeout,
+            cwd,
+            out: self.out.clone(),
+            permission: self.permission.clone(),
+            deny_warnings: self.deny_warnings,
+            accept_incomplete: self.accept_incomplete,
+        }
     }
 
     /// The agent to run: its program, arguments, environment and working
@@ -178,8 +226,7 @@ impl AgentRun {
     pub fn run(&self) -> io::Result<LiveRun> {
         let invalid = |message: String| io::Error::new(io::ErrorKind::InvalidInput, message);
         let options = &self.scenarios;
-        let scenarios = select(&options.only, client_revision(options.spec))
-            .map_err(|e| invalid(e.to_string()))?;
+        let scenarios = options.selected().map_err(|e| invalid(e.to_string()))?;
         let mut env = Vec::new();
         for (key, value) in &self.env {
             match value {
@@ -203,31 +250,14 @@ impl AgentRun {
             env,
         };
         agent.anchor_program(&std::env::current_dir()?);
-        let run_options = RunOptions {
-            agent,
-            scenarios,
-            prompts: if options.prompts.is_empty() {
-                vec![DEFAULT_PROMPT.to_owned()]
-            } else {
-                options.prompts.clone()
-            },
-            spec: options.spec,
-            limits: options.limits.clone(),
-            timeout: options.timeout,
-            scenario_timeout: options.scenario_timeout,
-            cwd,
-            out: options.out.clone(),
-            permission: options.permission.clone(),
-            deny_warnings: options.deny_warnings,
-            accept_incomplete: false,
-        };
+        let run_options = options.run_options(scenarios, agent, cwd);
         let outcomes = runner::run(&run_options, &mut |_| {})?;
         Ok(LiveRun {
             agent: run_options.agent.display(),
             outcomes,
             options: ReportOptions {
                 deny_warnings: options.deny_warnings,
-                accept_incomplete: false,
+                accept_incomplete: options.accept_incomplete,
                 show_state: false,
                 quiet: false,
             },
@@ -289,5 +319,54 @@ impl LiveRun {
             options: self.options,
             allow_unexercised: self.allow_unexercised,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agent() -> AgentCommand {
+        AgentCommand::from_words(&["my-agent".into()]).unwrap_or_default()
+    }
+
+    #[test]
+    fn run_options_carry_every_setting() {
+        let settings = Scenarios::v2()
+            .prompt("first")
+            .prompt("second")
+            .timeout(Duration::from_secs(3))
+            .scenario_timeout(Duration::from_secs(4))
+            .permission(PermissionChoice::Reject)
+            .transcripts("/tmp/out")
+            .deny_warnings(true)
+            .accept_incomplete(true);
+        let scenarios = settings.selected().expect("v2 has scenarios");
+        let options = settings.run_options(scenarios.clone(), agent(), "/work".into());
+        assert_eq!(options.scenarios, scenarios);
+        assert_eq!(options.prompts, ["first", "second"]);
+        assert_eq!(options.spec, SpecChoice::Fixed(Revision::V2));
+        assert_eq!(options.timeout, Duration::from_secs(3));
+        assert_eq!(options.scenario_timeout, Duration::from_secs(4));
+        assert_eq!(options.permission, PermissionChoice::Reject);
+        assert_eq!(options.out, Some(PathBuf::from("/tmp/out")));
+        assert_eq!(options.cwd, PathBuf::from("/work"));
+        assert!(options.deny_warnings && options.accept_incomplete);
+    }
+
+    #[test]
+    fn without_prompts_the_default_prompt_is_sent_and_nothing_is_accepted() {
+        let settings = Scenarios::v1();
+        let options = settings.run_options(Vec::new(), agent(), "/work".into());
+        assert_eq!(options.prompts, [DEFAULT_PROMPT]);
+        assert!(!options.deny_warnings && !options.accept_incomplete);
+        assert!(options.out.is_none());
+    }
+
+    #[test]
+    fn a_scenario_that_does_not_apply_is_not_selected() {
+        assert!(Scenarios::v2().only(Scenario::Load).selected().is_err());
+        let both = Scenarios::v1().only(Scenario::Load).selected();
+        assert_eq!(both.ok(), Some(vec![Scenario::Capability, Scenario::Load]));
     }
 }

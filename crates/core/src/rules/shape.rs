@@ -19,7 +19,10 @@ use crate::text::{json_type, member_pointer, shorten};
 use serde_json::{Map, Value};
 
 mod well_formed;
-pub use well_formed::{parse_well_formed, parse_well_formed_params, parse_well_formed_rest};
+pub use well_formed::{
+    parse_well_formed, parse_well_formed_params, parse_well_formed_rest, plain_meta, plan_content,
+    plan_entry, plan_id,
+};
 
 pub const ENTRIES: Rule = Rule {
     id: "SHAPE-ENTRIES",

@@ -62,23 +62,33 @@ impl ClientState {
     /// Apply a plan message to a session that is open. Returns false (and
     /// changes nothing) for a session that is not.
     pub fn apply(&mut self, session: &str, message: &PlanMessage) -> bool {
+        if !self.sessions.contains_key(session) {
+            return false;
+        }
+        self.apply_owned(session, message.clone())
+    }
+
+    /// [`ClientState::apply`], keeping the message's entries and id
+    /// instead of copies of them (the validator's way: it reads each
+    /// message for the state alone).
+    pub fn apply_owned(&mut self, session: &str, message: PlanMessage) -> bool {
         let Some(plans) = self.sessions.get_mut(session) else {
             return false;
         };
         match message {
-            PlanMessage::Legacy(legacy) => plans.legacy = Some(shown_entries(&legacy.entries)),
+            PlanMessage::Legacy(legacy) => plans.legacy = Some(shown_entries(legacy.entries)),
             PlanMessage::Update(update) => {
-                let content = match &update.plan.content {
+                let content = match update.plan.content {
                     PlanContent::Items { entries } => PlanContent::Items {
                         entries: shown_entries(entries),
                     },
-                    other => other.clone(),
+                    other => other,
                 };
                 let view = PlanView { content };
                 match plans.plans.get_mut(&update.plan.id) {
                     Some(existing) => *existing = view,
                     None => {
-                        plans.plans.insert(update.plan.id.clone(), view);
+                        plans.plans.insert(update.plan.id, view);
                     }
                 }
             }
@@ -103,16 +113,13 @@ impl ClientState {
 
 /// Entries as a client shows them: `_meta` is not shown, so the state does
 /// not keep it (a hostile `_meta` would otherwise live as long as its plan).
-fn shown_entries(entries: &[PlanEntry]) -> Vec<PlanEntry> {
+fn shown_entries(mut entries: Vec<PlanEntry>) -> Vec<PlanEntry> {
+    for entry in &mut entries {
+        entry.meta = None;
+    }
+    // Held as long as the plan is shown: no spare capacity.
+    entries.shrink_to_fit();
     entries
-        .iter()
-        .map(|e| PlanEntry {
-            content: e.content.clone(),
-            priority: e.priority.clone(),
-            status: e.status.clone(),
-            meta: None,
-        })
-        .collect()
 }
 
 impl SessionPlans {

@@ -38,11 +38,11 @@ pub fn duplicate_members(json: &str, limit: usize) -> Vec<DuplicateMember> {
         return found;
     }
     let mut de = serde_json::Deserializer::from_str(json);
-    let _ = Scan {
+    let _ = Walker(Scan {
         path: &mut path,
         found: &mut found,
         limit,
-    }
+    })
     .deserialize(&mut de);
     found
 }
@@ -53,40 +53,12 @@ pub fn duplicate_members(json: &str, limit: usize) -> Vec<DuplicateMember> {
 /// hashes, so a rare collision only sends the value to the exact checks).
 pub fn is_plain(json: &str) -> bool {
     struct Plain;
-    impl<'de> DeserializeSeed<'de> for Plain {
-        type Value = ();
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-            d.deserialize_any(self)
-        }
-    }
-    impl<'de> Visitor<'de> for Plain {
-        type Value = ();
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("any JSON value")
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+    impl Walk for Plain {
+        fn array<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(Walker(Plain))?.is_some() {}
             Ok(())
         }
-        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_str<E>(self, _: &str) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_unit<E>(self) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            while seq.next_element_seed(Plain)?.is_some() {}
-            Ok(())
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        fn object<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
             use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
             let hasher = BuildHasherDefault::<DefaultHasher>::default();
             let mut seen: HashSet<u64> = HashSet::new();
@@ -94,13 +66,13 @@ pub fn is_plain(json: &str) -> bool {
                 if !seen.insert(hasher.hash_one(key.as_ref())) {
                     return Err(A::Error::custom("repeated member name"));
                 }
-                map.next_value_seed(Plain)?;
+                map.next_value_seed(Walker(Plain))?;
             }
             Ok(())
         }
     }
     let mut de = serde_json::Deserializer::from_str(json);
-    Plain.deserialize(&mut de).is_ok() && de.end().is_ok()
+    Walker(Plain).deserialize(&mut de).is_ok() && de.end().is_ok()
 }
 
 /// Readings of one value checked at most: a name repeated more often has
@@ -193,53 +165,28 @@ pub fn array_elements(json: &str) -> Option<Vec<&RawValue>> {
 /// 0 for text that is not JSON).
 pub fn reading_count(json: &str) -> usize {
     struct Count<'c>(&'c mut usize);
-    impl<'de> DeserializeSeed<'de> for Count<'_> {
-        type Value = ();
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-            d.deserialize_any(self)
-        }
-    }
-    impl<'de> Visitor<'de> for Count<'_> {
-        type Value = ();
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("any JSON value")
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+    impl Walk for Count<'_> {
+        fn array<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq
+                .next_element_seed(Walker(Count(&mut *self.0)))?
+                .is_some()
+            {}
             Ok(())
         }
-        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_str<E>(self, _: &str) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_unit<E>(self) -> Result<(), E> {
-            Ok(())
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            while seq.next_element_seed(Count(&mut *self.0))?.is_some() {}
-            Ok(())
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        fn object<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
             let mut seen: std::collections::HashMap<String, usize> = Default::default();
             while let Some(key) = map.next_key::<String>()? {
                 let n = seen.entry(key).or_default();
                 *n += 1;
                 *self.0 = (*self.0).max(*n);
-                map.next_value_seed(Count(&mut *self.0))?;
+                map.next_value_seed(Walker(Count(&mut *self.0)))?;
             }
             Ok(())
         }
     }
     let mut count = 1;
     let mut de = serde_json::Deserializer::from_str(json);
-    match Count(&mut count).deserialize(&mut de) {
+    match Walker(Count(&mut count)).deserialize(&mut de) {
         Ok(()) => count,
         Err(_) => 0,
     }
@@ -333,21 +280,26 @@ pub fn last_member<'a>(json: &'a str, key: &str) -> Option<&'a RawValue> {
     Last(key).deserialize(&mut de).ok().flatten()
 }
 
-/// Walks a value without building it, keeping the path for the report.
-struct Scan<'s> {
-    path: &'s mut String,
-    found: &'s mut Vec<DuplicateMember>,
-    limit: usize,
+/// What a walk over a JSON value does in arrays and objects. Scalars are
+/// skipped; [`Walker`] turns a walk into the serde visitor (and seed, for
+/// elements and member values), so each walk writes only what it does.
+trait Walk: Sized {
+    fn array<'de, A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error>;
+    fn object<'de, A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error>;
 }
 
-impl<'de> DeserializeSeed<'de> for Scan<'_> {
+/// Reads any JSON value without building it, handing arrays and objects to
+/// the walk.
+struct Walker<W>(W);
+
+impl<'de, W: Walk> DeserializeSeed<'de> for Walker<W> {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for Scan<'_> {
+impl<'de, W: Walk> Visitor<'de> for Walker<W> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -373,18 +325,35 @@ impl<'de> Visitor<'de> for Scan<'_> {
         Ok(())
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        self.0.array(seq)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        self.0.object(map)
+    }
+}
+
+/// Walks a value without building it, keeping the path for the report.
+struct Scan<'s> {
+    path: &'s mut String,
+    found: &'s mut Vec<DuplicateMember>,
+    limit: usize,
+}
+
+impl Walk for Scan<'_> {
+    fn array<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let len = self.path.len();
         let mut index = 0usize;
         loop {
             self.path.truncate(len);
             self.path.push('/');
             self.path.push_str(&index.to_string());
-            let more = seq.next_element_seed(Scan {
+            let more = seq.next_element_seed(Walker(Scan {
                 path: &mut *self.path,
                 found: &mut *self.found,
                 limit: self.limit,
-            })?;
+            }))?;
             if more.is_none() {
                 break;
             }
@@ -394,7 +363,7 @@ impl<'de> Visitor<'de> for Scan<'_> {
         Ok(())
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+    fn object<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let len = self.path.len();
         let mut seen = HashSet::new();
         let mut repeated: Vec<String> = Vec::new();
@@ -412,11 +381,11 @@ impl<'de> Visitor<'de> for Scan<'_> {
                     return Err(A::Error::custom("enough repeats found"));
                 }
             }
-            map.next_value_seed(Scan {
+            map.next_value_seed(Walker(Scan {
                 path: &mut *self.path,
                 found: &mut *self.found,
                 limit: self.limit,
-            })?;
+            }))?;
         }
         self.path.truncate(len);
         Ok(())

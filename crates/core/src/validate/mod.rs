@@ -295,7 +295,8 @@ impl Validator {
                 .skim_update(bytes, max_depth, SkimFraming::Record)
             {
                 let direction = update.direction.and_then(Direction::parse);
-                self.skimmed_update(direction, update);
+                let plan = self.skimmed_plan(&update);
+                self.skimmed_update(direction, update, plan);
                 self.after_message(before, bytes);
                 return;
             }
@@ -525,7 +526,8 @@ impl Validator {
                 .skimmer
                 .skim_update(bytes, max_depth, SkimFraming::Message)
             {
-                self.skimmed_update(Some(direction), update);
+                let plan = self.skimmed_plan(&update);
+                self.skimmed_update(Some(direction), update, plan);
                 self.after_message(before, bytes);
                 return;
             }
@@ -559,7 +561,12 @@ impl Validator {
     /// [`Validator::message`], [`Validator::call`] and
     /// [`Validator::session_update`] do with one, given its session, kind
     /// and `update` object.
-    fn skimmed_update(&mut self, direction: Option<Direction>, update: skim::SkimmedUpdate<'_>) {
+    fn skimmed_update(
+        &mut self,
+        direction: Option<Direction>,
+        update: skim::SkimmedUpdate<'_>,
+        plan: PlanRead,
+    ) {
         self.messages += 1;
         let method = "session/update";
         let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(method)) else {
@@ -576,11 +583,26 @@ impl Validator {
         self.update_body(
             update.session,
             update.kind,
-            PlanRead::NotRead,
+            plan,
             Some(update.update),
             None,
             true,
         );
+    }
+
+    /// The plan message of a skimmed plan update, typed in the skim's pass
+    /// when it could be ([`Skimmer::typed_plan`]); else it is read from the
+    /// update's text as before.
+    fn skimmed_plan(&self, update: &skim::SkimmedUpdate<'_>) -> PlanRead {
+        if !shape::PLAN_KINDS.contains(&update.kind) {
+            return PlanRead::NotRead;
+        }
+        let revision = self.revision.revision;
+        let max_entries = self.config.limits.max_entries_per_plan;
+        match self.skimmer.typed_plan(update.line, revision, max_entries) {
+            Some(message) => PlanRead::WellFormed(Box::new(message)),
+            None => PlanRead::NotRead,
+        }
     }
 
     /// Whether the session of an update is established; if not, said once
@@ -1178,7 +1200,7 @@ impl Validator {
         };
         if let Some(message) = well_formed {
             if allowed && known && apply {
-                self.apply(session, &message);
+                self.apply(session, message);
             }
             return true;
         }
@@ -1194,7 +1216,7 @@ impl Validator {
             return false;
         };
         if allowed && known && apply {
-            self.apply(session, &message);
+            self.apply(session, message);
         }
         true
     }
@@ -1265,7 +1287,8 @@ impl Validator {
     }
 
     /// Identity and replacement rules, then the state change.
-    fn apply(&mut self, session: &str, message: &PlanMessage) {
+    fn apply(&mut self, session: &str, owned: PlanMessage) {
+        let message = &owned;
         let Some(plans) = self.state.session(session) else {
             return;
         };
@@ -1382,7 +1405,7 @@ impl Validator {
                 PlanMessage::Legacy(_) => {}
             }
         }
-        self.state.apply(session, message);
+        self.state.apply_owned(session, owned);
     }
 
     /// `sessionId`, `update` and `update.sessionUpdate`, or the diagnostics

@@ -20,6 +20,11 @@
 //! nothing about, and that a validator gives the same verdict with and
 //! without it.
 
+use crate::rules::shape;
+use crate::spec::messages::{LegacyPlan, Plan, PlanMessage, PlanRemoved, PlanUpdate};
+use crate::spec::Revision;
+use std::borrow::Cow;
+
 /// What a skimmed line says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SkimmedUpdate<'a> {
@@ -32,6 +37,8 @@ pub struct SkimmedUpdate<'a> {
     pub kind: &'a str,
     /// `params.update`, the object's text.
     pub update: &'a str,
+    /// The whole line, checked as UTF-8 (what [`Skimmer::typed_plan`] reads).
+    pub line: &'a str,
 }
 
 /// Whether a line may be an envelope (a recorded trace) or only a bare
@@ -53,6 +60,8 @@ const MAX_SKIM_MEMBERS: usize = 32;
 pub struct Skimmer {
     /// Member names of the objects open, as byte ranges of the line.
     keys: Vec<(usize, usize)>,
+    /// Where the typed members of the last plan update skimmed are.
+    capture: PlanCapture,
 }
 
 impl Skimmer {
@@ -66,21 +75,30 @@ impl Skimmer {
         framing: SkimFraming,
     ) -> Option<SkimmedUpdate<'a>> {
         self.keys.clear();
+        self.capture.clear();
         let mut skim = Skim {
             bytes: line,
             at: 0,
             depth: 0,
             max_depth: max_depth.min(MAX_SKIM_DEPTH),
             keys: &mut self.keys,
+            capture: &mut self.capture,
+            compact: true,
         };
         // The structure first, on bytes: most lines that are not for this
         // path (requests, responses, plans) say so in their first bytes.
-        let found = skim.line(framing)?;
+        let found = skim.found(framing)?;
         skim.whitespace();
-        if skim.at != line.len() || has_control_byte(line) {
+        if skim.at != line.len() {
             return None;
         }
-        let text = std::str::from_utf8(line).ok()?;
+        let text = match scan_bytes(line) {
+            Bytes::Control => return None,
+            // SAFETY: every byte is below 0x80, and ASCII is UTF-8 (the
+            // common case; this saves a second pass over the line).
+            Bytes::Ascii => unsafe { std::str::from_utf8_unchecked(line) },
+            Bytes::NonAscii => std::str::from_utf8(line).ok()?,
+        };
         Some(SkimmedUpdate {
             direction: match found.direction {
                 Some((start, end)) => Some(text.get(start..end)?),
@@ -89,7 +107,178 @@ impl Skimmer {
             session: text.get(found.session.0..found.session.1)?,
             kind: text.get(found.kind.0..found.kind.1)?,
             update: text.get(found.update.0..found.update.1)?,
+            line: text,
         })
+    }
+
+    /// The plan message of the plan update [`Skimmer::skim_update`] just
+    /// read (`line` is its [`SkimmedUpdate::line`]), typed in the same pass:
+    /// what `rules::shape::parse_well_formed` gives for it under `revision`.
+    /// `None` when the update is not one the one-pass read types (its
+    /// `sessionUpdate` not first, a member or value it does not take); the
+    /// caller then reads it as before. It decides nothing itself: the
+    /// decisions are the well-formed read's own functions.
+    pub fn typed_plan(
+        &self,
+        line: &str,
+        revision: Revision,
+        max_entries: usize,
+    ) -> Option<PlanMessage> {
+        self.capture.typed_plan(line, revision, max_entries)
+    }
+}
+
+impl PlanCapture {
+    /// See [`Skimmer::typed_plan`].
+    fn typed_plan(
+        &self,
+        line: &str,
+        revision: Revision,
+        max_entries: usize,
+    ) -> Option<PlanMessage> {
+        let capture = self;
+        if !capture.typed {
+            return None;
+        }
+        let spelling = revision.spelling();
+        let string = |span: Option<StringSpan>| string_value(line, span?);
+        let meta = |span: Option<Span>| match span {
+            Some((start, end)) => shape::plain_meta(line.get(start..end)?),
+            None => Some(None),
+        };
+        let entries = || {
+            if capture.entries.len() > max_entries {
+                return None;
+            }
+            // Exactly as long as it needs to be: the state keeps it.
+            let mut entries = Vec::with_capacity(capture.entries.len());
+            for entry in &capture.entries {
+                entries.push(shape::plan_entry(
+                    string(entry.content)?.into_owned(),
+                    &string(entry.priority)?,
+                    &string(entry.status)?,
+                    meta(entry.meta)?,
+                    spelling,
+                )?);
+            }
+            Some(entries)
+        };
+        let owned = |span: Option<StringSpan>| match span {
+            Some(span) => string_value(line, span).map(|s| Some(s.into_owned())),
+            None => Some(None),
+        };
+        match capture.kind? {
+            PlanKind::Legacy => {
+                if !capture.entries_seen {
+                    return None;
+                }
+                Some(PlanMessage::Legacy(LegacyPlan {
+                    entries: entries()?,
+                    meta: meta(capture.meta)?,
+                }))
+            }
+            PlanKind::Update => {
+                if !capture.plan_seen {
+                    return None;
+                }
+                let type_name = string(capture.plan_type)?;
+                let entries = capture.entries_seen.then(entries);
+                let content = shape::plan_content(
+                    &type_name,
+                    entries,
+                    owned(capture.uri)?,
+                    owned(capture.content)?,
+                    spelling,
+                )?;
+                let id = shape::plan_id(owned(capture.id)?, owned(capture.plan_id)?, spelling)?;
+                Some(PlanMessage::Update(PlanUpdate {
+                    plan: Plan {
+                        id,
+                        content,
+                        meta: meta(capture.plan_meta)?,
+                    },
+                    meta: meta(capture.meta)?,
+                }))
+            }
+            PlanKind::Removed => {
+                let plan_id =
+                    shape::plan_id(owned(capture.id)?, owned(capture.plan_id)?, spelling)?;
+                Some(PlanMessage::Removed(PlanRemoved {
+                    plan_id,
+                    meta: meta(capture.meta)?,
+                }))
+            }
+        }
+    }
+}
+
+/// A string's value: its text, or its escapes decoded as serde_json decodes
+/// them (an unpaired surrogate is `None`, as it fails serde_json's read).
+fn string_value(line: &str, span: StringSpan) -> Option<Cow<'_, str>> {
+    if span.escaped {
+        let quoted = line.get(span.start.checked_sub(1)?..span.end + 1)?;
+        serde_json::from_str::<String>(quoted).ok().map(Cow::Owned)
+    } else {
+        line.get(span.start..span.end).map(Cow::Borrowed)
+    }
+}
+
+/// The plan update kinds the one-pass read types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PlanKind {
+    Legacy,
+    Update,
+    Removed,
+}
+
+/// A string value's content, as a byte range of the line.
+#[derive(Clone, Copy, Debug)]
+struct StringSpan {
+    start: usize,
+    end: usize,
+    escaped: bool,
+}
+
+/// An entry's members.
+#[derive(Clone, Copy, Default)]
+struct EntrySpans {
+    content: Option<StringSpan>,
+    priority: Option<StringSpan>,
+    status: Option<StringSpan>,
+    meta: Option<Span>,
+}
+
+/// Where the members of a plan update are, recorded while it is skimmed
+/// (members of the kind's wire structure only, each of the right JSON
+/// type; anything else clears `typed`). Reused from line to line.
+#[derive(Default)]
+pub(super) struct PlanCapture {
+    /// `sessionUpdate` came first and named a plan kind, and every member
+    /// since is one the typed read takes.
+    typed: bool,
+    kind: Option<PlanKind>,
+    /// `_meta` of the update.
+    meta: Option<Span>,
+    /// `entries` (legacy) or `plan.entries` was there.
+    entries_seen: bool,
+    entries: Vec<EntrySpans>,
+    plan_seen: bool,
+    plan_type: Option<StringSpan>,
+    id: Option<StringSpan>,
+    plan_id: Option<StringSpan>,
+    uri: Option<StringSpan>,
+    content: Option<StringSpan>,
+    plan_meta: Option<Span>,
+}
+
+impl PlanCapture {
+    fn clear(&mut self) {
+        let mut entries = std::mem::take(&mut self.entries);
+        entries.clear();
+        *self = PlanCapture {
+            entries,
+            ..PlanCapture::default()
+        };
     }
 }
 
@@ -102,13 +291,38 @@ pub fn skim_update(
     Skimmer::default().skim_update(line, max_depth, framing)
 }
 
-/// Whether any byte is below 0x20. JSON forbids them in strings; between
-/// tokens only tab, CR and LF may appear, and lines written by a JSON
-/// serializer have none, so a line with any goes to the exact path. Written
-/// to vectorize (no early exit within a block).
-pub(super) fn has_control_byte(line: &[u8]) -> bool {
-    line.chunks(64)
-        .any(|block| block.iter().fold(0u8, |acc, &b| acc | u8::from(b < 0x20)) != 0)
+/// What [`scan_bytes`] found in a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bytes {
+    /// A byte below 0x20.
+    Control,
+    /// Only bytes 0x20..=0x7f.
+    Ascii,
+    /// No control byte, and some byte above 0x7f (to be checked as UTF-8).
+    NonAscii,
+}
+
+/// Whether any byte is below 0x20, and whether all are ASCII, in one pass.
+/// JSON forbids control bytes in strings; between tokens only tab, CR and
+/// LF may appear, and lines written by a JSON serializer have none, so a
+/// line with any goes to the exact path. Written to vectorize (no early
+/// exit within a block).
+fn scan_bytes(line: &[u8]) -> Bytes {
+    let mut high = 0u8;
+    for block in line.chunks(64) {
+        let (control, bits) = block.iter().fold((0u8, 0u8), |(control, bits), &b| {
+            (control | u8::from(b < 0x20), bits | b)
+        });
+        if control != 0 {
+            return Bytes::Control;
+        }
+        high |= bits;
+    }
+    if high < 0x80 {
+        Bytes::Ascii
+    } else {
+        Bytes::NonAscii
+    }
 }
 
 /// A byte range of the line.
@@ -156,6 +370,7 @@ struct MessageRead {
 }
 
 /// What [`Skim::line`] found, as ranges of the line.
+#[derive(Debug, PartialEq, Eq)]
 struct Found {
     direction: Option<Span>,
     session: Span,
@@ -169,6 +384,10 @@ pub(super) struct Skim<'a, 'k> {
     pub(super) depth: usize,
     pub(super) max_depth: usize,
     pub(super) keys: &'k mut Vec<(usize, usize)>,
+    pub(super) capture: &'k mut PlanCapture,
+    /// Whether the compact forms are tried first (tests compare the reads
+    /// with and without them).
+    pub(super) compact: bool,
 }
 
 impl<'a> Skim<'a, '_> {
@@ -189,6 +408,76 @@ impl<'a> Skim<'a, '_> {
     /// The text of a span.
     pub(super) fn get(&self, (start, end): Span) -> &'a [u8] {
         self.bytes.get(start..end).unwrap_or_default()
+    }
+
+    /// The line's structure: the compact form, else the general read.
+    fn found(&mut self, framing: SkimFraming) -> Option<Found> {
+        if self.compact {
+            if let Some(found) = self.compact_line(framing) {
+                return Some(found);
+            }
+            self.restart();
+        }
+        self.line(framing)
+    }
+
+    /// Back to the line's start, nothing read.
+    fn restart(&mut self) {
+        self.at = 0;
+        self.depth = 0;
+        self.keys.clear();
+        self.capture.clear();
+    }
+
+    /// An update as recorders and agents write it, without spaces and with
+    /// its members in the usual order: `{"direction":…,"message":{"jsonrpc":
+    /// "2.0","method":"session/update","params":{"sessionId":…,"update":
+    /// {…}}}}`, the envelope's `time` last if there, or the bare message.
+    /// These members are distinct by construction, so only the update
+    /// object is searched for repeats. Anything else returns `None` (the
+    /// caller restarts and [`Skim::line`] reads it); whatever this accepts,
+    /// `line` accepts with the same result.
+    fn compact_line(&mut self, framing: SkimFraming) -> Option<Found> {
+        let mut levels = 2;
+        let direction =
+            if framing == SkimFraming::Record && self.literal(b"{\"direction\":\"").is_some() {
+                let start = self.at;
+                if self.literal(b"agent_to_client").is_none() {
+                    self.literal(b"client_to_agent")?;
+                }
+                let direction = (start, self.at);
+                self.literal(b"\",\"message\":")?;
+                levels = 3;
+                Some(direction)
+            } else {
+                None
+            };
+        self.literal(
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":",
+        )?;
+        let session = self.plain_string()?;
+        self.literal(b",\"update\":")?;
+        // The objects the update is in (its own depth is checked as it is
+        // read).
+        self.depth = levels;
+        let start = self.at;
+        let kind = self.update()?;
+        let update = (start, self.at);
+        self.literal(b"}}")?;
+        if direction.is_some() {
+            if self.eat(b',').is_some() {
+                self.literal(b"\"time\":")?;
+                self.string()?;
+            }
+            self.eat(b'}')?;
+        }
+        self.depth = 0;
+        Some(Found {
+            direction,
+            session,
+            kind,
+            update,
+        })
     }
 
     /// The top-level object: an envelope or a bare message.
@@ -286,17 +575,183 @@ impl<'a> Skim<'a, '_> {
         })
     }
 
-    /// The update object, skimmed whole: its `sessionUpdate`.
+    /// The update object, skimmed whole: its `sessionUpdate`. A plan
+    /// update whose `sessionUpdate` comes first (as every serializer seen
+    /// writes it) has its members recorded for [`Skimmer::typed_plan`].
     fn update(&mut self) -> Option<Span> {
-        let mut kind = None;
+        let (mut kind, mut first) = (None, true);
         self.object(|skim, key| {
+            let is_first = std::mem::replace(&mut first, false);
             if key != b"sessionUpdate" {
-                return skim.value();
+                return if skim.capture.typed {
+                    skim.plan_member(key)
+                } else {
+                    skim.value()
+                };
             }
-            kind = Some(skim.plain_string()?);
+            let span = skim.plain_string()?;
+            if is_first {
+                skim.capture.kind = match skim.get(span) {
+                    b"plan" => Some(PlanKind::Legacy),
+                    b"plan_update" => Some(PlanKind::Update),
+                    b"plan_removed" => Some(PlanKind::Removed),
+                    _ => None,
+                };
+                skim.capture.typed = skim.capture.kind.is_some();
+            }
+            kind = Some(span);
             Some(())
         })?;
         kind
+    }
+
+    /// A member of a plan update, recorded if its kind's structure has it.
+    fn plan_member(&mut self, key: &[u8]) -> Option<()> {
+        match (self.capture.kind, key) {
+            (_, b"_meta") => self.capture.meta = self.captured_meta()?,
+            (Some(PlanKind::Legacy), b"entries") => self.captured_entries()?,
+            (Some(PlanKind::Update), b"plan") => self.captured_plan()?,
+            (Some(PlanKind::Removed), b"id") => self.capture.id = self.captured_string()?,
+            (Some(PlanKind::Removed), b"planId") => {
+                self.capture.plan_id = self.captured_string()?;
+            }
+            _ => return self.untyped_value(),
+        }
+        Some(())
+    }
+
+    /// A value the typed read does not take: skimmed, and the typed read
+    /// given up.
+    fn untyped_value(&mut self) -> Option<()> {
+        self.capture.typed = false;
+        self.value()
+    }
+
+    /// A string for the typed read (any other value gives it up).
+    fn captured_string(&mut self) -> Option<Option<StringSpan>> {
+        if self.peek()? != b'"' {
+            self.untyped_value()?;
+            return Some(None);
+        }
+        let (start, end, escaped) = self.string()?;
+        Some(Some(StringSpan {
+            start,
+            end,
+            escaped,
+        }))
+    }
+
+    /// `_meta`: an object or `null` (anything else gives the typed read up).
+    fn captured_meta(&mut self) -> Option<Option<Span>> {
+        let start = self.at;
+        if !matches!(self.peek()?, b'{' | b'n') {
+            self.untyped_value()?;
+            return Some(None);
+        }
+        self.value()?;
+        Some(Some((start, self.at)))
+    }
+
+    /// `entries`: an array of entry objects.
+    fn captured_entries(&mut self) -> Option<()> {
+        if self.peek()? != b'[' {
+            return self.untyped_value();
+        }
+        self.capture.entries_seen = true;
+        self.array(|skim| {
+            if skim.peek()? != b'{' {
+                return skim.untyped_value();
+            }
+            if let Some(entry) = skim.compact.then(|| skim.compact_entry()).flatten() {
+                skim.capture.entries.push(entry);
+                return Some(());
+            }
+            let mut entry = EntrySpans::default();
+            skim.object(|skim, key| {
+                match key {
+                    b"content" => entry.content = skim.captured_string()?,
+                    b"priority" => entry.priority = skim.captured_string()?,
+                    b"status" => entry.status = skim.captured_string()?,
+                    b"_meta" => entry.meta = skim.captured_meta()?,
+                    _ => return skim.untyped_value(),
+                }
+                Some(())
+            })?;
+            if skim.capture.typed {
+                skim.capture.entries.push(entry);
+            }
+            Some(())
+        })
+    }
+
+    /// An entry as serializers write it, `{"content":"…","priority":"…",
+    /// "status":"…"}` without spaces: its three distinct members need no
+    /// search for repeats. Anything else (another order, spaces, `_meta`,
+    /// a value that is not a string) leaves the position as it was and
+    /// returns `None`, for [`Skim::object`] to read; so does an entry
+    /// deeper than the limit, which it declines. A string's own faults
+    /// are the line's (`None` there too, and the object read finds them).
+    fn compact_entry(&mut self) -> Option<EntrySpans> {
+        let start = self.at;
+        let entry = self.compact_entry_members();
+        if entry.is_none() {
+            self.at = start;
+        }
+        entry
+    }
+
+    fn compact_entry_members(&mut self) -> Option<EntrySpans> {
+        if self.depth + 1 > self.max_depth {
+            return None;
+        }
+        self.literal(b"{\"content\":")?;
+        let content = self.captured_string_only()?;
+        self.literal(b",\"priority\":")?;
+        let priority = self.captured_string_only()?;
+        self.literal(b",\"status\":")?;
+        let status = self.captured_string_only()?;
+        self.eat(b'}')?;
+        Some(EntrySpans {
+            content: Some(content),
+            priority: Some(priority),
+            status: Some(status),
+            meta: None,
+        })
+    }
+
+    /// A string value, or `None` for anything else (nothing skimmed).
+    fn captured_string_only(&mut self) -> Option<StringSpan> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let (start, end, escaped) = self.string()?;
+        Some(StringSpan {
+            start,
+            end,
+            escaped,
+        })
+    }
+
+    /// `plan_update`'s `plan`: every member any plan type may carry (which
+    /// may appear together is the well-formed read's decision).
+    fn captured_plan(&mut self) -> Option<()> {
+        if self.peek()? != b'{' {
+            return self.untyped_value();
+        }
+        self.capture.plan_seen = true;
+        self.object(|skim, key| {
+            match key {
+                b"type" => skim.capture.plan_type = skim.captured_string()?,
+                b"id" => skim.capture.id = skim.captured_string()?,
+                b"planId" => skim.capture.plan_id = skim.captured_string()?,
+                b"entries" => skim.captured_entries()?,
+                b"uri" => skim.capture.uri = skim.captured_string()?,
+                b"content" => skim.capture.content = skim.captured_string()?,
+                b"_meta" => skim.capture.plan_meta = skim.captured_meta()?,
+                _ => return skim.untyped_value(),
+            }
+            Some(())
+        })
     }
 
     /// An object whose members `member` reads (it gets each name without
@@ -346,7 +801,8 @@ impl<'a> Skim<'a, '_> {
         Some(())
     }
 
-    fn array(&mut self) -> Option<()> {
+    /// An array whose elements `element` reads.
+    fn array(&mut self, mut element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
         self.eat(b'[')?;
         self.depth += 1;
         if self.depth > self.max_depth {
@@ -356,7 +812,7 @@ impl<'a> Skim<'a, '_> {
         if self.eat(b']').is_none() {
             loop {
                 self.whitespace();
-                self.value()?;
+                element(self)?;
                 self.whitespace();
                 match self.peek()? {
                     b',' => self.at += 1,
@@ -377,7 +833,7 @@ impl<'a> Skim<'a, '_> {
         match self.peek()? {
             b'"' => self.string().map(drop),
             b'{' => self.object(|skim, _| skim.value()),
-            b'[' => self.array(),
+            b'[' => self.array(Self::value),
             b'-' | b'0'..=b'9' => self.number(),
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
@@ -441,7 +897,13 @@ impl<'a> Skim<'a, '_> {
         let mut escaped = false;
         loop {
             let rest = self.bytes.get(self.at..)?;
-            self.at += quote_or_backslash(rest)?;
+            // After an escape the string is likely long text with more of
+            // them: straight to the vector search.
+            self.at += if escaped {
+                memchr::memchr2(b'"', b'\\', rest)?
+            } else {
+                quote_or_backslash(rest)?
+            };
             if self.eat(b'"').is_some() {
                 return Some((start, self.at - 1, escaped));
             }
@@ -495,6 +957,29 @@ mod tests {
             (read.kind, read.update),
             ("plan", r#"{"sessionUpdate":"plan","entries":[]}"#)
         );
+    }
+
+    #[test]
+    fn scans_bytes_for_control_and_non_ascii() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        for _ in 0..20_000 {
+            let len = rng.usize(0..200);
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| match rng.u8(0..40) {
+                    0 => rng.u8(..0x20),
+                    1 => rng.u8(0x80..),
+                    _ => rng.u8(0x20..0x80),
+                })
+                .collect();
+            let expected = if bytes.iter().any(|&b| b < 0x20) {
+                Bytes::Control
+            } else if bytes.is_ascii() {
+                Bytes::Ascii
+            } else {
+                Bytes::NonAscii
+            };
+            assert_eq!(scan_bytes(&bytes), expected, "{bytes:?}");
+        }
     }
 
     #[test]
@@ -560,8 +1045,6 @@ mod tests {
     // The fast path agrees with the exact path.
 
     use crate::jsonrpc::{classify, Frame};
-    use crate::rules::shape;
-    use crate::spec::Revision;
     use crate::trace::{parse_record, Record};
     use crate::validate::head::{read_head, PlanRead};
     use crate::validate::{Config, Validator};
@@ -643,6 +1126,150 @@ mod tests {
         })
     }
 
+    /// Plan updates as agents write them (`sessionUpdate` first), each
+    /// member now and then spelled or typed otherwise: strings with
+    /// escapes (lone surrogates too), custom and unknown values, `null`s,
+    /// missing, extra and misplaced members, `_meta` of every type.
+    fn plan_update_object() -> impl Strategy<Value = String> {
+        use prop::sample::select;
+        let text = select(vec![
+            "\"a\"",
+            "\"step 1: run the tests\"",
+            "\"a\\\"b\\n\\u00e9\\/\"",
+            "\"\\ud800\"",
+            "\"\"",
+            "\"é😀\"",
+            "null",
+            "1",
+        ]);
+        let priority = select(vec![
+            "\"high\"",
+            "\"medium\"",
+            "\"low\"",
+            "\"_p\"",
+            "\"urgent\"",
+            "\"hi\\u0067h\"",
+            "null",
+        ]);
+        let status = select(vec![
+            "\"pending\"",
+            "\"in_progress\"",
+            "\"completed\"",
+            "\"cancelled\"",
+            "\"_s\"",
+            "\"done\"",
+            "\"pendin\\u0067\"",
+        ]);
+        let meta = select(vec![
+            "{}",
+            "{\"a\":[1,2.5,{\"b\":null}]}",
+            "null",
+            "1",
+            "\"m\"",
+            "[]",
+            "{\"n\":1e400}",
+            "{\"s\":\"\\ud800\"}",
+        ]);
+        let entry = (
+            text.clone(),
+            priority,
+            status,
+            prop::option::weighted(0.2, meta.clone()),
+            0..10u8,
+        )
+            .prop_map(|(content, priority, status, meta, how)| {
+                let mut members = vec![
+                    format!("\"content\":{content}"),
+                    format!("\"priority\":{priority}"),
+                    format!("\"status\":{status}"),
+                ];
+                if let Some(meta) = meta {
+                    members.push(format!("\"_meta\":{meta}"));
+                }
+                match how {
+                    0 => drop(members.remove(0)),
+                    1 => members.push("\"x\":1".into()),
+                    2 => members.reverse(),
+                    _ => {}
+                }
+                format!("{{{}}}", members.join(","))
+            });
+        let entries = prop_oneof![
+            12 => prop::collection::vec(entry, 0..4).prop_map(|e| format!("[{}]", e.join(","))),
+            1 => select(vec!["null", "[1]", "{}", "[[]]"]).prop_map(str::to_owned),
+        ];
+        let id = prop_oneof![
+            6 => select(vec!["\"p\"", "\"plan-0\""]),
+            1 => select(vec!["\"\"", "\"p\\u0031\"", "null", "1"]),
+        ];
+        let id_key = select(vec!["planId", "id"]);
+        let uri = select(vec![
+            "\"file:///w/plan.md\"",
+            "\"plan.md\"",
+            "\"file:\\/\\/\\/a\"",
+            "\"http://x y\"",
+        ]);
+        let plan_type = prop_oneof![
+            6 => select(vec!["\"items\"", "\"markdown\"", "\"file\""]),
+            1 => select(vec!["\"_custom\"", "\"item\\u0073\"", "null"]),
+        ];
+        let plan = (
+            plan_type,
+            id_key.clone(),
+            id.clone(),
+            prop::option::weighted(0.1, id.clone()),
+            entries.clone(),
+            uri,
+            text,
+            prop::option::weighted(0.2, meta.clone()),
+            0..12u8,
+        )
+            .prop_map(
+                |(plan_type, key, id, other, entries, uri, content, meta, how)| {
+                    let mut members =
+                        vec![format!("\"type\":{plan_type}"), format!("\"{key}\":{id}")];
+                    if let Some(other) = other {
+                        let other_key = if key == "id" { "planId" } else { "id" };
+                        members.push(format!("\"{other_key}\":{other}"));
+                    }
+                    match (plan_type, how) {
+                        (_, 0) => members.push(format!("\"entries\":{entries},\"uri\":{uri}")),
+                        (_, 1) => members.push("\"markdown\":\"# a\"".into()),
+                        ("\"markdown\"", _) => members.push(format!("\"content\":{content}")),
+                        ("\"file\"", _) => members.push(format!("\"uri\":{uri}")),
+                        _ => members.push(format!("\"entries\":{entries}")),
+                    }
+                    if let Some(meta) = meta {
+                        members.push(format!("\"_meta\":{meta}"));
+                    }
+                    if how == 2 {
+                        members.reverse();
+                    }
+                    format!("{{{}}}", members.join(","))
+                },
+            );
+        let body = prop_oneof![
+            2 => entries.prop_map(|e| ("\"plan\"", format!("\"entries\":{e}"))),
+            4 => plan.prop_map(|p| ("\"plan_update\"", format!("\"plan\":{p}"))),
+            2 => (id_key, id).prop_map(|(k, id)| ("\"plan_removed\"", format!("\"{k}\":{id}"))),
+        ];
+        (body, prop::option::weighted(0.2, meta), 0..12u8).prop_map(|((kind, body), meta, how)| {
+            let mut members = vec![format!("\"sessionUpdate\":{kind}"), body];
+            if let Some(meta) = meta {
+                members.push(format!("\"_meta\":{meta}"));
+            }
+            match how {
+                // Not first: the one-pass read leaves it to the text read.
+                0 => members.rotate_left(1),
+                1 => members.push("\"extra\":[]".into()),
+                2 => members.push("\"plan\":{}".into()),
+                3 => members.push("\"entries\":[]".into()),
+                _ => {}
+            }
+            format!("{{{}}}", members.join(","))
+        })
+    }
+
     /// A `session/update` line, bare or in an envelope, with members in any
     /// order and now and then one that the fast path must not take.
     fn update_line() -> impl Strategy<Value = String> {
@@ -693,6 +1320,7 @@ mod tests {
                 }
                 format!("{{{}}}", members.join(","))
             });
+        let update = prop_oneof![2 => update, 1 => plan_update_object()];
         let params = (session, update, any::<bool>()).prop_map(|(s, u, swap)| {
             if swap {
                 format!("{{\"update\":{u},\"sessionId\":{s}}}")
@@ -757,9 +1385,27 @@ mod tests {
     /// Whatever the fast path accepts, the exact path reads the same way
     /// and finds nothing to say about.
     fn agrees_with_exact_path(line: &[u8], framing: SkimFraming) -> Result<(), TestCaseError> {
-        let Some(skimmed) = skim_update(line, 128, framing) else {
+        let mut skimmer = Skimmer::default();
+        let Some(skimmed) = skimmer.skim_update(line, 128, framing) else {
             return Ok(());
         };
+        // The plan message typed in the same pass is the one the
+        // well-formed read gives (which tests in `rules::shape` hold to the
+        // strict parser); when it types none, the validator reads the
+        // update's text as before.
+        for revision in Revision::ALL {
+            for max_entries in [1, 100] {
+                if let Some(typed) = skimmer.typed_plan(skimmed.line, revision, max_entries) {
+                    let read = shape::parse_well_formed(
+                        skimmed.update,
+                        skimmed.kind,
+                        revision,
+                        max_entries,
+                    );
+                    prop_assert_eq!(Some(typed), read, "{:?}", revision);
+                }
+            }
+        }
         prop_assert!(serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok());
         let (direction, object) = match framing {
             SkimFraming::Record => match parse_record(line, 128) {
@@ -834,8 +1480,60 @@ mod tests {
         Ok(())
     }
 
+    /// The compact forms (a whole update line, an entry) read a line as
+    /// the general read does: the same structure, the same end, the same
+    /// typed plan. Returns whether the compact line form took it.
+    fn compact_agrees(
+        line: &[u8],
+        framing: SkimFraming,
+        max_depth: usize,
+    ) -> Result<bool, TestCaseError> {
+        let read = |compact: bool| {
+            let (mut keys, mut capture) = (Vec::new(), PlanCapture::default());
+            let mut skim = Skim {
+                bytes: line,
+                at: 0,
+                depth: 0,
+                max_depth,
+                keys: &mut keys,
+                capture: &mut capture,
+                compact,
+            };
+            let found = if compact {
+                skim.compact_line(framing)
+            } else {
+                skim.line(framing)
+            };
+            let at = skim.at;
+            let text = String::from_utf8_lossy(line).into_owned();
+            let typed: Vec<_> = Revision::ALL
+                .into_iter()
+                .map(|revision| capture.typed_plan(&text, revision, 100))
+                .collect();
+            (found, at, typed)
+        };
+        let (compact, at, typed) = read(true);
+        let Some(compact) = compact else {
+            return Ok(false);
+        };
+        let (general, general_at, general_typed) = read(false);
+        prop_assert_eq!(Some(compact), general);
+        prop_assert_eq!(at, general_at);
+        prop_assert_eq!(typed, general_typed);
+        Ok(true)
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn compact_forms_read_as_the_general_read(line in prop_oneof![
+            update_line().prop_map(String::into_bytes),
+            mutated_line(),
+        ], max_depth in prop::sample::select(vec![3usize, 4, 5, 64])) {
+            compact_agrees(&line, SkimFraming::Record, max_depth)?;
+            compact_agrees(&line, SkimFraming::Message, max_depth)?;
+        }
 
         #[test]
         fn generated_lines_read_alike(line in update_line()) {
@@ -873,17 +1571,37 @@ mod tests {
         use proptest::strategy::ValueTree;
         let mut runner = proptest::test_runner::TestRunner::deterministic();
         let (mut taken, mut plans, mut declined) = (0, 0, 0);
+        // Plan updates typed in the pass, and well-formed ones left to the
+        // text read, under some revision.
+        let (mut typed, mut untyped, mut compact) = (0, 0, 0);
+        let mut skimmer = Skimmer::default();
         for _ in 0..2000 {
             let line = update_line().new_tree(&mut runner).unwrap().current();
-            match skim_update(line.as_bytes(), 128, SkimFraming::Record) {
-                Some(read) if shape::PLAN_KINDS.contains(&read.kind) => plans += 1,
+            compact +=
+                usize::from(compact_agrees(line.as_bytes(), SkimFraming::Record, 64).unwrap());
+            match skimmer.skim_update(line.as_bytes(), 128, SkimFraming::Record) {
+                Some(read) if shape::PLAN_KINDS.contains(&read.kind) => {
+                    plans += 1;
+                    let by_revision = Revision::ALL.map(|revision| {
+                        let fast = skimmer.typed_plan(read.line, revision, 100).is_some();
+                        let text = shape::parse_well_formed(read.update, read.kind, revision, 100);
+                        (fast, text.is_some())
+                    });
+                    typed += usize::from(by_revision.iter().any(|&(fast, _)| fast));
+                    untyped += usize::from(by_revision.iter().any(|&(fast, text)| text && !fast));
+                }
                 Some(_) => taken += 1,
                 None => declined += 1,
             }
         }
         assert!(
-            taken > 100 && plans > 100 && declined > 400,
-            "{taken} {plans} {declined}"
+            taken > 100
+                && plans > 100
+                && declined > 400
+                && typed > 80
+                && untyped > 10
+                && compact > 100,
+            "{taken} {plans} {declined} {typed} {untyped} {compact}"
         );
     }
 

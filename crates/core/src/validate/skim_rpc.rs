@@ -18,7 +18,7 @@
 //! same frame and says nothing about, and that a validator gives the same
 //! verdict with and without it.
 
-use super::skim::{has_control_byte, Skim, Span, MAX_SKIM_DEPTH};
+use super::skim::{PlanCapture, Skim, Span, MAX_SKIM_DEPTH};
 use super::SkimFraming;
 
 /// A well-formed request or response, as the exact path would read it.
@@ -43,6 +43,15 @@ pub struct SkimmedRpc<'a> {
 #[derive(Default)]
 pub struct RpcSkimmer {
     keys: Vec<(usize, usize)>,
+    /// Unused here (no plan is read), but the skim's reader needs one.
+    capture: PlanCapture,
+}
+
+/// Whether any byte is below 0x20 (see `skim`: JSON allows none in strings,
+/// and serializers write none between tokens). Written to vectorize.
+fn has_control_byte(line: &[u8]) -> bool {
+    line.chunks(64)
+        .any(|block| block.iter().fold(0u8, |acc, &b| acc | u8::from(b < 0x20)) != 0)
 }
 
 /// Methods whose params a rule reads beyond `sessionId` and `replayFrom`:
@@ -68,6 +77,8 @@ impl RpcSkimmer {
             depth: 0,
             max_depth: max_depth.min(MAX_SKIM_DEPTH),
             keys: &mut self.keys,
+            capture: &mut self.capture,
+            compact: false,
         };
         let found = rpc_line(&mut skim, framing)?;
         skim.whitespace();

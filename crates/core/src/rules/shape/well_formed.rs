@@ -137,23 +137,10 @@ fn parse<'de, S: Source<'de>>(
         "plan_update" => {
             let wire = source.read::<UpdateWire<'de, S::Kind>>()?;
             let Object(plan) = wire.plan;
-            let content = match (
-                plan.type_name.as_ref(),
-                plan.entries,
-                plan.uri,
-                plan.content,
-            ) {
-                ("items", Some(items), None, None) => entries(items, spelling, max_entries)
-                    .map(|entries| PlanContent::Items { entries }),
-                ("file", None, Some(uri), None)
-                    if !spelling.absolute_file_uri || is_absolute_uri(&uri) =>
-                {
-                    Some(PlanContent::File { uri })
-                }
-                ("markdown", None, None, Some(content)) => Some(PlanContent::Markdown { content }),
-                // Custom types, and members that belong to another type.
-                _ => None,
-            };
+            let entries = plan
+                .entries
+                .map(|items| entries(items, spelling, max_entries));
+            let content = plan_content(&plan.type_name, entries, plan.uri, plan.content, spelling);
             match (plan_id(plan.id, plan.plan_id, spelling), content) {
                 (Some(id), Some(content)) => Some(PlanMessage::Update(PlanUpdate {
                     plan: Plan {
@@ -180,8 +167,32 @@ fn parse<'de, S: Source<'de>>(
     Ok(message)
 }
 
+/// The content of a `plan_update`'s plan from the members it carries
+/// (`entries` already typed: `Some(None)` when they are not well-formed);
+/// `None` for a custom type or members that belong to another type. Shared
+/// with the one-pass read (`validate::skim`), so both decide alike.
+pub fn plan_content(
+    type_name: &str,
+    entries: Option<Option<Vec<PlanEntry>>>,
+    uri: Option<String>,
+    content: Option<String>,
+    spelling: &Spelling,
+) -> Option<PlanContent> {
+    match (type_name, entries, uri, content) {
+        ("items", Some(entries), None, None) => {
+            entries.map(|entries| PlanContent::Items { entries })
+        }
+        ("file", None, Some(uri), None) if !spelling.absolute_file_uri || is_absolute_uri(&uri) => {
+            Some(PlanContent::File { uri })
+        }
+        ("markdown", None, None, Some(content)) => Some(PlanContent::Markdown { content }),
+        // Custom types, and members that belong to another type.
+        _ => None,
+    }
+}
+
 /// The revision's id key, non-empty, and not the other revisions' key.
-fn plan_id(id: Option<String>, plan_id: Option<String>, spelling: &Spelling) -> Option<String> {
+pub fn plan_id(id: Option<String>, plan_id: Option<String>, spelling: &Spelling) -> Option<String> {
     let (own, other) = match spelling.plan_id_key {
         "planId" => (plan_id, id),
         "id" => (id, plan_id),
@@ -204,22 +215,36 @@ fn entries(
     items
         .into_iter()
         .map(|Object(entry)| {
-            Some(PlanEntry {
-                priority: allowed(&entry.priority, spelling.priorities, spelling)
-                    .then(|| Priority::known(&entry.priority))
-                    .map(|known| {
-                        known.unwrap_or_else(|| Priority::Custom(entry.priority.clone().into()))
-                    })?,
-                status: allowed(&entry.status, spelling.statuses, spelling)
-                    .then(|| Status::known(&entry.status))
-                    .map(|known| {
-                        known.unwrap_or_else(|| Status::Custom(entry.status.clone().into()))
-                    })?,
-                content: entry.content,
-                meta: entry.meta,
-            })
+            plan_entry(
+                entry.content,
+                &entry.priority,
+                &entry.status,
+                entry.meta,
+                spelling,
+            )
         })
         .collect()
+}
+
+/// One entry, if its priority and status are the revision's (shared with
+/// `validate::skim`).
+pub fn plan_entry(
+    content: String,
+    priority: &str,
+    status: &str,
+    meta: Meta,
+    spelling: &Spelling,
+) -> Option<PlanEntry> {
+    let priority = allowed(priority, spelling.priorities, spelling)
+        .then(|| Priority::known(priority).unwrap_or_else(|| Priority::Custom(priority.into())))?;
+    let status = allowed(status, spelling.statuses, spelling)
+        .then(|| Status::known(status).unwrap_or_else(|| Status::Custom(status.into())))?;
+    Some(PlanEntry {
+        priority,
+        status,
+        content,
+        meta,
+    })
 }
 
 /// The strict parser's test for `priority` and `status` values.
@@ -329,16 +354,24 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
 /// reports them).
 fn meta<'de, D: Deserializer<'de>>(d: D) -> Result<Meta, D::Error> {
     let raw = <&'de serde_json::value::RawValue>::deserialize(d)?;
+    plain_meta(raw.get()).ok_or_else(|| {
+        de::Error::custom("`_meta` is not an object or null, or holds something to remark on")
+    })
+}
+
+/// `_meta`'s text as the strict parser keeps it, or `None` when the exact
+/// path has something to say (shared with `validate::skim`).
+pub fn plain_meta(text: &str) -> Option<Meta> {
     // Kept as text, never built; anything the exact path would remark on
     // (a repeated name, a number beyond f64, an unpaired surrogate) sends
     // the update there.
-    if !matches!(raw.get().as_bytes().first(), Some(b'{' | b'n')) {
-        return Err(de::Error::custom("`_meta` is not an object or null"));
+    if !matches!(text.as_bytes().first(), Some(b'{' | b'n')) {
+        return None;
     }
-    if !crate::trace::is_plain(raw.get()) {
-        return Err(de::Error::custom("`_meta` holds something to remark on"));
+    if !crate::trace::is_plain(text) {
+        return None;
     }
-    Ok(Some(crate::spec::messages::RawMeta::new(raw.get())))
+    Some(Some(crate::spec::messages::RawMeta::new(text)))
 }
 
 #[cfg(test)]
