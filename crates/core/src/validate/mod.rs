@@ -1269,12 +1269,15 @@ impl Validator {
     /// A plan update against the session's boundaries: a quiet resume not yet
     /// answered, a replay already answered, a cancelled turn already ended.
     fn turn_rules(&mut self, session: &str) {
+        // The earliest such resume, not the first a hash map happens to
+        // list (its order differs from one map to the next).
         let resume = self
             .turns
             .quiet_resumes
             .iter()
-            .find(|(_, s)| s.as_str() == session)
-            .map(|(line, _)| *line);
+            .filter(|(_, s)| s.as_str() == session)
+            .map(|(line, _)| *line)
+            .min();
         if let Some(line) = resume {
             self.emit(ses::resume_replay(session, line));
         }
