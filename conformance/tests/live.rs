@@ -106,7 +106,11 @@ fn conformant_scripts_pass_every_scenario() {
             &["--scenario", "capability", "--scenario", "load"],
             &["capability", "load"],
         ),
-        ("conformant-v2.jsonl", &["--spec", "v2"], &["capability"]),
+        (
+            "conformant-v2.jsonl",
+            &["--spec", "v2"],
+            &["capability", "load"],
+        ),
     ];
     for (script, args, expected) in cases {
         let (status, document, stderr) = run_agent(args, &fake_agent(&corpus(script)));
@@ -163,6 +167,12 @@ fn broken_scripts_fail_with_their_rule() {
         ),
         ("broken-load.jsonl", &[], "LOAD-REPLAY-STATE", &["load"]),
         (
+            "broken-resume-v2.jsonl",
+            &["--spec", "v2"],
+            "LOAD-REPLAY-STATE",
+            &["load"],
+        ),
+        (
             "load-replay-without-plans.jsonl",
             &["--deny-warnings"],
             "LOAD-REPLAY-MISSING",
@@ -194,6 +204,63 @@ fn broken_scripts_fail_with_their_rule() {
             }
         }
     }
+}
+
+/// v2 has no `session/load`: `load` resumes with `replayFrom: {"type": "start"}`
+/// and cites v2's own sentence about that replay.
+#[test]
+fn the_v2_load_scenario_resumes_from_the_start_and_cites_v2() {
+    let (status, document, _) = run_agent(
+        &["--spec", "v2", "--scenario", "load"],
+        &fake_agent(&corpus("broken-resume-v2.jsonl")),
+    );
+    assert_eq!(status, 1, "{document:#}");
+    let replay: Vec<&Value> = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["file"] == "load" && d["rule"] == "LOAD-REPLAY-STATE")
+        .collect();
+    assert!(!replay.is_empty(), "{document:#}");
+    for d in replay {
+        assert_eq!(
+            d["citation"]["document"], "ACP Session Setup (protocol v2)",
+            "{d}"
+        );
+        assert!(d["citation"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("When replayFrom.type is \"start\""));
+    }
+    // An agent that answers protocol version 1 to a v2 client is not asked
+    // for v2's session/resume.
+    let dir = tempfile::tempdir().unwrap();
+    let v1_answer: Vec<Value> = std::fs::read_to_string(corpus("conformant-v2.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|mut record| {
+            if record["message"]["result"]["protocolVersion"] == 2 {
+                record["message"]["result"]["protocolVersion"] = json!(1);
+            }
+            record
+        })
+        .collect();
+    let script = write_script(dir.path(), "v1-answer.jsonl", &v1_answer);
+    let (_, document, _) = run_agent(
+        &["--spec", "v2", "--scenario", "load"],
+        &fake_agent(&script),
+    );
+    let load = scenario(&document, "load");
+    assert_eq!(load["result"], "not_exercised", "{load}");
+    assert_eq!(load["transcript"], Value::Null);
+    assert!(
+        load["reason"]
+            .as_str()
+            .unwrap()
+            .contains("did not answer protocol version 2"),
+        "{load}"
+    );
 }
 
 #[test]

@@ -336,8 +336,10 @@ impl Connection {
         self.validator.state().session(session).cloned()
     }
 
-    /// Add a diagnostic decided outside the validator (e.g. `LOAD-*`).
-    pub fn add_diagnostic(&mut self, d: Diagnostic) {
+    /// Add a diagnostic decided outside the validator (e.g. `LOAD-*`),
+    /// cited in the words of the revision the connection is checked under.
+    pub fn add_diagnostic(&mut self, mut d: Diagnostic) {
+        d.revision.get_or_insert(self.validator.revision().revision);
         self.account(d);
     }
 

@@ -31,7 +31,7 @@ pub struct RunOptions {
     pub limits: Limits,
     pub timeout: Duration,
     pub scenario_timeout: Duration,
-    /// Sent as `cwd` in `session/new` and `session/load` (absolute).
+    /// Sent as `cwd` in `session/new` and `session/load` or `session/resume` (absolute).
     pub cwd: PathBuf,
     /// Where transcripts and stderr logs go.
     pub out: Option<PathBuf>,
@@ -44,6 +44,8 @@ pub struct RunOptions {
 /// What the `capability` scenario leaves for `load`.
 struct LiveSession {
     id: String,
+    /// `loadSession` advertised (v2: protocol version 2 agreed, so
+    /// `session/resume` is there).
     load_advertised: bool,
     plans: SessionPlans,
     plan_messages: u64,
@@ -162,8 +164,14 @@ fn drive_session(
     progress: &mut Progress,
 ) -> Result<(), Incident> {
     let init = connection.request("initialize", scenario.initialize_params(client))?;
-    progress.load_advertised =
-        init.result.pointer("/agentCapabilities/loadSession") == Some(&Value::Bool(true));
+    progress.load_advertised = match client {
+        // No capability gates it: "Agents that support the `session` method
+        // surface MUST support `session/resume`", once v2 is agreed on.
+        Revision::V2 => init.result.get("protocolVersion") == Some(&Value::from(2)),
+        Revision::Draft202605 | Revision::V1 => {
+            init.result.pointer("/agentCapabilities/loadSession") == Some(&Value::Bool(true))
+        }
+    };
     let new = connection.request("session/new", json!({"cwd": options.cwd, "mcpServers": []}))?;
     let Some(id) = new.result.get("sessionId").and_then(Value::as_str) else {
         return Err(Incident::BadResult {
@@ -204,7 +212,12 @@ fn run_load(
         return skipped("the capability scenario did not complete a session to load");
     };
     if !live.load_advertised {
-        return skipped("the agent does not advertise agentCapabilities.loadSession");
+        return skipped(match client {
+            Revision::V2 => "the agent did not answer protocol version 2, whose session/resume replays the session",
+            Revision::Draft202605 | Revision::V1 => {
+                "the agent does not advertise agentCapabilities.loadSession"
+            }
+        });
     }
     let mut connection = open(options, Scenario::Load, live.spec)?;
     let incident = replay_session(&mut connection, options, client, live).err();
@@ -251,10 +264,16 @@ fn replay_session(
     live: &LiveSession,
 ) -> Result<(), Incident> {
     connection.request("initialize", Scenario::Load.initialize_params(client))?;
-    let reply = connection.request(
-        "session/load",
-        json!({"sessionId": live.id, "cwd": options.cwd, "mcpServers": []}),
-    )?;
+    let mut params = json!({"sessionId": live.id, "cwd": options.cwd, "mcpServers": []});
+    let method = match client {
+        // v2 resumes quietly unless asked to replay the whole conversation.
+        Revision::V2 => {
+            params["replayFrom"] = json!({"type": "start"});
+            "session/resume"
+        }
+        Revision::Draft202605 | Revision::V1 => "session/load",
+    };
+    let reply = connection.request(method, params)?;
     // The replay is what the agent sent before it answered.
     let replay = connection.session_plans(&live.id).unwrap_or_default();
     for mut d in compare_replay(&live.id, &live.plans, &replay) {

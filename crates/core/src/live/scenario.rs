@@ -25,8 +25,9 @@ pub enum Scenario {
     /// Only the other revision's key (e.g. `planCapabilities` under v1): the
     /// agent must treat it as not advertised.
     OtherRevisionKey,
-    /// `session/load` of the `capability` session in a fresh process: the
-    /// replayed plans must be well-formed and end where the live session did.
+    /// `session/load` of the `capability` session in a fresh process (v2:
+    /// `session/resume` with `replayFrom: {"type": "start"}`): the replayed
+    /// plans must be well-formed and end where the live session did.
     Load,
 }
 
@@ -52,11 +53,11 @@ impl Scenario {
 
     /// Whether the scenario means anything under `revision`. v2 has no plan
     /// capability (plan operations are baseline), so the capability
-    /// variations collapse into `capability`, a plain session; and v2 has
-    /// no `session/load` (its `session/resume` replays differently), so
-    /// `load` does not apply either.
+    /// variations collapse into `capability`, a plain session; v2 has no
+    /// `session/load`, so `load` asks `session/resume` to replay from the start.
     pub fn applies_to(self, revision: Revision) -> bool {
-        revision.spelling().capability_key.is_some() || self == Scenario::Capability
+        revision.spelling().capability_key.is_some()
+            || matches!(self, Scenario::Capability | Scenario::Load)
     }
 
     /// The `initialize` params the client sends: v1's `clientCapabilities`
@@ -135,7 +136,7 @@ impl Scenario {
             }
             Scenario::CapabilityNull => "client sends the capability key as null",
             Scenario::OtherRevisionKey => "client sends only the other revision's capability key",
-            Scenario::Load => "session/load of the capability session in a fresh process",
+            Scenario::Load => "session/load (v2: session/resume replaying from the start) of the capability session in a fresh process",
         }
     }
 }
@@ -182,7 +183,7 @@ pub fn protocol_version(revision: Revision) -> u64 {
 /// A scenario asked for that cannot run.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ScenarioError {
-    #[error("scenario `{scenario}` does not apply under {client} (no plan capability, no session/load); run `capability`")]
+    #[error("scenario `{scenario}` does not apply under {client} (no plan capability); run `capability` or `load`")]
     NotApplicable {
         scenario: Scenario,
         client: Revision,
@@ -338,8 +339,15 @@ mod tests {
     #[test]
     fn selection() {
         assert_eq!(select(&[], Revision::V1).unwrap(), Scenario::ALL);
-        assert_eq!(select(&[], Revision::V2).unwrap(), [Scenario::Capability]);
-        assert!(select(&[Scenario::Load], Revision::V2).is_err());
+        // v2: a plain session, and its resume replaying from the start.
+        assert_eq!(
+            select(&[], Revision::V2).unwrap(),
+            [Scenario::Capability, Scenario::Load]
+        );
+        assert_eq!(
+            select(&[Scenario::Load], Revision::V2).unwrap(),
+            [Scenario::Capability, Scenario::Load]
+        );
         assert_eq!(
             select(
                 &[Scenario::Load, Scenario::NoCapability, Scenario::Load],

@@ -1,41 +1,61 @@
 //! LOAD-*: a loaded session's replay against the live session it replays.
 //!
 //! These compare two connections (the live session, then a fresh connection
-//! that calls `session/load`), so only `acp-plan agent` decides them; a
+//! that calls `session/load`, or under v2 `session/resume` with
+//! `replayFrom: {"type": "start"}`), so only `acp-plan agent` decides them; a
 //! single trace can never trigger them.
 
-use crate::catalog::{docs, Basis, Citation, Level, Rule, WITH_CAPABILITY};
+use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
+use crate::spec::Revision;
 use crate::state::SessionPlans;
+
+const REPLAY_FROM_START: &str = "When replayFrom.type is \"start\", the Agent MUST replay the entire conversation to the Client in the form of session/update notifications before responding.";
 
 pub const REPLAY_STATE: Rule = Rule {
     id: "LOAD-REPLAY-STATE",
     level: Level::Must,
     basis: Basis::Text,
-    revisions: WITH_CAPABILITY,
-    summary: "The plans a `session/load` replay ends with are the plans the live session ended with",
+    revisions: ALL_REVISIONS,
+    summary: "The plans a `session/load` replay (v2: `session/resume` from the start) ends with are the plans the live session ended with",
     citation: Citation {
         document: docs::SESSION_SETUP_V1,
         section: "Loading Sessions",
         text: "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications (like session/prompt).",
         note: "The replay is what the agent sends before it answers session/load.",
     },
-    revision_citations: &[],
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::SESSION_SETUP_V2,
+            section: "Resuming Sessions",
+            text: REPLAY_FROM_START,
+            note: "The replay is what the agent sends before it answers session/resume with replayFrom {\"type\": \"start\"}.",
+        },
+    }],
 };
 
 pub const REPLAY_MISSING: Rule = Rule {
     id: "LOAD-REPLAY-MISSING",
     level: Level::Should,
     basis: Basis::Text,
-    revisions: WITH_CAPABILITY,
-    summary: "A `session/load` replay shows the plans the live session ended with (a replay without them is incomplete)",
+    revisions: ALL_REVISIONS,
+    summary: "A `session/load` replay (v2: `session/resume` from the start) shows the plans the live session ended with (a replay without them is incomplete)",
     citation: Citation {
         document: docs::SESSION_SETUP_V1,
         section: "Loading Sessions",
         text: "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications (like session/prompt).",
         note: "Whether plan updates are part of \"the conversation\" is not spelled out in v1, so a replay without them is a warning.",
     },
-    revision_citations: &[],
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::SESSION_SETUP_V2,
+            section: "Resuming Sessions",
+            text: REPLAY_FROM_START,
+            note: "v2 names user, agent and thought messages as what may be replayed, not plan updates, so a replay without them is a warning.",
+        },
+    }],
 };
 
 pub const RULES: &[&Rule] = &[&REPLAY_STATE, &REPLAY_MISSING];

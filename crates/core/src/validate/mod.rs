@@ -364,25 +364,43 @@ impl Validator {
         for (index, element) in elements.iter().enumerate() {
             self.element_base = format!("{base}/{index}");
             match element.get().as_bytes().first() {
-                Some(b'{') => match serde_json::from_str::<LineObject<'_>>(element.get()) {
-                    Ok(object) => {
-                        let method = object.method.and_then(|m| {
-                            serde_json::from_str::<std::borrow::Cow<'_, str>>(m.get()).ok()
-                        });
-                        if let Some(method) = method {
-                            let sender =
-                                direction.or_else(|| jsonrpc::direction_of_method(&method));
-                            lifecycle.extend(env::batched_lifecycle(
-                                &method,
-                                sender,
-                                &self.element_base,
-                                elements.len(),
-                            ));
+                Some(b'{') => {
+                    let parsed = serde_json::from_str::<LineObject<'_>>(element.get());
+                    // Every `method` the element carries: a repeated one is
+                    // read each way, so each value is judged.
+                    let methods: Vec<&serde_json::value::RawValue> = match &parsed {
+                        Ok(object) => object.method.into_iter().collect(),
+                        Err(_) => crate::trace::object_members(element.get())
+                            .into_iter()
+                            .flatten()
+                            .filter(|(name, _)| name == "method")
+                            .map(|(_, value)| value)
+                            .collect(),
+                    };
+                    let mut seen: Vec<std::borrow::Cow<'_, str>> = Vec::new();
+                    for raw in methods {
+                        let Ok(method) =
+                            serde_json::from_str::<std::borrow::Cow<'_, str>>(raw.get())
+                        else {
+                            continue;
+                        };
+                        if seen.contains(&method) {
+                            continue;
                         }
-                        self.message(direction, &object)
+                        let sender = direction.or_else(|| jsonrpc::direction_of_method(&method));
+                        lifecycle.extend(env::batched_lifecycle(
+                            &method,
+                            sender,
+                            &self.element_base,
+                            elements.len(),
+                        ));
+                        seen.push(method);
                     }
-                    Err(_) => self.repeated_members(direction, element.get(), false),
-                },
+                    match parsed {
+                        Ok(object) => self.message(direction, &object),
+                        Err(_) => self.repeated_members(direction, element.get(), false),
+                    }
+                }
                 _ => {
                     self.messages += 1;
                     self.emit(Diagnostic::new(
@@ -1863,6 +1881,34 @@ mod tests {
             rules(&report),
             vec![("SES-UPDATE-PARAMS", 5, "/params/update")]
         );
+    }
+
+    /// A batched prompt whose `method` is repeated is read both ways: each
+    /// lifecycle-sensitive value is warned of once.
+    #[test]
+    fn a_repeated_method_in_a_v2_batch_is_judged_under_each_value() {
+        let trace = concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":2,"capabilities":{}}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":2,"capabilities":{}}}"#,
+            "\n",
+            r#"[{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}}},{"jsonrpc":"2.0","id":2,"method":"session/new","method":"session/new","params":{"cwd":"/w","mcpServers":[]}}]"#,
+            "\n",
+        );
+        let config = Config {
+            spec: crate::spec::SpecChoice::Fixed(Revision::V2),
+            ..Config::default()
+        };
+        let report = check_reader("t", trace.as_bytes(), config).unwrap();
+        let lifecycle: Vec<_> = rules(&report)
+            .into_iter()
+            .filter(|(id, _, _)| *id == "ENV-BATCH-LIFECYCLE")
+            .collect();
+        assert_eq!(lifecycle, vec![("ENV-BATCH-LIFECYCLE", 3, "/1/method")]);
+        assert!(report
+            .diagnostics
+            .iter()
+            .any(|d| d.rule.id == "ENV-DUPLICATE-KEY"));
     }
 
     #[test]
