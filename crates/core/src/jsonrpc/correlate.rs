@@ -68,7 +68,7 @@ pub enum ResponseOutcome {
 #[derive(Debug)]
 pub struct Correlator {
     /// Indexed by the direction the *request* travelled.
-    outstanding: [HashMap<Id, Pending>; 2],
+    outstanding: [foldhash::HashMap<Id, Pending>; 2],
     answered: [VecDeque<Id>; 2],
     unplaced: VecDeque<(Id, String)>,
     /// Ids whose first bare response was ambiguous, with the request it was
@@ -82,7 +82,7 @@ pub struct Correlator {
 impl Correlator {
     pub fn new(max_outstanding: usize) -> Self {
         Correlator {
-            outstanding: [HashMap::new(), HashMap::new()],
+            outstanding: [HashMap::default(), HashMap::default()],
             answered: [VecDeque::new(), VecDeque::new()],
             unplaced: VecDeque::new(),
             ambiguous: VecDeque::new(),
@@ -205,6 +205,26 @@ impl Correlator {
                     }
                 }
             }
+        }
+    }
+
+    /// The request that a response with `id` travelling in `direction`
+    /// (`None` for a bare line) answers when [`Correlator::response`] would
+    /// pair them plainly ([`ResponseOutcome::Answers`]), without taking it:
+    /// what a fast path asks before it commits to a response.
+    pub fn plain_answer(&self, direction: Option<Direction>, id: &Id) -> Option<&Pending> {
+        if let Some(direction) = direction {
+            return self.outstanding[direction.opposite().index()].get(id);
+        }
+        let from_client = self.outstanding[Direction::ClientToAgent.index()].get(id);
+        let from_agent = self.outstanding[Direction::AgentToClient.index()].get(id);
+        match (from_client, from_agent) {
+            (Some(pending), None) | (None, Some(pending))
+                if !self.ambiguous.iter().any(|(known, _)| known == id) =>
+            {
+                Some(pending)
+            }
+            _ => None,
         }
     }
 

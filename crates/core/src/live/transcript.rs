@@ -11,7 +11,6 @@
 //! does not repeat that line's `TRACE-LIMIT`).
 
 use crate::jsonrpc::Direction;
-use crate::text::shorten;
 use crate::trace::parse_message;
 use std::collections::VecDeque;
 use std::fs::File;
@@ -22,6 +21,35 @@ use std::path::{Path, PathBuf};
 const RECENT_MESSAGES: usize = 6;
 /// Characters of each remembered message.
 const RECENT_CHARS: usize = 300;
+
+/// `shorten(String::from_utf8_lossy(bytes).trim_end(), max)` into `out`,
+/// without a pass of the lossy decoder (byte by byte) over valid UTF-8 and
+/// without counting characters when the text is ASCII up to the cut.
+fn recent_text(bytes: &[u8], max: usize, out: &mut String) {
+    out.clear();
+    let lossy;
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(_) => {
+            lossy = String::from_utf8_lossy(bytes);
+            &lossy
+        }
+    }
+    .trim_end();
+    let cut = match text.as_bytes().get(..=max) {
+        // No more bytes, so no more characters, than `max`.
+        None => None,
+        Some(head) if head.is_ascii() => Some(max),
+        Some(_) => text.char_indices().nth(max).map(|(cut, _)| cut),
+    };
+    match cut.and_then(|cut| text.get(..cut)) {
+        Some(kept) => {
+            out.push_str(kept);
+            out.push('…');
+        }
+        None => out.push_str(text),
+    }
+}
 
 /// One recent message, shortened, for reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,13 +99,19 @@ impl Transcript {
     /// Record one message line; returns its line number.
     pub fn record(&mut self, direction: Direction, bytes: &[u8]) -> u64 {
         self.lines += 1;
+        // The oldest message's text is reused: the tap records every
+        // message it checks, so this runs at the traffic's rate.
+        let mut text = String::new();
         if self.recent.len() == RECENT_MESSAGES {
-            self.recent.pop_front();
+            if let Some(oldest) = self.recent.pop_front() {
+                text = oldest.text;
+            }
         }
+        recent_text(bytes, RECENT_CHARS, &mut text);
         self.recent.push_back(RecentMessage {
             line: self.lines,
             direction,
-            text: shorten(String::from_utf8_lossy(bytes).trim_end(), RECENT_CHARS),
+            text,
         });
         // Only a transcript written to a file needs the envelope.
         if self.file.is_some() {
@@ -153,7 +187,49 @@ fn now_rfc3339() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::shorten;
     use crate::trace::{parse_record, Record};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// The recent message's text is what `shorten` makes of the lossy
+        /// decoding, whatever the bytes (invalid UTF-8, multi-byte and
+        /// whitespace characters around the cut, trailing whitespace).
+        #[test]
+        fn recent_text_is_the_shortened_lossy_text(
+            parts in prop::collection::vec(prop::sample::select(vec![
+                "a", "é", "😀", " ", "\u{3000}", "\n", "\u{85}",
+                "\u{ff}", "\u{80}",
+            ]), 0..40),
+            raw in prop::collection::vec(prop::sample::select(vec![
+                b'a', b' ', 0x80, 0xc3, 0xe3, 0xf0, 0xff,
+            ]), 0..6),
+            at in any::<prop::sample::Index>(),
+            max in 0..12usize,
+            reused in ".{0,8}",
+        ) {
+            let mut bytes = parts.concat().into_bytes();
+            // Raw bytes (maybe invalid UTF-8) inserted anywhere.
+            let i = at.index(bytes.len() + 1);
+            bytes.splice(i..i, raw);
+            let mut out = reused;
+            recent_text(&bytes, max, &mut out);
+            prop_assert_eq!(out, shorten(String::from_utf8_lossy(&bytes).trim_end(), max));
+        }
+    }
+
+    #[test]
+    fn long_lines_are_cut_after_their_first_characters() {
+        let mut out = String::new();
+        recent_text(&[b'x'; 1000], RECENT_CHARS, &mut out);
+        assert_eq!(out, format!("{}…", "x".repeat(RECENT_CHARS)));
+        recent_text("é".repeat(400).as_bytes(), RECENT_CHARS, &mut out);
+        assert_eq!(out, format!("{}…", "é".repeat(RECENT_CHARS)));
+        recent_text(b"short \n", RECENT_CHARS, &mut out);
+        assert_eq!(out, "short");
+    }
 
     #[test]
     fn objects_are_wrapped_and_faults_written_as_received() {

@@ -8,6 +8,7 @@ mod files;
 mod head;
 mod session;
 pub mod skim;
+pub mod skim_rpc;
 
 pub use files::{check_paths, default_jobs};
 
@@ -29,9 +30,16 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use session::SessionTrack;
 use skim::{SkimFraming, Skimmer};
+use skim_rpc::RpcSkimmer;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufRead};
+
+/// The maps of per-session and per-request state, looked up several times
+/// a line: foldhash (seeded per process, so a hostile trace cannot choose
+/// colliding keys) instead of SipHash, which was a tenth of the
+/// instructions on traces of many sessions.
+type FoldMap<K, V> = foldhash::HashMap<K, V>;
 
 /// How to check.
 #[derive(Clone, Debug, Default)]
@@ -57,7 +65,7 @@ pub struct Validator {
     /// answer: its capability keys and line.
     reinitialize: Option<(CapabilityKeys, u64)>,
     plan_capability: cap::Advertised,
-    tracks: HashMap<String, SessionTrack>,
+    tracks: FoldMap<String, SessionTrack>,
     sessions_overflowed: bool,
     state: ClientState,
     diagnostics: Vec<Diagnostic>,
@@ -70,7 +78,7 @@ pub struct Validator {
     initialize_line: Vec<u8>,
     /// Sessions opened by a session/load or session/resume still awaiting
     /// its answer, by the request's line.
-    loading: HashMap<u64, String>,
+    loading: FoldMap<u64, String>,
     /// While a batch element is read: the pointer to it (`/2`), which
     /// prefixes the pointers of what is found in it.
     element_base: String,
@@ -82,6 +90,8 @@ pub struct Validator {
     turns: Turns,
     /// Buffers of the one-pass read of updates not about plans.
     skimmer: Skimmer,
+    /// Buffers of the one-pass read of requests and responses.
+    rpc_skimmer: RpcSkimmer,
     /// Whether lines that [`skim`] reads skip the exact path (tests turn it
     /// off to compare).
     skim: bool,
@@ -96,22 +106,22 @@ struct Turns {
     /// a later update for a session nobody named is taken as theirs.
     unnamed_sessions: usize,
     /// session/resume requests that asked for no replay, by line.
-    quiet_resumes: HashMap<u64, String>,
+    quiet_resumes: FoldMap<u64, String>,
     /// session/load (v2: session/resume with a replay) requests, by line.
-    replaying: HashMap<u64, String>,
+    replaying: FoldMap<u64, String>,
     /// Sessions whose replay was answered, until their next prompt: the answer's line.
-    replayed: HashMap<String, u64>,
+    replayed: FoldMap<String, u64>,
     /// session/prompt requests in flight, by line.
-    prompts: HashMap<u64, String>,
+    prompts: FoldMap<u64, String>,
     /// Sessions the client cancelled whose turn has not ended yet.
-    cancelling: HashMap<String, u64>,
+    cancelling: FoldMap<String, u64>,
     /// Sessions whose cancelled turn ended, until their next prompt: the end's line.
-    cancel_ended: HashMap<String, u64>,
+    cancel_ended: FoldMap<String, u64>,
 }
 
 impl Turns {
     fn bounded<K: std::hash::Hash + Eq, V>(
-        map: &mut HashMap<K, V>,
+        map: &mut FoldMap<K, V>,
         limit: usize,
         key: K,
         value: V,
@@ -137,7 +147,7 @@ impl Validator {
             handshake: Handshake::NotStarted,
             reinitialize: None,
             plan_capability: cap::Advertised::No,
-            tracks: HashMap::new(),
+            tracks: FoldMap::default(),
             sessions_overflowed: false,
             state: ClientState::new(),
             diagnostics: Vec::new(),
@@ -145,12 +155,13 @@ impl Validator {
             line: 0,
             messages: 0,
             initialize_line: Vec::new(),
-            loading: HashMap::new(),
+            loading: FoldMap::default(),
             element_base: String::new(),
             initialize_base: String::new(),
             state_bytes: 0,
             turns: Turns::default(),
             skimmer: Skimmer::default(),
+            rpc_skimmer: RpcSkimmer::default(),
             skim: true,
             config,
         }
@@ -171,6 +182,11 @@ impl Validator {
     /// What a conformant client shows now.
     pub fn state(&self) -> &ClientState {
         &self.state
+    }
+
+    /// What a conformant client shows at the end, without a copy.
+    pub fn into_state(self) -> ClientState {
+        self.state
     }
 
     /// JSON-RPC messages read so far.
@@ -267,6 +283,13 @@ impl Validator {
         let before = self.diagnostics.len();
         if self.skim {
             let max_depth = self.config.limits.max_depth;
+            // Requests and responses first when the line's start names no
+            // update (either read declines the other's lines, only later).
+            let rpc_first = !names_update(bytes);
+            if rpc_first && self.skimmed_rpc(bytes, None, SkimFraming::Record) {
+                self.after_message(before, bytes);
+                return;
+            }
             if let Some(update) = self
                 .skimmer
                 .skim_update(bytes, max_depth, SkimFraming::Record)
@@ -274,6 +297,10 @@ impl Validator {
                 let direction = update.direction.and_then(Direction::parse);
                 let plan = self.skimmed_plan(&update);
                 self.skimmed_update(direction, update, plan);
+                self.after_message(before, bytes);
+                return;
+            }
+            if !rpc_first && self.skimmed_rpc(bytes, None, SkimFraming::Record) {
                 self.after_message(before, bytes);
                 return;
             }
@@ -508,12 +535,21 @@ impl Validator {
         let before = self.diagnostics.len();
         if self.skim {
             let max_depth = self.config.limits.max_depth;
+            let rpc_first = !names_update(bytes);
+            if rpc_first && self.skimmed_rpc(bytes, Some(direction), SkimFraming::Message) {
+                self.after_message(before, bytes);
+                return;
+            }
             if let Some(update) = self
                 .skimmer
                 .skim_update(bytes, max_depth, SkimFraming::Message)
             {
                 let plan = self.skimmed_plan(&update);
                 self.skimmed_update(Some(direction), update, plan);
+                self.after_message(before, bytes);
+                return;
+            }
+            if !rpc_first && self.skimmed_rpc(bytes, Some(direction), SkimFraming::Message) {
                 self.after_message(before, bytes);
                 return;
             }
@@ -741,57 +777,157 @@ impl Validator {
                     "/params",
                 );
                 for session in self.session_ids(params, "/params") {
-                    if is_request {
-                        let limit = self.config.limits.max_outstanding_requests;
-                        let replays = method == "session/load"
-                            || (!self.revision.revision.spelling().legacy_plan
-                                && asks_for_replay(params));
-                        let line = self.line;
-                        let pending = if replays {
-                            &mut self.turns.replaying
-                        } else {
-                            &mut self.turns.quiet_resumes
-                        };
-                        Turns::bounded(pending, limit, line, session.clone());
-                    }
-                    // The agent replays a loaded session before it answers, so
-                    // the request establishes the session; a failed answer
-                    // takes it back (see `answered`).
-                    let new = !self.tracks.contains_key(&session);
-                    self.open_session(&session);
-                    if new
-                        && is_request
-                        && self.tracks.contains_key(&session)
-                        && self.loading.len() < self.config.limits.max_outstanding_requests
-                    {
-                        self.loading.insert(self.line, session);
-                    }
+                    self.load(method, &session, asks_for_replay(params), is_request);
                 }
             }
             "session/prompt" => {
                 if let Some(session) = self.session_id(params, "/params") {
-                    // A new prompt starts a new turn: what ended before is over.
-                    self.turns.replayed.remove(&session);
-                    self.turns.cancel_ended.remove(&session);
-                    if is_request {
-                        let limit = self.config.limits.max_outstanding_requests;
-                        Turns::bounded(&mut self.turns.prompts, limit, self.line, session);
-                    }
+                    self.prompt(&session, is_request);
                 }
             }
             "session/cancel" => {
                 if let Some(session) = self.session_id(params, "/params") {
-                    // v1 ends the turn with the prompt's answer (so a prompt
-                    // must be in flight); v2 with an idle state_update.
-                    let v2 = !self.revision.revision.spelling().legacy_plan;
-                    if v2 || self.turns.prompts.values().any(|s| *s == session) {
-                        let limit = self.config.limits.max_outstanding_requests;
-                        Turns::bounded(&mut self.turns.cancelling, limit, session, self.line);
-                    }
+                    self.cancel(&session);
                 }
             }
             _ => {}
         }
+    }
+
+    /// A `session/load` or `session/resume` of `session`; `replay_from`:
+    /// its params ask for a replay (a `replayFrom` that is not null).
+    fn load(&mut self, method: &str, session: &str, replay_from: bool, is_request: bool) {
+        if is_request {
+            let limit = self.config.limits.max_outstanding_requests;
+            let replays = method == "session/load"
+                || (!self.revision.revision.spelling().legacy_plan && replay_from);
+            let line = self.line;
+            let pending = if replays {
+                &mut self.turns.replaying
+            } else {
+                &mut self.turns.quiet_resumes
+            };
+            Turns::bounded(pending, limit, line, session.to_owned());
+        }
+        // The agent replays a loaded session before it answers, so the
+        // request establishes the session; a failed answer takes it back
+        // (see `answered`).
+        let new = !self.tracks.contains_key(session);
+        self.open_session(session);
+        if new
+            && is_request
+            && self.tracks.contains_key(session)
+            && self.loading.len() < self.config.limits.max_outstanding_requests
+        {
+            self.loading.insert(self.line, session.to_owned());
+        }
+    }
+
+    /// A `session/prompt` for `session`.
+    fn prompt(&mut self, session: &str, is_request: bool) {
+        // A new prompt starts a new turn: what ended before is over.
+        if !self.turns.replayed.is_empty() {
+            self.turns.replayed.remove(session);
+        }
+        if !self.turns.cancel_ended.is_empty() {
+            self.turns.cancel_ended.remove(session);
+        }
+        if is_request {
+            let limit = self.config.limits.max_outstanding_requests;
+            Turns::bounded(
+                &mut self.turns.prompts,
+                limit,
+                self.line,
+                session.to_owned(),
+            );
+        }
+    }
+
+    /// A `session/cancel` for `session`.
+    fn cancel(&mut self, session: &str) {
+        // v1 ends the turn with the prompt's answer (so a prompt must be in
+        // flight); v2 with an idle state_update.
+        let v2 = !self.revision.revision.spelling().legacy_plan;
+        if v2 || self.turns.prompts.values().any(|s| s == session) {
+            let limit = self.config.limits.max_outstanding_requests;
+            Turns::bounded(
+                &mut self.turns.cancelling,
+                limit,
+                session.to_owned(),
+                self.line,
+            );
+        }
+    }
+
+    /// A line [`skim_rpc`] reads in one pass: what [`Validator::message`]
+    /// does with a request or a response, given its frame and `sessionId`.
+    /// Returns `false`, having changed nothing, when the line is for the
+    /// exact path: not skimmed, a request whose direction cannot be placed,
+    /// or a response that is not the plain answer to a request whose
+    /// answer no rule reads beyond a `sessionId`.
+    fn skimmed_rpc(
+        &mut self,
+        bytes: &[u8],
+        known: Option<Direction>,
+        framing: SkimFraming,
+    ) -> bool {
+        let max_depth = self.config.limits.max_depth;
+        let Some(rpc) = self.rpc_skimmer.skim_rpc(bytes, max_depth, framing) else {
+            return false;
+        };
+        let direction = known.or_else(|| rpc.direction.and_then(Direction::parse));
+        let id = jsonrpc::Id::from_canonical(rpc.id);
+        if let Some(method) = rpc.method {
+            let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(method)) else {
+                return false;
+            };
+            self.messages += 1;
+            let outcome = self
+                .correlator
+                .request(direction, id.clone(), method, self.line);
+            if let Some(d) = env::request_outcome(&outcome, direction, &id, method) {
+                self.emit(d);
+            }
+            // What `call` does with a request whose params it reads only
+            // for `sessionId` (the skim declines the others).
+            if direction != Direction::ClientToAgent {
+                return true;
+            }
+            if method.starts_with("session/") && self.handshake != Handshake::Answered {
+                self.emit(ses::before_init(method));
+            }
+            match (method, rpc.session) {
+                ("session/prompt", Some(session)) => self.prompt(session, true),
+                ("session/cancel", Some(session)) => self.cancel(session),
+                ("session/load" | "session/resume", Some(session)) => {
+                    self.load(method, session, rpc.replay_from, true);
+                }
+                _ => {}
+            }
+            return true;
+        }
+        let Some(pending) = self.correlator.plain_answer(direction, &id) else {
+            return false;
+        };
+        let opens = matches!(pending.method.as_str(), "session/new" | "session/fork");
+        if pending.method == "initialize" || (opens && rpc.session.is_none()) {
+            return false;
+        }
+        self.messages += 1;
+        let outcome = self.correlator.response(direction, &id);
+        if let Some(d) = env::response_outcome(&outcome, &id) {
+            self.emit(d);
+        }
+        if let ResponseOutcome::Answers { request, .. } = outcome {
+            match rpc.session {
+                Some(session) if opens => self.open_session(session),
+                // `answered` reads no more of a successful answer to any
+                // other method than that it came (initialize, session/new
+                // and session/fork were declined above).
+                _ => self.answered(&request.method, request.line, None, None),
+            }
+        }
+        true
     }
 
     fn answered(
@@ -1151,12 +1287,15 @@ impl Validator {
     /// A plan update against the session's boundaries: a quiet resume not yet
     /// answered, a replay already answered, a cancelled turn already ended.
     fn turn_rules(&mut self, session: &str) {
+        // The earliest such resume, not the first a hash map happens to
+        // list (its order differs from one map to the next).
         let resume = self
             .turns
             .quiet_resumes
             .iter()
-            .find(|(_, s)| s.as_str() == session)
-            .map(|(line, _)| *line);
+            .filter(|(_, s)| s.as_str() == session)
+            .map(|(line, _)| *line)
+            .min();
         if let Some(line) = resume {
             self.emit(ses::resume_replay(session, line));
         }
@@ -1377,6 +1516,16 @@ impl Validator {
             update: Some(update),
         })
     }
+}
+
+/// Whether a line's start (where a writer puts `method`) names
+/// `session/update`: which one-pass read to try first.
+fn names_update(line: &[u8]) -> bool {
+    // Built once: a searcher's set-up costs more than a search of 160 bytes.
+    static UPDATE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"session/update\""));
+    let head = line.get(..line.len().min(160)).unwrap_or(line);
+    UPDATE.find(head).is_some()
 }
 
 /// Bytes a legacy plan or items plan holds in the client state: each
@@ -1678,7 +1827,7 @@ pub fn check_reader<R: BufRead>(name: &str, reader: R, config: Config) -> io::Re
     report.diagnostics.sort_by_key(|d| d.line);
     report.revision = validator.revision().clone();
     report.messages = validator.messages();
-    report.state = validator.state().clone();
+    report.state = validator.into_state();
     Ok(report)
 }
 

@@ -1,7 +1,7 @@
 //! What the validator remembers per session beyond the client state.
 
 use crate::rules::full::Suspicion;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// Removed plan ids remembered per session, to tell "already removed" from
 /// "never created" and to note re-creation.
@@ -9,16 +9,16 @@ const REMOVED_MEMORY: usize = 1024;
 
 #[derive(Debug, Default)]
 pub struct SessionTrack {
-    removed: HashMap<String, u64>,
+    removed: foldhash::HashMap<String, u64>,
     removal_order: VecDeque<String>,
     /// Bytes the client state holds for this session: the legacy plan, and
     /// each keyed plan by id (see `Validator::apply`).
     legacy_bytes: usize,
-    plan_bytes: HashMap<String, usize>,
+    plan_bytes: foldhash::HashMap<String, usize>,
     /// What FULL-DELTA remembers between updates of the legacy plan and of
     /// each keyed plan (its bytes are counted in `*_bytes`).
     legacy_suspicion: Suspicion,
-    plan_suspicions: HashMap<String, Suspicion>,
+    plan_suspicions: foldhash::HashMap<String, Suspicion>,
 }
 
 impl SessionTrack {

@@ -51,7 +51,7 @@ pub enum SkimFraming {
 
 /// The deepest nesting skimmed; deeper lines (never seen in real traces) go
 /// to the exact path.
-const MAX_SKIM_DEPTH: usize = 64;
+pub(super) const MAX_SKIM_DEPTH: usize = 64;
 /// Most members of one object skimmed (repeats are looked for pairwise).
 const MAX_SKIM_MEMBERS: usize = 32;
 
@@ -252,7 +252,7 @@ struct EntrySpans {
 /// (members of the kind's wire structure only, each of the right JSON
 /// type; anything else clears `typed`). Reused from line to line.
 #[derive(Default)]
-struct PlanCapture {
+pub(super) struct PlanCapture {
     /// `sessionUpdate` came first and named a plan kind, and every member
     /// since is one the typed read takes.
     typed: bool,
@@ -326,7 +326,7 @@ fn scan_bytes(line: &[u8]) -> Bytes {
 }
 
 /// A byte range of the line.
-type Span = (usize, usize);
+pub(super) type Span = (usize, usize);
 
 /// What the `params` of an update hold.
 #[derive(Clone, Copy)]
@@ -378,20 +378,20 @@ struct Found {
     update: Span,
 }
 
-struct Skim<'a, 'k> {
-    bytes: &'a [u8],
-    at: usize,
-    depth: usize,
-    max_depth: usize,
-    keys: &'k mut Vec<(usize, usize)>,
-    capture: &'k mut PlanCapture,
+pub(super) struct Skim<'a, 'k> {
+    pub(super) bytes: &'a [u8],
+    pub(super) at: usize,
+    pub(super) depth: usize,
+    pub(super) max_depth: usize,
+    pub(super) keys: &'k mut Vec<(usize, usize)>,
+    pub(super) capture: &'k mut PlanCapture,
     /// Whether the compact forms are tried first (tests compare the reads
     /// with and without them).
-    compact: bool,
+    pub(super) compact: bool,
 }
 
 impl<'a> Skim<'a, '_> {
-    fn peek(&self) -> Option<u8> {
+    pub(super) fn peek(&self) -> Option<u8> {
         self.bytes.get(self.at).copied()
     }
 
@@ -399,14 +399,14 @@ impl<'a> Skim<'a, '_> {
         (self.peek()? == byte).then(|| self.at += 1)
     }
 
-    fn whitespace(&mut self) {
+    pub(super) fn whitespace(&mut self) {
         while let Some(b' ' | b'\t' | b'\r' | b'\n') = self.peek() {
             self.at += 1;
         }
     }
 
     /// The text of a span.
-    fn get(&self, (start, end): Span) -> &'a [u8] {
+    pub(super) fn get(&self, (start, end): Span) -> &'a [u8] {
         self.bytes.get(start..end).unwrap_or_default()
     }
 
@@ -756,7 +756,10 @@ impl<'a> Skim<'a, '_> {
 
     /// An object whose members `member` reads (it gets each name without
     /// escapes; repeated names fail).
-    fn object(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
+    pub(super) fn object(
+        &mut self,
+        mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
+    ) -> Option<()> {
         self.eat(b'{')?;
         self.depth += 1;
         if self.depth > self.max_depth {
@@ -826,7 +829,7 @@ impl<'a> Skim<'a, '_> {
     }
 
     /// Any JSON value, validated and skipped.
-    fn value(&mut self) -> Option<()> {
+    pub(super) fn value(&mut self) -> Option<()> {
         match self.peek()? {
             b'"' => self.string().map(drop),
             b'{' => self.object(|skim, _| skim.value()),
@@ -845,7 +848,7 @@ impl<'a> Skim<'a, '_> {
     }
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
-    fn number(&mut self) -> Option<()> {
+    pub(super) fn number(&mut self) -> Option<()> {
         let _ = self.eat(b'-');
         match self.peek()? {
             b'0' => self.at += 1,
@@ -878,7 +881,7 @@ impl<'a> Skim<'a, '_> {
     }
 
     /// A string with no escapes: its content's span.
-    fn plain_string(&mut self) -> Option<Span> {
+    pub(super) fn plain_string(&mut self) -> Option<Span> {
         match self.string()? {
             (start, end, false) => Some((start, end)),
             _ => None,
@@ -888,7 +891,7 @@ impl<'a> Skim<'a, '_> {
     /// A string: the span of its content and whether it has escapes. Control
     /// bytes are looked for in the whole line once it is skimmed, so only
     /// quotes and backslashes stop the search here.
-    fn string(&mut self) -> Option<(usize, usize, bool)> {
+    pub(super) fn string(&mut self) -> Option<(usize, usize, bool)> {
         self.eat(b'"')?;
         let start = self.at;
         let mut escaped = false;

@@ -1,0 +1,753 @@
+//! Requests and responses read in one pass without serde: `session/new`,
+//! `session/prompt` and their results are most of the lines of a trace with
+//! many sessions and short turns, and no rule reads more of them than the
+//! frame (`jsonrpc`, `id`, `method`) and a top-level `sessionId` of the
+//! params or result.
+//!
+//! [`RpcSkimmer::skim_rpc`] validates the whole line as JSON with the
+//! primitives of [`super::skim`] (the same grammar, the same refusal of
+//! control bytes, escapes in names, repeated members at any depth, deep
+//! nesting and envelope members the exact path remarks on), and returns the
+//! frame and that `sessionId`. It is as conservative: an id that is not a
+//! plain string or a non-negative integer, a `method` or `sessionId` with an
+//! escape or of another type, params that are not an object, a response
+//! carrying `error`, a member other than the frame's, and every method whose
+//! params a rule reads in full (`initialize`, `session/load`,
+//! `session/resume`, `session/update`) send the line down the exact path.
+//! Property tests check that whatever it accepts, the exact path reads the
+//! same frame and says nothing about, and that a validator gives the same
+//! verdict with and without it.
+
+use super::skim::{PlanCapture, Skim, Span, MAX_SKIM_DEPTH};
+use super::SkimFraming;
+
+/// A well-formed request or response, as the exact path would read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SkimmedRpc<'a> {
+    /// The envelope's `direction`, `None` for a bare message.
+    pub direction: Option<&'a str>,
+    /// The id as canonical JSON text: a string with its quotes and without
+    /// escapes, or a non-negative integer without leading zeros.
+    pub id: &'a str,
+    /// The request's method (without escapes); `None` for a response.
+    pub method: Option<&'a str>,
+    /// A string `sessionId` at the top level of the params (a request) or
+    /// of the result (a response), without escapes.
+    pub session: Option<&'a str>,
+    /// The params or result have a `replayFrom` that is not `null`.
+    pub replay_from: bool,
+}
+
+/// Reusable buffers for [`RpcSkimmer::skim_rpc`], so a line costs no
+/// allocation.
+#[derive(Default)]
+pub struct RpcSkimmer {
+    keys: Vec<(usize, usize)>,
+    /// Unused here (no plan is read), but the skim's reader needs one.
+    capture: PlanCapture,
+}
+
+/// Whether any byte is below 0x20 (see `skim`: JSON allows none in strings,
+/// and serializers write none between tokens). Written to vectorize.
+fn has_control_byte(line: &[u8]) -> bool {
+    line.chunks(64)
+        .any(|block| block.iter().fold(0u8, |acc, &b| acc | u8::from(b < 0x20)) != 0)
+}
+
+/// Methods whose params a rule reads beyond `sessionId` and `replayFrom`:
+/// never skimmed.
+fn read_in_full(method: &[u8]) -> bool {
+    matches!(method, b"initialize" | b"session/update")
+}
+
+impl RpcSkimmer {
+    /// Read `line` in one pass if it is a well-formed request or successful
+    /// response whose frame is plain; `None` otherwise (then the exact path
+    /// reads it).
+    pub fn skim_rpc<'a>(
+        &mut self,
+        line: &'a [u8],
+        max_depth: usize,
+        framing: SkimFraming,
+    ) -> Option<SkimmedRpc<'a>> {
+        self.keys.clear();
+        let mut skim = Skim {
+            bytes: line,
+            at: 0,
+            depth: 0,
+            max_depth: max_depth.min(MAX_SKIM_DEPTH),
+            keys: &mut self.keys,
+            capture: &mut self.capture,
+            compact: false,
+        };
+        let found = rpc_line(&mut skim, framing)?;
+        skim.whitespace();
+        if skim.at != line.len() || has_control_byte(line) {
+            return None;
+        }
+        let text = std::str::from_utf8(line).ok()?;
+        let span = |(start, end): Span| text.get(start..end);
+        Some(SkimmedRpc {
+            direction: match found.direction {
+                Some(direction) => Some(span(direction)?),
+                None => None,
+            },
+            id: span(found.id)?,
+            method: match found.method {
+                Some(method) => Some(span(method)?),
+                None => None,
+            },
+            session: match found.session {
+                Some(session) => Some(span(session)?),
+                None => None,
+            },
+            replay_from: found.replay_from,
+        })
+    }
+}
+
+/// One-off [`RpcSkimmer::skim_rpc`] (tests and fuzzing).
+pub fn skim_rpc(line: &[u8], max_depth: usize, framing: SkimFraming) -> Option<SkimmedRpc<'_>> {
+    RpcSkimmer::default().skim_rpc(line, max_depth, framing)
+}
+
+/// The members of a request or response seen so far.
+#[derive(Default)]
+struct RpcRead {
+    jsonrpc: bool,
+    id: Option<Span>,
+    method: Option<Span>,
+    params: bool,
+    result: bool,
+    session: Option<Span>,
+    replay_from: bool,
+}
+
+struct FoundRpc {
+    direction: Option<Span>,
+    id: Span,
+    method: Option<Span>,
+    session: Option<Span>,
+    replay_from: bool,
+}
+
+/// The top-level object: an envelope or a bare message (the envelope read
+/// as [`super::skim`] reads it: `direction`, `message`, a string `time`).
+fn rpc_line(skim: &mut Skim<'_, '_>, framing: SkimFraming) -> Option<FoundRpc> {
+    skim.whitespace();
+    let mut message = RpcRead::default();
+    let (mut direction, mut inner, mut time) = (None, None, false);
+    let record = framing == SkimFraming::Record;
+    skim.object(|skim, key| match key {
+        b"direction" if record && direction.is_none() => {
+            let value = skim.plain_string()?;
+            match skim.get(value) {
+                b"client_to_agent" | b"agent_to_client" => direction = Some(value),
+                _ => return None,
+            }
+            Some(())
+        }
+        b"message" if record && inner.is_none() => {
+            let mut read = RpcRead::default();
+            skim.object(|skim, key| rpc_member(skim, key, &mut read))?;
+            inner = Some(read);
+            Some(())
+        }
+        b"time" if record && !time => {
+            time = true;
+            skim.string().map(drop)
+        }
+        _ => rpc_member(skim, key, &mut message),
+    })?;
+    let bare = message.jsonrpc
+        || message.id.is_some()
+        || message.method.is_some()
+        || message.params
+        || message.result;
+    let (direction, message) = match (direction, inner) {
+        (None, None) if !time => (None, message),
+        (Some(direction), Some(inner)) if !bare => (Some(direction), inner),
+        _ => return None,
+    };
+    let RpcRead {
+        jsonrpc: true,
+        id: Some(id),
+        method,
+        params,
+        result,
+        session,
+        replay_from,
+    } = message
+    else {
+        return None;
+    };
+    // A request (params optional), or a response with a result.
+    match (method, params, result) {
+        (Some(method), _, false) if !read_in_full(skim.get(method)) => {}
+        (None, false, true) => {}
+        _ => return None,
+    }
+    Some(FoundRpc {
+        direction,
+        id,
+        method,
+        session,
+        replay_from,
+    })
+}
+
+/// A member of a request or response: only the frame's, each once.
+fn rpc_member(skim: &mut Skim<'_, '_>, key: &[u8], read: &mut RpcRead) -> Option<()> {
+    match key {
+        b"jsonrpc" if !read.jsonrpc => {
+            let value = skim.plain_string()?;
+            read.jsonrpc = skim.get(value) == b"2.0";
+            read.jsonrpc.then_some(())
+        }
+        b"id" if read.id.is_none() => {
+            read.id = Some(plain_id(skim)?);
+            Some(())
+        }
+        b"method" if read.method.is_none() => {
+            let method = skim.plain_string()?;
+            // Declined as soon as seen: most lines are updates.
+            if read_in_full(skim.get(method)) {
+                return None;
+            }
+            read.method = Some(method);
+            Some(())
+        }
+        b"params" if !read.params && !read.result => {
+            read.params = true;
+            // Params are an object here (an array or a scalar is for the
+            // exact path, which remarks on the latter).
+            if skim.peek()? != b'{' {
+                return None;
+            }
+            (read.session, read.replay_from) = session_holder(skim)?;
+            Some(())
+        }
+        b"result" if !read.result && !read.params => {
+            read.result = true;
+            if skim.peek()? == b'{' {
+                (read.session, read.replay_from) = session_holder(skim)?;
+            } else {
+                skim.value()?;
+            }
+            Some(())
+        }
+        _ => None,
+    }
+}
+
+/// An id already in the canonical text `jsonrpc::Id` keeps: a string
+/// without escapes (its span with the quotes) or an integer `0|[1-9][0-9]*`.
+fn plain_id(skim: &mut Skim<'_, '_>) -> Option<Span> {
+    let start = skim.at;
+    match skim.peek()? {
+        b'"' => {
+            let (_, end, escaped) = skim.string()?;
+            (!escaped).then_some((start, end + 1))
+        }
+        b'0'..=b'9' => {
+            skim.number()?;
+            let span = (start, skim.at);
+            skim.get(span)
+                .iter()
+                .all(u8::is_ascii_digit)
+                .then_some(span)
+        }
+        _ => None,
+    }
+}
+
+/// An object skimmed whole, with its `sessionId` when it has one (a string
+/// without escapes: any other `sessionId` declines the line) and whether it
+/// has a `replayFrom` other than `null`.
+fn session_holder(skim: &mut Skim<'_, '_>) -> Option<(Option<Span>, bool)> {
+    let (mut session, mut replay_from) = (None, false);
+    skim.object(|skim, key| match key {
+        b"sessionId" => {
+            session = Some(skim.plain_string()?);
+            Some(())
+        }
+        b"replayFrom" => {
+            replay_from = skim.peek()? != b'n';
+            skim.value()
+        }
+        _ => skim.value(),
+    })?;
+    Some((session, replay_from))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jsonrpc::{classify, Direction, Frame};
+    use crate::trace::{duplicate_keys, parse_record, Record};
+    use crate::validate::{asks_for_replay, read_session_ids, Config, Validator};
+    use proptest::prelude::*;
+
+    fn skim(line: &str) -> Option<SkimmedRpc<'_>> {
+        skim_rpc(line.as_bytes(), 128, SkimFraming::Record)
+    }
+
+    #[test]
+    fn reads_requests_and_responses() {
+        let prompt = r#"{"jsonrpc":"2.0","id":12,"method":"session/prompt","params":{"sessionId":"s-1","prompt":[{"type":"text","text":"a\"b"}]}}"#;
+        assert_eq!(
+            skim(prompt),
+            Some(SkimmedRpc {
+                direction: None,
+                id: "12",
+                method: Some("session/prompt"),
+                session: Some("s-1"),
+                replay_from: false,
+            })
+        );
+        let envelope =
+            format!(r#" {{"time":"t","direction":"client_to_agent","message":{prompt}}} "#);
+        assert_eq!(
+            skim(&envelope).map(|r| (r.direction, r.id)),
+            Some((Some("client_to_agent"), "12"))
+        );
+        assert_eq!(
+            skim_rpc(envelope.as_bytes(), 128, SkimFraming::Message),
+            None
+        );
+        let answer = r#"{"id":"a b","result":{"sessionId":"s-2","modes":null},"jsonrpc":"2.0"}"#;
+        assert_eq!(
+            skim(answer),
+            Some(SkimmedRpc {
+                direction: None,
+                id: "\"a b\"",
+                method: None,
+                session: Some("s-2"),
+                replay_from: false,
+            })
+        );
+        let empty = r#"{"jsonrpc":"2.0","id":0,"result":null}"#;
+        assert_eq!(skim(empty).map(|r| (r.id, r.session)), Some(("0", None)));
+        let no_params = r#"{"jsonrpc":"2.0","id":3,"method":"_x/y"}"#;
+        assert_eq!(skim(no_params).map(|r| r.method), Some(Some("_x/y")));
+        let resume = r#"{"jsonrpc":"2.0","id":4,"method":"session/resume","params":{"sessionId":"s","replayFrom":{"a":1}}}"#;
+        assert_eq!(
+            skim(resume).map(|r| (r.session, r.replay_from)),
+            Some((Some("s"), true))
+        );
+        let quiet = r#"{"jsonrpc":"2.0","id":4,"method":"session/load","params":{"replayFrom":null,"sessionId":"s"}}"#;
+        assert_eq!(
+            skim(quiet).map(|r| (r.session, r.replay_from)),
+            Some((Some("s"), false))
+        );
+    }
+
+    #[test]
+    fn declines_what_the_exact_path_must_see() {
+        let declined = [
+            // Methods whose params rules read, notifications, errors.
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"session/update","params":{"sessionId":"s"}}"#,
+            r#"{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#,
+            r#"{"jsonrpc":"2.0","id":1}"#,
+            // Ids that are not already canonical.
+            r#"{"jsonrpc":"2.0","id":-1,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1.0,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1e2,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":01,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":"\u0061","result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":null,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":[1],"result":{}}"#,
+            // Frames that are not plain.
+            r#"{"jsonrpc":"2.1","id":1,"result":{}}"#,
+            r#"{"id":1,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"session/pr\u006fmpt","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":7,"params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":[]}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":3}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{},"params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{},"extra":1}"#,
+            // sessionId that is not a plain string.
+            r#"{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"\u0073"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":5}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"sessionId":null}}"#,
+            // Repeats at any depth.
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"sessionId":"a","sessionId":"b"}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"a":{"b":1,"b":1}}}"#,
+            // Not JSON, or not quite.
+            r#"{"jsonrpc":"2.0","id":1,"result":{"a":1.}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{}} x"#,
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":\"\t\"}}",
+            // Envelope faults.
+            r#"{"direction":"up","message":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+            r#"{"direction":"agent_to_client","time":1,"message":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+            r#"{"direction":"agent_to_client","id":1,"message":{"jsonrpc":"2.0","id":1,"result":{}}}"#,
+            r#"{"direction":"agent_to_client"}"#,
+        ];
+        for line in declined {
+            assert_eq!(skim(line), None, "{line}");
+        }
+        assert_eq!(
+            skim_rpc(
+                b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"\xff\"}",
+                128,
+                SkimFraming::Record
+            ),
+            None
+        );
+    }
+
+    // -----------------------------------------------------------------------
+    // The fast path agrees with the exact path.
+
+    /// A JSON value, now and then with what trips readers (escapes, repeats,
+    /// numbers of every form, nesting).
+    fn json_value() -> impl Strategy<Value = String> {
+        let leaf = prop::sample::select(vec![
+            "\"a\"",
+            "\"\\u00e9\\ud800\"",
+            "\"\\\"\\\\\\/\\n\"",
+            "\"é😀\"",
+            "0",
+            "-1.5e3",
+            "18446744073709551616",
+            "true",
+            "null",
+        ])
+        .prop_map(str::to_owned);
+        leaf.prop_recursive(4, 24, 3, |inner| {
+            let key = prop::sample::select(vec!["a", "b", "sessionId", "text"]);
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..3)
+                    .prop_map(|v| format!("[{}]", v.join(","))),
+                prop::collection::vec((key, inner), 0..3).prop_map(|members| {
+                    let members: Vec<String> = members
+                        .into_iter()
+                        .map(|(k, v)| format!("\"{k}\":{v}"))
+                        .collect();
+                    format!("{{{}}}", members.join(","))
+                }),
+            ]
+        })
+    }
+
+    /// A small id space, so that requests and responses meet, and ids that
+    /// are not canonical.
+    fn id() -> impl Strategy<Value = String> {
+        prop_oneof![
+            6 => (0..6u8).prop_map(|n| n.to_string()),
+            2 => (0..3u8).prop_map(|n| format!("\"r{n}\"")),
+            1 => prop::sample::select(vec!["\"\\u0072\"", "-0", "1.0", "null", "01", "[1]"])
+                .prop_map(str::to_owned),
+        ]
+    }
+
+    fn session() -> impl Strategy<Value = String> {
+        prop_oneof![
+            6 => (0..4u8).prop_map(|n| format!("\"s{n}\"")),
+            1 => prop::sample::select(vec!["\"s\\u0031\"", "5", "null", "\"\""])
+                .prop_map(str::to_owned),
+        ]
+    }
+
+    /// An object holding maybe a `sessionId`, maybe a `replayFrom` and
+    /// other members.
+    fn holder() -> impl Strategy<Value = String> {
+        let replay = prop::option::of(prop::sample::select(vec!["null", "\"r\"", "0", "{}"]));
+        (
+            prop::option::of(session()),
+            prop::collection::vec(json_value(), 0..3),
+            any::<bool>(),
+            replay,
+        )
+            .prop_map(|(session, values, last, replay)| {
+                let mut members: Vec<String> = values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| format!("\"m{i}\":{v}"))
+                    .collect();
+                if let Some(replay) = replay {
+                    members.push(format!("\"replayFrom\":{replay}"));
+                }
+                if let Some(s) = session {
+                    let member = format!("\"sessionId\":{s}");
+                    if last {
+                        members.push(member);
+                    } else {
+                        members.insert(0, member);
+                    }
+                }
+                format!("{{{}}}", members.join(","))
+            })
+    }
+
+    /// A request, notification or response, bare or in an envelope.
+    fn rpc_line() -> impl Strategy<Value = String> {
+        let method = prop::sample::select(vec![
+            "\"session/new\"",
+            "\"session/prompt\"",
+            "\"session/cancel\"",
+            "\"session/fork\"",
+            "\"session/load\"",
+            "\"session/resume\"",
+            "\"initialize\"",
+            "\"fs/read_text_file\"",
+            "\"_acme/x\"",
+            "\"session/pr\\u006fmpt\"",
+        ]);
+        let request =
+            (id(), method, holder(), 0..6u8).prop_map(|(id, method, params, form)| match form {
+                0 => format!("{{\"jsonrpc\":\"2.0\",\"method\":{method},\"params\":{params}}}"),
+                1 => format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":{method}}}"),
+                2 => format!(
+                    "{{\"params\":{params},\"method\":{method},\"id\":{id},\"jsonrpc\":\"2.0\"}}"
+                ),
+                _ => format!(
+                    "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":{method},\"params\":{params}}}"
+                ),
+            });
+        let result = prop_oneof![4 => holder(), 1 => json_value()];
+        let response = (id(), result, 0..6u8).prop_map(|(id, result, form)| match form {
+            0 => format!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":-1,\"message\":\"m\"}}}}"
+            ),
+            1 => format!("{{\"result\":{result},\"id\":{id},\"jsonrpc\":\"2.0\"}}"),
+            2 => format!("{{\"jsonrpc\":\"2.0\",\"result\":{result}}}"),
+            _ => format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{result}}}"),
+        });
+        let message = prop_oneof![request, response];
+        let direction = prop_oneof![
+            3 => Just(None),
+            2 => Just(Some("\"agent_to_client\"")),
+            2 => Just(Some("\"client_to_agent\"")),
+            1 => Just(Some("\"up\"")),
+        ];
+        let time = prop::sample::select(vec![
+            "",
+            ",\"time\":\"2026-01-01T00:00:00Z\"",
+            ",\"time\":1",
+        ]);
+        (message, direction, time).prop_map(|(message, direction, time)| match direction {
+            None => message,
+            Some(d) => format!("{{\"direction\":{d},\"message\":{message}{time}}}"),
+        })
+    }
+
+    /// A line with one byte changed, inserted or removed.
+    fn mutated_line() -> impl Strategy<Value = Vec<u8>> {
+        let byte = prop::sample::select(vec![
+            b'"', b'\\', b'u', b'{', b'}', b'[', b']', b',', b':', b'0', b'-', b'.', b' ', 0, 0x1f,
+            0xc3, 0xff, b'a',
+        ]);
+        (rpc_line(), any::<prop::sample::Index>(), byte, 0..3u8).prop_map(
+            |(line, at, byte, how)| {
+                let mut bytes = line.into_bytes();
+                let i = at.index(bytes.len() + 1);
+                match how {
+                    0 => bytes.insert(i, byte),
+                    1 if i < bytes.len() => bytes[i] = byte,
+                    _ if i < bytes.len() => {
+                        bytes.remove(i);
+                    }
+                    _ => {}
+                }
+                bytes
+            },
+        )
+    }
+
+    /// Whatever the fast path accepts, the exact path reads as the same
+    /// frame and `sessionId`, and finds nothing to say about.
+    fn agrees_with_exact_path(line: &[u8], framing: SkimFraming) -> Result<(), TestCaseError> {
+        let Some(rpc) = skim_rpc(line, 128, framing) else {
+            return Ok(());
+        };
+        prop_assert!(serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok());
+        let (direction, object) = match framing {
+            SkimFraming::Record => match parse_record(line, 128) {
+                Ok(Record::Bare(object)) => (None, object),
+                Ok(Record::Envelope {
+                    direction,
+                    message,
+                    remarks,
+                }) => {
+                    prop_assert!(remarks.is_empty(), "{:?}", remarks);
+                    (Some(direction), message)
+                }
+                Err(fault) => return Err(TestCaseError::fail(format!("{fault:?}"))),
+            },
+            SkimFraming::Message => match crate::trace::parse_message(line, 128) {
+                Ok(object) => (None, object),
+                Err(fault) => return Err(TestCaseError::fail(format!("{fault:?}"))),
+            },
+        };
+        prop_assert_eq!(direction, rpc.direction);
+        let (frame, faults) = classify(&object);
+        prop_assert!(faults.is_empty(), "{:?}", faults);
+        let (id, payload) = match frame {
+            Some(Frame::Request { id, method, params }) => {
+                prop_assert_eq!(Some(method.as_str()), rpc.method);
+                prop_assert!(!read_in_full(method.as_bytes()));
+                (id, params)
+            }
+            Some(Frame::Response {
+                id,
+                result: Some(result),
+                error: None,
+            }) => {
+                prop_assert_eq!(None, rpc.method);
+                (id, Some(result))
+            }
+            other => return Err(TestCaseError::fail(format!("{other:?}"))),
+        };
+        prop_assert_eq!(id.as_json(), rpc.id);
+        if let Some(payload) = payload {
+            prop_assert!(duplicate_keys(payload.get()).is_empty());
+        }
+        // What the validator reads of params and results.
+        // Read alike, and without a remark (an unpaired surrogate).
+        let sessions = read_session_ids(payload);
+        prop_assert_eq!(
+            sessions
+                .iter()
+                .map(|(session, found)| (session.as_str(), found.is_some()))
+                .collect::<Vec<_>>(),
+            rpc.session
+                .map(|s| (s, false))
+                .into_iter()
+                .collect::<Vec<_>>()
+        );
+        let session = super::super::read_session_id(payload);
+        prop_assert_eq!(
+            session
+                .as_ref()
+                .map(|(s, found)| (s.as_str(), found.is_some())),
+            rpc.session.map(|s| (s, false))
+        );
+        prop_assert_eq!(asks_for_replay(payload), rpc.replay_from);
+        Ok(())
+    }
+
+    /// The same trace through a validator with and without the fast paths:
+    /// the same diagnostics, state, counts and requests left unanswered.
+    fn same_verdict(trace: &[u8]) -> Result<(), TestCaseError> {
+        let mut fast = Validator::new(Config::default());
+        let mut exact = Validator::new(Config::default()).exact_only();
+        for (i, line) in trace.split(|&b| b == b'\n').enumerate() {
+            let n = i as u64 + 1;
+            fast.push_record(n, line);
+            exact.push_record(n, line);
+            prop_assert_eq!(fast.take_diagnostics(), exact.take_diagnostics());
+        }
+        prop_assert_eq!(fast.messages(), exact.messages());
+        prop_assert_eq!(fast.state(), exact.state());
+        prop_assert_eq!(fast.occupancy(), exact.occupancy());
+        for direction in [Direction::ClientToAgent, Direction::AgentToClient] {
+            prop_assert_eq!(fast.unanswered(direction), exact.unanswered(direction));
+        }
+        // Live traffic, whose direction is known.
+        let mut fast = Validator::new(Config::default());
+        let mut exact = Validator::new(Config::default()).exact_only();
+        for (i, line) in trace.split(|&b| b == b'\n').enumerate() {
+            let n = i as u64 + 1;
+            let direction = if line.windows(6).any(|w| w == b"result") {
+                Direction::AgentToClient
+            } else {
+                Direction::ClientToAgent
+            };
+            fast.push_message(n, direction, line);
+            exact.push_message(n, direction, line);
+            prop_assert_eq!(fast.take_diagnostics(), exact.take_diagnostics());
+        }
+        prop_assert_eq!(fast.messages(), exact.messages());
+        prop_assert_eq!(fast.occupancy(), exact.occupancy());
+        for direction in [Direction::ClientToAgent, Direction::AgentToClient] {
+            prop_assert_eq!(fast.unanswered(direction), exact.unanswered(direction));
+        }
+        Ok(())
+    }
+
+    /// Plan updates and a turn's end, so the sessions opened and prompted
+    /// above are read by the rules.
+    fn update_line() -> impl Strategy<Value = String> {
+        (0..4u8, 0..3u8).prop_map(|(session, kind)| {
+            let update = match kind {
+                0 => r#"{"sessionUpdate":"plan","entries":[{"content":"a","priority":"high","status":"pending"}]}"#,
+                1 => r#"{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}"#,
+                _ => r#"{"sessionUpdate":"plan","entries":[]}"#,
+            };
+            format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s{session}","update":{update}}}}}"#)
+        })
+    }
+
+    const HANDSHAKE: &str = concat!(
+        r#"{"jsonrpc":"2.0","id":100,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":100,"result":{"protocolVersion":1}}"#,
+        "\n",
+    );
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn generated_lines_read_alike(line in rpc_line()) {
+            agrees_with_exact_path(line.as_bytes(), SkimFraming::Record)?;
+            agrees_with_exact_path(line.as_bytes(), SkimFraming::Message)?;
+        }
+
+        #[test]
+        fn mutated_lines_read_alike(line in mutated_line()) {
+            agrees_with_exact_path(&line, SkimFraming::Record)?;
+            agrees_with_exact_path(&line, SkimFraming::Message)?;
+        }
+
+        #[test]
+        fn traces_get_the_same_verdict(lines in prop::collection::vec(prop_oneof![
+            6 => rpc_line().prop_map(String::into_bytes),
+            2 => update_line().prop_map(String::into_bytes),
+            1 => mutated_line(),
+        ], 1..24)) {
+            let mut trace = HANDSHAKE.as_bytes().to_vec();
+            for line in lines {
+                trace.extend_from_slice(&line);
+                trace.push(b'\n');
+            }
+            same_verdict(&trace)?;
+            // Before the handshake too.
+            let tail = trace.get(HANDSHAKE.len()..).unwrap_or_default().to_vec();
+            same_verdict(&tail)?;
+        }
+    }
+
+    /// The properties above are not vacuous: the fast path takes requests
+    /// and responses (with and without a session) and declines many lines.
+    #[test]
+    fn generated_lines_are_taken_and_declined() {
+        use proptest::strategy::ValueTree;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let (mut requests, mut sessions, mut responses, mut declined) = (0, 0, 0, 0);
+        for _ in 0..2000 {
+            let line = rpc_line().new_tree(&mut runner).unwrap().current();
+            match skim_rpc(line.as_bytes(), 128, SkimFraming::Record) {
+                Some(read) => {
+                    if read.method.is_some() {
+                        requests += 1;
+                    } else {
+                        responses += 1;
+                    }
+                    sessions += usize::from(read.session.is_some());
+                }
+                None => declined += 1,
+            }
+        }
+        assert!(
+            requests > 100 && responses > 100 && sessions > 100 && declined > 400,
+            "{requests} {responses} {sessions} {declined}"
+        );
+    }
+}
