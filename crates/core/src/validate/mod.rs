@@ -9,6 +9,8 @@ mod head;
 mod session;
 pub mod skim;
 pub mod skim_rpc;
+#[cfg(test)]
+mod test_lines;
 
 pub use files::{check_paths, default_jobs};
 
@@ -1834,20 +1836,10 @@ pub fn check_reader<R: BufRead>(name: &str, reader: R, config: Config) -> io::Re
 #[cfg(test)]
 mod tests {
     use super::head::{read_head, PlanRead};
+    use super::test_lines::HANDSHAKE;
     use super::*;
     use crate::spec::Revision;
     use proptest::prelude::*;
-
-    const HANDSHAKE: &str = concat!(
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#,
-        "\n",
-        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}"#,
-        "\n",
-        r#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
-        "\n",
-        r#"{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}"#,
-        "\n",
-    );
 
     fn check(tail: &str) -> TraceReport {
         let trace = format!("{HANDSHAKE}{tail}\n");

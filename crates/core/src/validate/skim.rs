@@ -929,6 +929,7 @@ impl<'a> Skim<'a, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::validate::test_lines::{mutate, HANDSHAKE};
 
     fn skim(line: &str) -> Option<(Option<&str>, &str, &str)> {
         skim_update(line.as_bytes(), 128, SkimFraming::Record)
@@ -1365,21 +1366,8 @@ mod tests {
             b'"', b'\\', b'u', b'{', b'}', b'[', b']', b',', b':', b'0', b'-', b'.', b'e', b' ',
             b'\t', 0, 0x1f, 0x7f, 0x80, 0xc3, 0xff, b'a',
         ]);
-        (update_line(), any::<prop::sample::Index>(), byte, 0..3u8).prop_map(
-            |(line, at, byte, how)| {
-                let mut bytes = line.into_bytes();
-                let i = at.index(bytes.len() + 1);
-                match how {
-                    0 => bytes.insert(i, byte),
-                    1 if i < bytes.len() => bytes[i] = byte,
-                    _ if i < bytes.len() => {
-                        bytes.remove(i);
-                    }
-                    _ => {}
-                }
-                bytes
-            },
-        )
+        (update_line(), any::<prop::sample::Index>(), byte, 0..3u8)
+            .prop_map(|(line, at, byte, how)| mutate(line, at, byte, how))
     }
 
     /// Whatever the fast path accepts, the exact path reads the same way
@@ -1604,17 +1592,6 @@ mod tests {
             "{taken} {plans} {declined} {typed} {untyped} {compact}"
         );
     }
-
-    const HANDSHAKE: &str = concat!(
-        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#,
-        "\n",
-        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}"#,
-        "\n",
-        r#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
-        "\n",
-        r#"{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}"#,
-        "\n",
-    );
 
     #[test]
     fn synthetic_shapes_get_the_same_verdict() {

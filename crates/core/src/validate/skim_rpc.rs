@@ -285,6 +285,7 @@ mod tests {
     use super::*;
     use crate::jsonrpc::{classify, Direction, Frame};
     use crate::trace::{duplicate_keys, parse_record, Record};
+    use crate::validate::test_lines::mutate;
     use crate::validate::{asks_for_replay, read_session_ids, Config, Validator};
     use proptest::prelude::*;
 
@@ -543,21 +544,8 @@ mod tests {
             b'"', b'\\', b'u', b'{', b'}', b'[', b']', b',', b':', b'0', b'-', b'.', b' ', 0, 0x1f,
             0xc3, 0xff, b'a',
         ]);
-        (rpc_line(), any::<prop::sample::Index>(), byte, 0..3u8).prop_map(
-            |(line, at, byte, how)| {
-                let mut bytes = line.into_bytes();
-                let i = at.index(bytes.len() + 1);
-                match how {
-                    0 => bytes.insert(i, byte),
-                    1 if i < bytes.len() => bytes[i] = byte,
-                    _ if i < bytes.len() => {
-                        bytes.remove(i);
-                    }
-                    _ => {}
-                }
-                bytes
-            },
-        )
+        (rpc_line(), any::<prop::sample::Index>(), byte, 0..3u8)
+            .prop_map(|(line, at, byte, how)| mutate(line, at, byte, how))
     }
 
     /// Whatever the fast path accepts, the exact path reads as the same

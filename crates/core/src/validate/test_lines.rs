@@ -1,0 +1,33 @@
+//! Lines the validator's tests and the fast paths' properties share.
+
+use proptest::prelude::prop;
+
+/// An answered `initialize` (v1, with the plan capability) and an answered
+/// `session/new` that opens session `s1`.
+pub(super) const HANDSHAKE: &str = concat!(
+    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#,
+    "\n",
+    r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}"#,
+    "\n",
+    r#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
+    "\n",
+    r#"{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}"#,
+    "\n",
+);
+
+/// `line` with `byte` inserted at `at` (`how` 0), put in place of the byte
+/// there (1) or the byte there removed (2); an `at` past the end only
+/// inserts.
+pub(super) fn mutate(line: String, at: prop::sample::Index, byte: u8, how: u8) -> Vec<u8> {
+    let mut bytes = line.into_bytes();
+    let i = at.index(bytes.len() + 1);
+    match how {
+        0 => bytes.insert(i, byte),
+        1 if i < bytes.len() => bytes[i] = byte,
+        _ if i < bytes.len() => {
+            bytes.remove(i);
+        }
+        _ => {}
+    }
+    bytes
+}
