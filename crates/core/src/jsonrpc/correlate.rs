@@ -5,7 +5,8 @@
 //! limit, and a short ring of recently answered ids to tell a duplicate
 //! response from one that answers nothing.
 
-use super::{Direction, Id};
+use super::{methods, Direction, Id};
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 
 /// Recently answered ids remembered per direction, to name duplicates.
@@ -16,7 +17,8 @@ const UNPLACED_MEMORY: usize = 256;
 /// A request awaiting its response.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pending {
-    pub method: String,
+    /// ACP's own method names are not copied (most requests of a trace).
+    pub method: Cow<'static, str>,
     /// Other methods the same request may carry: readings of a request
     /// that repeats `method` with different values.
     pub also: Vec<String>,
@@ -102,7 +104,8 @@ impl Correlator {
     ) -> RequestOutcome {
         self.seq += 1;
         let pending = Pending {
-            method: method.to_owned(),
+            method: methods::known(method)
+                .map_or_else(|| Cow::Owned(method.to_owned()), Cow::Borrowed),
             also: Vec::new(),
             line,
             seq: self.seq,
@@ -277,12 +280,13 @@ impl Correlator {
     }
 
     fn take(&mut self, request_direction: Direction, id: &Id) -> Option<Pending> {
-        let pending = self.outstanding[request_direction.index()].remove(id)?;
+        // The request's own id goes to the ring: no copy.
+        let (id, pending) = self.outstanding[request_direction.index()].remove_entry(id)?;
         let ring = &mut self.answered[request_direction.index()];
         if ring.len() >= ANSWERED_MEMORY {
             ring.pop_front();
         }
-        ring.push_back(id.clone());
+        ring.push_back(id);
         Some(pending)
     }
 
@@ -297,7 +301,7 @@ mod tests {
     use super::*;
 
     fn id(n: u32) -> Id {
-        Id(n.to_string())
+        Id(n.to_string().into())
     }
 
     #[test]

@@ -17,6 +17,37 @@ pub fn direction_of_method(method: &str) -> Option<Direction> {
     }
 }
 
+/// The methods ACP defines (both revisions), as static text: what a
+/// request in flight keeps instead of a copy of its method.
+pub fn known(method: &str) -> Option<&'static str> {
+    const KNOWN: &[&str] = &[
+        "initialize",
+        "authenticate",
+        "logout",
+        "session/new",
+        "session/load",
+        "session/resume",
+        "session/prompt",
+        "session/cancel",
+        "session/set_mode",
+        "session/set_model",
+        "session/set_config_option",
+        "session/list",
+        "session/fork",
+        "session/close",
+        "session/update",
+        "session/request_permission",
+        "fs/read_text_file",
+        "fs/write_text_file",
+        "terminal/create",
+        "terminal/output",
+        "terminal/release",
+        "terminal/wait_for_exit",
+        "terminal/kill",
+    ];
+    KNOWN.iter().copied().find(|known| *known == method)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -73,7 +73,7 @@ impl fmt::Display for Direction {
 /// A request id in canonical JSON text, so `1` and `"1"` differ while
 /// `"\u0061"` equals `"a"` and `1.0` equals `1` (the same JSON value).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Id(String);
+pub struct Id(smol_str::SmolStr);
 
 impl Id {
     /// The id as JSON text, e.g. `1` or `"abc"`.
@@ -85,7 +85,7 @@ impl Id {
     /// its quotes, or an integer without sign or leading zeros), as a fast
     /// read finds it; [`Id::read`] gives the same id for such text.
     pub(crate) fn from_canonical(text: &str) -> Id {
-        Id(text.to_owned())
+        Id(text.into())
     }
 
     #[cfg(test)]
@@ -99,7 +99,10 @@ impl Id {
         let text = raw.get();
         if text.starts_with('"') && text.contains("\\u") {
             let (value, found) = read_string(text)?;
-            return Some((Id(serde_json::Value::String(value).to_string()), found));
+            return Some((
+                Id(serde_json::Value::String(value).to_string().into()),
+                found,
+            ));
         }
         Id::canonical(text).map(|id| (id, None))
     }
@@ -107,17 +110,17 @@ impl Id {
     fn canonical(text: &str) -> Option<Id> {
         match text.as_bytes().first() {
             // Plain strings and integers are already canonical; skip the round trip.
-            Some(b'"') if !text.contains('\\') => Some(Id(text.to_owned())),
+            Some(b'"') if !text.contains('\\') => Some(Id(text.into())),
             Some(b'-' | b'0'..=b'9')
                 if !text.starts_with("-0")
                     && text.bytes().all(|b| b == b'-' || b.is_ascii_digit()) =>
             {
-                Some(Id(text.to_owned()))
+                Some(Id(text.into()))
             }
             _ => match serde_json::from_str::<serde_json::Value>(text).ok()? {
-                serde_json::Value::Number(n) => Some(Id(canonical_number(&n))),
+                serde_json::Value::Number(n) => Some(Id(canonical_number(&n).into())),
                 v @ (serde_json::Value::String(_) | serde_json::Value::Null) => {
-                    Some(Id(v.to_string()))
+                    Some(Id(v.to_string().into()))
                 }
                 _ => None,
             },

@@ -8,8 +8,13 @@
 //! context are applied; anything else leaves the state as it was.
 
 use crate::spec::messages::{PlanContent, PlanEntry, PlanMessage};
-use indexmap::IndexMap;
 use serde_json::{json, Map, Value};
+
+/// Maps in the order their keys were first shown, hashed with foldhash (seeded
+/// per process, as the validator's maps are): SipHash was 3% of the
+/// instructions on a trace of many sessions. The order does not depend on the
+/// hasher.
+type IndexMap<K, V> = indexmap::IndexMap<K, V, foldhash::fast::RandomState>;
 
 /// A keyed plan as the client shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,20 +40,41 @@ impl ClientState {
         Self::default()
     }
 
-    /// Start showing a session (idempotent).
-    pub fn open_session(&mut self, session: &str) {
-        if !self.sessions.contains_key(session) {
-            self.sessions
-                .insert(session.to_owned(), SessionPlans::default());
+    /// Start showing a session (idempotent). Returns its index: sessions are
+    /// numbered in the order they were opened, from 0.
+    pub fn open_session(&mut self, session: &str) -> usize {
+        match self.sessions.get_index_of(session) {
+            Some(index) => index,
+            None => {
+                self.sessions
+                    .insert_full(session.to_owned(), SessionPlans::default())
+                    .0
+            }
         }
     }
 
-    pub fn forget_session(&mut self, session: &str) {
-        self.sessions.shift_remove(session);
+    /// Stop showing a session. Returns the index it had, if it was shown;
+    /// the sessions opened after it move down by one.
+    pub fn forget_session(&mut self, session: &str) -> Option<usize> {
+        self.sessions
+            .shift_remove_full(session)
+            .map(|(index, _, _)| index)
     }
 
     pub fn session(&self, session: &str) -> Option<&SessionPlans> {
         self.sessions.get(session)
+    }
+
+    /// The index of a session shown (see [`ClientState::open_session`]): a
+    /// caller that keeps something of its own per session keeps it by index
+    /// and looks the session up once per message.
+    pub fn session_index(&self, session: &str) -> Option<usize> {
+        self.sessions.get_index_of(session)
+    }
+
+    /// The session at `index` (see [`ClientState::session_index`]).
+    pub fn session_at(&self, index: usize) -> Option<&SessionPlans> {
+        self.sessions.get_index(index).map(|(_, plans)| plans)
     }
 
     pub fn sessions(&self) -> impl Iterator<Item = (&str, &SessionPlans)> {
@@ -72,7 +98,15 @@ impl ClientState {
     /// instead of copies of them (the validator's way: it reads each
     /// message for the state alone).
     pub fn apply_owned(&mut self, session: &str, message: PlanMessage) -> bool {
-        let Some(plans) = self.sessions.get_mut(session) else {
+        match self.session_index(session) {
+            Some(index) => self.apply_at(index, message),
+            None => false,
+        }
+    }
+
+    /// [`ClientState::apply_owned`] to the session at `index`.
+    pub fn apply_at(&mut self, index: usize, message: PlanMessage) -> bool {
+        let Some((_, plans)) = self.sessions.get_index_mut(index) else {
             return false;
         };
         match message {
@@ -189,6 +223,28 @@ mod tests {
             },
             meta: None,
         })
+    }
+
+    /// Sessions are numbered in the order opened; forgetting one moves the
+    /// later ones down, as a caller's own per-session list must.
+    #[test]
+    fn sessions_by_index() {
+        let mut state = ClientState::new();
+        assert_eq!(state.open_session("a"), 0);
+        assert_eq!(state.open_session("b"), 1);
+        assert_eq!(state.open_session("c"), 2);
+        assert_eq!(state.open_session("b"), 1);
+        assert!(state.apply_at(2, markdown("p", "in c")));
+        assert!(!state.apply_at(3, markdown("p", "nowhere")));
+        assert_eq!(state.forget_session("b"), Some(1));
+        assert_eq!(state.forget_session("b"), None);
+        assert_eq!(state.session_index("c"), Some(1));
+        assert_eq!(state.session_at(1), state.session("c"));
+        assert_eq!(state.session_at(1).unwrap().plans.len(), 1);
+        assert_eq!(state.session_at(2), None);
+        assert!(state.apply_owned("a", markdown("p", "in a")));
+        assert!(!state.apply_owned("b", markdown("p", "gone")));
+        assert_eq!(state.session_index("a"), Some(0));
     }
 
     #[test]

@@ -67,7 +67,10 @@ pub struct Validator {
     /// answer: its capability keys and line.
     reinitialize: Option<(CapabilityKeys, u64)>,
     plan_capability: cap::Advertised,
-    tracks: FoldMap<String, SessionTrack>,
+    /// What the validator keeps per session beyond what the client shows,
+    /// by the session's index in `state`: opened and forgotten with it, so
+    /// that a message looks its session up once.
+    tracks: Vec<SessionTrack>,
     sessions_overflowed: bool,
     state: ClientState,
     diagnostics: Vec<Diagnostic>,
@@ -149,7 +152,7 @@ impl Validator {
             handshake: Handshake::NotStarted,
             reinitialize: None,
             plan_capability: cap::Advertised::No,
-            tracks: FoldMap::default(),
+            tracks: Vec::new(),
             sessions_overflowed: false,
             state: ClientState::new(),
             diagnostics: Vec::new(),
@@ -203,7 +206,7 @@ impl Validator {
         let mut requests: Vec<(String, String, u64)> = self
             .correlator
             .outstanding(direction)
-            .map(|(id, pending)| (id.to_string(), pending.method.clone(), pending.line))
+            .map(|(id, pending)| (id.to_string(), pending.method.to_string(), pending.line))
             .collect();
         requests.sort_by_key(|(_, _, line)| *line);
         requests
@@ -211,7 +214,7 @@ impl Validator {
 
     /// Whether `session` was established on this connection (and is tracked).
     pub fn is_established(&self, session: &str) -> bool {
-        self.tracks.contains_key(session)
+        self.state.session_index(session).is_some()
     }
 
     /// How much live state the validator holds, item by item: what the
@@ -243,7 +246,7 @@ impl Validator {
                 occupancy.most_entries_in_a_plan = occupancy.most_entries_in_a_plan.max(n);
             }
         }
-        for track in self.tracks.values() {
+        for track in &self.tracks {
             occupancy.remembered_removals += track.remembered_removals();
         }
         occupancy
@@ -627,12 +630,13 @@ impl Validator {
 
     /// Whether the session of an update is established; if not, said once
     /// per update (unless sessions overflowed the limit).
-    fn update_session_known(&mut self, session: &str) -> bool {
-        let known = self.tracks.contains_key(session);
-        if !known && !self.sessions_overflowed {
+    /// The index of the session an update names, or SES-UNKNOWN-SESSION.
+    fn update_session(&mut self, session: &str) -> Option<usize> {
+        let index = self.state.session_index(session);
+        if index.is_none() && !self.sessions_overflowed {
             self.emit(ses::unknown_session(session));
         }
-        known
+        index
     }
 
     fn message(&mut self, direction: Option<Direction>, object: &LineObject<'_>) {
@@ -683,7 +687,9 @@ impl Validator {
                     // A request read several ways (a repeated `method`):
                     // take the answer for each method it fits.
                     ResponseOutcome::Answers { request, .. } => {
-                        for method in std::iter::once(&request.method).chain(&request.also) {
+                        for method in std::iter::once(&*request.method)
+                            .chain(request.also.iter().map(String::as_str))
+                        {
                             if answer_fits(method, result, error) {
                                 self.answered(method, request.line, result, error);
                             }
@@ -814,11 +820,11 @@ impl Validator {
         // The agent replays a loaded session before it answers, so the
         // request establishes the session; a failed answer takes it back
         // (see `answered`).
-        let new = !self.tracks.contains_key(session);
+        let new = !self.is_established(session);
         self.open_session(session);
         if new
             && is_request
-            && self.tracks.contains_key(session)
+            && self.is_established(session)
             && self.loading.len() < self.config.limits.max_outstanding_requests
         {
             self.loading.insert(self.line, session.to_owned());
@@ -911,7 +917,7 @@ impl Validator {
         let Some(pending) = self.correlator.plain_answer(direction, &id) else {
             return false;
         };
-        let opens = matches!(pending.method.as_str(), "session/new" | "session/fork");
+        let opens = matches!(&*pending.method, "session/new" | "session/fork");
         if pending.method == "initialize" || (opens && rpc.session.is_none()) {
             return false;
         }
@@ -1028,11 +1034,10 @@ impl Validator {
                 if let Some(session) = self.loading.remove(&request_line) {
                     if error.is_some() {
                         // Not loaded: never established on this connection.
-                        if let Some(track) = self.tracks.get(&session) {
+                        if let Some(index) = self.state.forget_session(&session) {
+                            let track = self.tracks.remove(index);
                             self.state_bytes -= track.bytes().min(self.state_bytes);
                         }
-                        self.tracks.remove(&session);
-                        self.state.forget_session(&session);
                     }
                 }
             }
@@ -1077,7 +1082,7 @@ impl Validator {
     }
 
     fn open_session(&mut self, session: &str) {
-        if self.tracks.contains_key(session) {
+        if self.is_established(session) {
             return;
         }
         if self.tracks.len() >= self.config.limits.max_sessions {
@@ -1094,9 +1099,9 @@ impl Validator {
             }
             return;
         }
-        self.tracks
-            .insert(session.to_owned(), SessionTrack::default());
-        self.state.open_session(session);
+        let index = self.state.open_session(session);
+        debug_assert_eq!(index, self.tracks.len());
+        self.tracks.push(SessionTrack::default());
     }
 
     fn session_update(&mut self, params: Option<&RawValue>) {
@@ -1164,13 +1169,13 @@ impl Validator {
     ) -> bool {
         let revision = self.revision.revision;
         let max_entries = self.config.limits.max_entries_per_plan;
-        if !self.tracks.contains_key(session) && self.turns.unnamed_sessions > 0 {
+        if self.turns.unnamed_sessions > 0 && !self.is_established(session) {
             // A session/new answer named no session (SES-NEW-SESSION-ID, its
             // fault): this is most likely that session, not an unknown one.
             self.turns.unnamed_sessions -= 1;
             self.open_session(session);
         }
-        let known = self.update_session_known(session);
+        let index = self.update_session(session);
         if kind == "state_update" && self.turns.cancelling.contains_key(session) {
             let idle = update
                 .or_else(|| reread_update(params))
@@ -1219,8 +1224,8 @@ impl Validator {
             (PlanRead::NotRead, None, None) => None,
         };
         if let Some(message) = well_formed {
-            if allowed && known && apply {
-                self.apply(session, message);
+            if let (true, true, Some(index)) = (allowed, apply, index) {
+                self.apply(session, index, message);
             }
             return true;
         }
@@ -1235,8 +1240,8 @@ impl Validator {
         let Some(message) = parsed.message else {
             return false;
         };
-        if allowed && known && apply {
-            self.apply(session, message);
+        if let (true, true, Some(index)) = (allowed, apply, index) {
+            self.apply(session, index, message);
         }
         true
     }
@@ -1309,13 +1314,12 @@ impl Validator {
         }
     }
 
-    /// Identity and replacement rules, then the state change.
-    fn apply(&mut self, session: &str, owned: PlanMessage) {
+    /// Identity and replacement rules, then the state change, for the
+    /// session at `index`.
+    fn apply(&mut self, session: &str, index: usize, owned: PlanMessage) {
         let message = &owned;
-        let Some(plans) = self.state.session(session) else {
-            return;
-        };
-        let Some(track) = self.tracks.get(session) else {
+        let (Some(plans), Some(track)) = (self.state.session_at(index), self.tracks.get(index))
+        else {
             return;
         };
         let mut found = Vec::new();
@@ -1377,6 +1381,8 @@ impl Validator {
                 found.extend(id_rules::check_removal(plans, id, track.removed_on(id)));
             }
         }
+        // The removal of a plan shown is remembered (ID-RECREATE, ID-REMOVE-UNKNOWN).
+        let shown = matches!(message, PlanMessage::Removed(removed) if plans.plans.contains_key(&removed.plan_id));
         // The state is bounded in bytes, not only in items (what FULL-DELTA
         // remembers about a plan counts with the plan).
         let (key, content_bytes) = match message {
@@ -1408,27 +1414,18 @@ impl Validator {
             self.emit(ses_session(d, session));
         }
         self.state_bytes = self.state_bytes - held + bytes;
-        if let Some(track) = self.tracks.get_mut(session) {
-            track.set_bytes(key, bytes);
-            track.set_suspicion(key, suspicion);
-        }
         let line = self.line;
-        if let Some(track) = self.tracks.get_mut(session) {
+        if let Some(track) = self.tracks.get_mut(index) {
+            track.set_plan(key, bytes, suspicion);
             match message {
                 PlanMessage::Update(update) => track.forget_removal(&update.plan.id),
-                PlanMessage::Removed(removed) => {
-                    if self
-                        .state
-                        .session(session)
-                        .is_some_and(|p| p.plans.contains_key(&removed.plan_id))
-                    {
-                        track.record_removal(&removed.plan_id, line);
-                    }
+                PlanMessage::Removed(removed) if shown => {
+                    track.record_removal(&removed.plan_id, line);
                 }
-                PlanMessage::Legacy(_) => {}
+                _ => {}
             }
         }
-        self.state.apply_owned(session, owned);
+        self.state.apply_at(index, owned);
     }
 
     /// `sessionId`, `update` and `update.sessionUpdate`, or the diagnostics
@@ -1523,11 +1520,16 @@ impl Validator {
 /// Whether a line's start (where a writer puts `method`) names
 /// `session/update`: which one-pass read to try first.
 fn names_update(line: &[u8]) -> bool {
-    // Built once: a searcher's set-up costs more than a search of 160 bytes.
-    static UPDATE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\"session/update\""));
+    const NAME: &[u8] = b"\"session/update\"";
     let head = line.get(..line.len().min(160)).unwrap_or(line);
-    UPDATE.find(head).is_some()
+    // Each `/` of the head (a few at most) against the name around it: a
+    // vector search for one byte costs less than a substring searcher's.
+    memchr::memchr_iter(b'/', head).any(|slash| {
+        slash
+            .checked_sub(8)
+            .and_then(|start| head.get(start..start + NAME.len()))
+            == Some(NAME)
+    })
 }
 
 /// Bytes a legacy plan or items plan holds in the client state: each
@@ -1941,6 +1943,37 @@ mod tests {
         );
         let report = check_reader("t", trace.as_bytes(), Config::default()).unwrap();
         assert_eq!(report.state.session_count(), 0);
+    }
+
+    /// The order of the one-pass reads: an update's name near the start,
+    /// whatever comes before it; nothing else.
+    #[test]
+    fn names_update_looks_for_the_method_near_the_start() {
+        let update = r#"{"direction":"agent_to_client","message":{"jsonrpc":"2.0","method":"session/update","params":{}}}"#;
+        assert!(names_update(update.as_bytes()));
+        assert!(names_update(br#"{"method":"session/update"}"#));
+        assert!(names_update(
+            br#"{"a":"x/y","b":"/","method":"session/update"}"#
+        ));
+        // A value that spells the name counts too: only which read goes
+        // first depends on it.
+        assert!(names_update(
+            br#"{"id":3,"method":"m","params":{"sessionId":"session/update"}}"#
+        ));
+        for other in [
+            r#"{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s/u"}}"#,
+            r#"{"method":"session/updates"}"#,
+            r#"{"method":"xsession/update"}"#,
+            r#"/session/update""#,
+            "",
+        ] {
+            assert!(!names_update(other.as_bytes()), "{other}");
+        }
+        let late = format!(
+            r#"{{"pad":"{}","method":"session/update"}}"#,
+            "x".repeat(200)
+        );
+        assert!(!names_update(late.as_bytes()));
     }
 
     fn update() -> impl Strategy<Value = String> {

@@ -11,14 +11,20 @@ const REMOVED_MEMORY: usize = 1024;
 pub struct SessionTrack {
     removed: foldhash::HashMap<String, u64>,
     removal_order: VecDeque<String>,
-    /// Bytes the client state holds for this session: the legacy plan, and
-    /// each keyed plan by id (see `Validator::apply`).
-    legacy_bytes: usize,
-    plan_bytes: foldhash::HashMap<String, usize>,
-    /// What FULL-DELTA remembers between updates of the legacy plan and of
-    /// each keyed plan (its bytes are counted in `*_bytes`).
-    legacy_suspicion: Suspicion,
-    plan_suspicions: foldhash::HashMap<String, Suspicion>,
+    /// The legacy plan's bytes and FULL-DELTA memory.
+    legacy: PlanTrack,
+    /// Each keyed plan's, by id (one map: an update reads and writes both).
+    plans: foldhash::HashMap<String, PlanTrack>,
+}
+
+/// What the validator keeps about one plan the client state shows.
+#[derive(Debug, Default)]
+struct PlanTrack {
+    /// Bytes the client state holds for it (see `Validator::apply`),
+    /// FULL-DELTA's memory included.
+    bytes: usize,
+    /// What FULL-DELTA remembers between its updates.
+    suspicion: Suspicion,
 }
 
 impl SessionTrack {
@@ -45,50 +51,43 @@ impl SessionTrack {
 
     /// Bytes held now for the plan `id` (`None`: the legacy plan).
     pub fn bytes_of(&self, id: Option<&str>) -> usize {
-        match id {
-            None => self.legacy_bytes,
-            Some(id) => self.plan_bytes.get(id).copied().unwrap_or(0),
-        }
-    }
-
-    /// Record the bytes held for plan `id` (`None`: legacy); 0 forgets it.
-    pub fn set_bytes(&mut self, id: Option<&str>, bytes: usize) {
-        match id {
-            None => self.legacy_bytes = bytes,
-            Some(id) if bytes == 0 => {
-                self.plan_bytes.remove(id);
-            }
-            Some(id) => {
-                self.plan_bytes.insert(id.to_owned(), bytes);
-            }
-        }
+        self.plan(id).map_or(0, |plan| plan.bytes)
     }
 
     /// What FULL-DELTA remembers about plan `id` (`None`: the legacy plan).
     pub fn suspicion(&self, id: Option<&str>) -> &Suspicion {
         static NONE: Suspicion = Suspicion::EMPTY;
-        match id {
-            None => &self.legacy_suspicion,
-            Some(id) => self.plan_suspicions.get(id).unwrap_or(&NONE),
+        self.plan(id).map_or(&NONE, |plan| &plan.suspicion)
+    }
+
+    /// Record the bytes held for plan `id` (`None`: legacy) and what
+    /// FULL-DELTA remembers about it; nothing held forgets it.
+    pub fn set_plan(&mut self, id: Option<&str>, bytes: usize, suspicion: Suspicion) {
+        let plan = PlanTrack { bytes, suspicion };
+        let Some(id) = id else {
+            self.legacy = plan;
+            return;
+        };
+        if bytes == 0 && plan.suspicion.is_empty() {
+            self.plans.remove(id);
+        } else if let Some(known) = self.plans.get_mut(id) {
+            // Most updates replace a plan already shown: no new key.
+            *known = plan;
+        } else {
+            self.plans.insert(id.to_owned(), plan);
         }
     }
 
-    /// Replace what FULL-DELTA remembers about plan `id` (`None`: legacy).
-    pub fn set_suspicion(&mut self, id: Option<&str>, suspicion: Suspicion) {
+    fn plan(&self, id: Option<&str>) -> Option<&PlanTrack> {
         match id {
-            None => self.legacy_suspicion = suspicion,
-            Some(id) if suspicion.is_empty() => {
-                self.plan_suspicions.remove(id);
-            }
-            Some(id) => {
-                self.plan_suspicions.insert(id.to_owned(), suspicion);
-            }
+            None => Some(&self.legacy),
+            Some(id) => self.plans.get(id),
         }
     }
 
     /// Bytes held for the whole session.
     pub fn bytes(&self) -> usize {
-        self.legacy_bytes + self.plan_bytes.values().sum::<usize>()
+        self.legacy.bytes + self.plans.values().map(|plan| plan.bytes).sum::<usize>()
     }
 
     pub fn forget_removal(&mut self, id: &str) {
