@@ -30,7 +30,7 @@ use crate::trace::{
 use head::PlanRead;
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use session::SessionTrack;
+use session::{PlanSlot, SessionTrack};
 use skim::{SkimFraming, Skimmer};
 use skim_rpc::RpcSkimmer;
 use std::borrow::Cow;
@@ -71,6 +71,11 @@ pub struct Validator {
     /// by the session's index in `state`: opened and forgotten with it, so
     /// that a message looks its session up once.
     tracks: Vec<SessionTrack>,
+    /// The session the last update named, and its index in `state`:
+    /// updates come in runs for one session, and a compare with this costs
+    /// less than a lookup whose key has left the cache. Cleared when a
+    /// session is forgotten (the indexes after it move).
+    recent_session: Option<(String, usize)>,
     sessions_overflowed: bool,
     state: ClientState,
     diagnostics: Vec<Diagnostic>,
@@ -153,6 +158,7 @@ impl Validator {
             reinitialize: None,
             plan_capability: cap::Advertised::No,
             tracks: Vec::new(),
+            recent_session: None,
             sessions_overflowed: false,
             state: ClientState::new(),
             diagnostics: Vec::new(),
@@ -632,11 +638,22 @@ impl Validator {
     /// per update (unless sessions overflowed the limit).
     /// The index of the session an update names, or SES-UNKNOWN-SESSION.
     fn update_session(&mut self, session: &str) -> Option<usize> {
-        let index = self.state.session_index(session);
-        if index.is_none() && !self.sessions_overflowed {
-            self.emit(ses::unknown_session(session));
+        if let Some((recent, index)) = &self.recent_session {
+            if recent == session {
+                return Some(*index);
+            }
         }
-        index
+        let Some(index) = self.state.session_index(session) else {
+            if !self.sessions_overflowed {
+                self.emit(ses::unknown_session(session));
+            }
+            return None;
+        };
+        let (recent, recent_index) = self.recent_session.get_or_insert_default();
+        recent.clear();
+        recent.push_str(session);
+        *recent_index = index;
+        Some(index)
     }
 
     fn message(&mut self, direction: Option<Direction>, object: &LineObject<'_>) {
@@ -1035,6 +1052,7 @@ impl Validator {
                     if error.is_some() {
                         // Not loaded: never established on this connection.
                         if let Some(index) = self.state.forget_session(&session) {
+                            self.recent_session = None;
                             let track = self.tracks.remove(index);
                             self.state_bytes -= track.bytes().min(self.state_bytes);
                         }
@@ -1323,6 +1341,20 @@ impl Validator {
             return;
         };
         let mut found = Vec::new();
+        // The plan, looked up once.
+        let slot = match message {
+            PlanMessage::Legacy(_) => PlanSlot::Legacy,
+            PlanMessage::Update(update) => {
+                PlanSlot::Keyed(plans.plans.get_index_of(&update.plan.id))
+            }
+            PlanMessage::Removed(removed) => {
+                PlanSlot::Keyed(plans.plans.get_index_of(&removed.plan_id))
+            }
+        };
+        let shown = match slot {
+            PlanSlot::Keyed(index) => index.and_then(|index| plans.plans.get_index(index)),
+            PlanSlot::Legacy => None,
+        };
         // What FULL-DELTA remembers about the plan once this is applied.
         let mut suspicion = full::Suspicion::default();
         match message {
@@ -1330,7 +1362,7 @@ impl Validator {
                 if let Some(previous) = &plans.legacy {
                     let outcome = full::check_update(
                         previous,
-                        track.suspicion(None),
+                        track.suspicion(slot),
                         &legacy.entries,
                         self.line,
                         "/params/update/entries",
@@ -1347,13 +1379,13 @@ impl Validator {
                     update.plan.content.type_name(),
                     track.removed_on(id),
                 ));
-                if let (Some(previous), PlanContent::Items { entries }) =
-                    (plans.plans.get(id), &update.plan.content)
+                if let (Some((_, previous)), PlanContent::Items { entries }) =
+                    (shown, &update.plan.content)
                 {
                     if let PlanContent::Items { entries: before } = &previous.content {
                         let outcome = full::check_update(
                             before,
-                            track.suspicion(Some(id)),
+                            track.suspicion(slot),
                             entries,
                             self.line,
                             "/params/update/plan/entries",
@@ -1362,8 +1394,7 @@ impl Validator {
                         suspicion = outcome.suspicion;
                     }
                 }
-                if !plans.plans.contains_key(id)
-                    && plans.plans.len() >= self.config.limits.max_plans_per_session
+                if shown.is_none() && plans.plans.len() >= self.config.limits.max_plans_per_session
                 {
                     let limit = self.config.limits.max_plans_per_session;
                     let d = Diagnostic::new(
@@ -1381,8 +1412,6 @@ impl Validator {
                 found.extend(id_rules::check_removal(plans, id, track.removed_on(id)));
             }
         }
-        // The removal of a plan shown is remembered (ID-RECREATE, ID-REMOVE-UNKNOWN).
-        let shown = matches!(message, PlanMessage::Removed(removed) if plans.plans.contains_key(&removed.plan_id));
         // The state is bounded in bytes, not only in items (what FULL-DELTA
         // remembers about a plan counts with the plan).
         let (key, content_bytes) = match message {
@@ -1393,8 +1422,9 @@ impl Validator {
             ),
             PlanMessage::Removed(removed) => (Some(removed.plan_id.as_str()), 0),
         };
+        let was_shown = shown.is_some();
         let bytes = content_bytes + suspicion.bytes();
-        let held = track.bytes_of(key);
+        let held = track.bytes_of(slot);
         let limit = self.config.limits.max_state_bytes;
         if bytes > held && self.state_bytes - held + bytes > limit {
             let mut d = Diagnostic::new(
@@ -1415,11 +1445,14 @@ impl Validator {
         }
         self.state_bytes = self.state_bytes - held + bytes;
         let line = self.line;
+        let removal = matches!(message, PlanMessage::Removed(_));
         if let Some(track) = self.tracks.get_mut(index) {
-            track.set_plan(key, bytes, suspicion);
+            track.set_plan(slot, bytes, suspicion, removal);
             match message {
                 PlanMessage::Update(update) => track.forget_removal(&update.plan.id),
-                PlanMessage::Removed(removed) if shown => {
+                // The removal of a plan shown is remembered (ID-RECREATE,
+                // ID-REMOVE-UNKNOWN).
+                PlanMessage::Removed(removed) if was_shown => {
                     track.record_removal(&removed.plan_id, line);
                 }
                 _ => {}
@@ -1943,6 +1976,72 @@ mod tests {
         );
         let report = check_reader("t", trace.as_bytes(), Config::default()).unwrap();
         assert_eq!(report.state.session_count(), 0);
+    }
+
+    /// What the validator keeps per session and per plan is kept by index
+    /// in the client state's order: a session forgotten (a failed load) and
+    /// a plan removed move the later ones down, and what is kept moves with
+    /// them. The bytes counted are those of a trace that showed only the
+    /// plans left.
+    #[test]
+    fn per_session_and_per_plan_memory_follows_the_state() {
+        fn update(session: &str, update: &str) -> String {
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"{session}","update":{update}}}}}"#
+            ) + "\n"
+        }
+        fn markdown(id: &str, text: &str) -> String {
+            format!(
+                r#"{{"sessionUpdate":"plan_update","plan":{{"type":"markdown","planId":"{id}","content":"{text}"}}}}"#
+            )
+        }
+        let open_s3 = concat!(
+            r#"{"jsonrpc":"2.0","id":6,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":6,"result":{"sessionId":"s3"}}"#,
+            "\n",
+        );
+        let trace = [
+            HANDSHAKE.to_owned(),
+            r#"{"jsonrpc":"2.0","id":5,"method":"session/load","params":{"sessionId":"s2","cwd":"/w","mcpServers":[]}}"#.to_owned() + "\n",
+            open_s3.to_owned(),
+            update("s3", &markdown("p1", "aaaa")),
+            update("s3", &markdown("p2", "bbbbbbbbbbbb")),
+            update("s3", &markdown("p3", "c")),
+            // s2 is forgotten: s3 moves from index 2 to 1.
+            r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32000,"message":"no such session"}}"#.to_owned() + "\n",
+            update("s3", r#"{"sessionUpdate":"plan_removed","planId":"p2"}"#),
+            update("s3", &markdown("p3", "cc")),
+            update("s3", &markdown("p1", "aaaa")),
+        ]
+        .concat();
+        let left = [
+            HANDSHAKE.to_owned(),
+            open_s3.to_owned(),
+            update("s3", &markdown("p1", "aaaa")),
+            update("s3", &markdown("p3", "cc")),
+        ]
+        .concat();
+        let occupancy = |trace: &str| {
+            let mut validator = Validator::new(Config::default());
+            for (n, line) in trace.lines().enumerate() {
+                validator.push_record(n as u64 + 1, line.as_bytes());
+            }
+            (
+                validator.occupancy().state_bytes,
+                validator.into_state().to_json(),
+            )
+        };
+        let (bytes, state) = occupancy(&trace);
+        assert_eq!((bytes, &state), (occupancy(&left).0, &occupancy(&left).1));
+        assert_eq!(
+            state["sessions"]["s3"]["plans"],
+            serde_json::json!({
+                "p1": {"type": "markdown", "content": "aaaa"},
+                "p3": {"type": "markdown", "content": "cc"},
+            })
+        );
+        assert!(state["sessions"].get("s2").is_none());
     }
 
     /// The order of the one-pass reads: an update's name near the start,

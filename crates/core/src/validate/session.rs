@@ -13,8 +13,17 @@ pub struct SessionTrack {
     removal_order: VecDeque<String>,
     /// The legacy plan's bytes and FULL-DELTA memory.
     legacy: PlanTrack,
-    /// Each keyed plan's, by id (one map: an update reads and writes both).
-    plans: foldhash::HashMap<String, PlanTrack>,
+    /// Each keyed plan's, by the plan's index among those the session
+    /// shows (in the client state's order: added and removed with it).
+    plans: Vec<PlanTrack>,
+}
+
+/// One plan of a session: the legacy plan, or a keyed plan by its index
+/// among the plans the client state shows (`None`: not shown).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanSlot {
+    Legacy,
+    Keyed(Option<usize>),
 }
 
 /// What the validator keeps about one plan the client state shows.
@@ -49,45 +58,49 @@ impl SessionTrack {
         self.removed.len().max(self.removal_order.len())
     }
 
-    /// Bytes held now for the plan `id` (`None`: the legacy plan).
-    pub fn bytes_of(&self, id: Option<&str>) -> usize {
-        self.plan(id).map_or(0, |plan| plan.bytes)
+    /// Bytes held now for a plan.
+    pub fn bytes_of(&self, slot: PlanSlot) -> usize {
+        self.plan(slot).map_or(0, |plan| plan.bytes)
     }
 
-    /// What FULL-DELTA remembers about plan `id` (`None`: the legacy plan).
-    pub fn suspicion(&self, id: Option<&str>) -> &Suspicion {
+    /// What FULL-DELTA remembers about a plan.
+    pub fn suspicion(&self, slot: PlanSlot) -> &Suspicion {
         static NONE: Suspicion = Suspicion::EMPTY;
-        self.plan(id).map_or(&NONE, |plan| &plan.suspicion)
+        self.plan(slot).map_or(&NONE, |plan| &plan.suspicion)
     }
 
-    /// Record the bytes held for plan `id` (`None`: legacy) and what
-    /// FULL-DELTA remembers about it; nothing held forgets it.
-    pub fn set_plan(&mut self, id: Option<&str>, bytes: usize, suspicion: Suspicion) {
+    /// Record the bytes held for a plan the client state is about to show
+    /// (a keyed plan not shown yet is added last, as the state adds it) and
+    /// what FULL-DELTA remembers about it; `removed` drops a keyed plan.
+    pub fn set_plan(&mut self, slot: PlanSlot, bytes: usize, suspicion: Suspicion, removed: bool) {
         let plan = PlanTrack { bytes, suspicion };
-        let Some(id) = id else {
-            self.legacy = plan;
-            return;
-        };
-        if bytes == 0 && plan.suspicion.is_empty() {
-            self.plans.remove(id);
-        } else if let Some(known) = self.plans.get_mut(id) {
-            // Most updates replace a plan already shown: no new key.
-            *known = plan;
-        } else {
-            self.plans.insert(id.to_owned(), plan);
+        match slot {
+            PlanSlot::Legacy => self.legacy = plan,
+            PlanSlot::Keyed(Some(index)) if removed => {
+                if index < self.plans.len() {
+                    self.plans.remove(index);
+                }
+            }
+            PlanSlot::Keyed(Some(index)) => {
+                if let Some(known) = self.plans.get_mut(index) {
+                    *known = plan;
+                }
+            }
+            PlanSlot::Keyed(None) if removed => {}
+            PlanSlot::Keyed(None) => self.plans.push(plan),
         }
     }
 
-    fn plan(&self, id: Option<&str>) -> Option<&PlanTrack> {
-        match id {
-            None => Some(&self.legacy),
-            Some(id) => self.plans.get(id),
+    fn plan(&self, slot: PlanSlot) -> Option<&PlanTrack> {
+        match slot {
+            PlanSlot::Legacy => Some(&self.legacy),
+            PlanSlot::Keyed(index) => self.plans.get(index?),
         }
     }
 
     /// Bytes held for the whole session.
     pub fn bytes(&self) -> usize {
-        self.legacy.bytes + self.plans.values().map(|plan| plan.bytes).sum::<usize>()
+        self.legacy.bytes + self.plans.iter().map(|plan| plan.bytes).sum::<usize>()
     }
 
     pub fn forget_removal(&mut self, id: &str) {
