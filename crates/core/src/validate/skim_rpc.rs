@@ -18,7 +18,7 @@
 //! same frame and says nothing about, and that a validator gives the same
 //! verdict with and without it.
 
-use super::skim::{PlanCapture, Skim, Span, MAX_SKIM_DEPTH};
+use super::skim::{line_text, PlanCapture, Skim, Span, MAX_SKIM_DEPTH};
 use super::SkimFraming;
 
 /// A well-formed request or response, as the exact path would read it.
@@ -45,13 +45,6 @@ pub struct RpcSkimmer {
     keys: Vec<(usize, usize)>,
     /// Unused here (no plan is read), but the skim's reader needs one.
     capture: PlanCapture,
-}
-
-/// Whether any byte is below 0x20 (see `skim`: JSON allows none in strings,
-/// and serializers write none between tokens). Written to vectorize.
-fn has_control_byte(line: &[u8]) -> bool {
-    line.chunks(64)
-        .any(|block| block.iter().fold(0u8, |acc, &b| acc | u8::from(b < 0x20)) != 0)
 }
 
 /// Methods whose params a rule reads beyond `sessionId` and `replayFrom`:
@@ -82,10 +75,10 @@ impl RpcSkimmer {
         };
         let found = rpc_line(&mut skim, framing)?;
         skim.whitespace();
-        if skim.at != line.len() || has_control_byte(line) {
+        if skim.at != line.len() {
             return None;
         }
-        let text = std::str::from_utf8(line).ok()?;
+        let text = line_text(line)?;
         let span = |(start, end): Span| text.get(start..end);
         Some(SkimmedRpc {
             direction: match found.direction {
