@@ -178,6 +178,12 @@ fn broken_scripts_fail_with_their_rule() {
             "LOAD-REPLAY-MISSING",
             &["load"],
         ),
+        (
+            "load-replay-without-plans-v2.jsonl",
+            &["--spec", "v2", "--deny-warnings"],
+            "LOAD-REPLAY-MISSING",
+            &["load"],
+        ),
     ];
     for (script, args, rule, failing) in cases {
         let (status, document, _) = run_agent(args, &fake_agent(&corpus(script)));
