@@ -23,7 +23,17 @@ pub struct Pending {
     /// that repeats `method` with different values.
     pub also: Vec<String>,
     pub line: u64,
+    /// Its place in the line's batch (the element's index + 1), 0 when the
+    /// line is one message: a batch puts several requests on one line.
+    pub element: u32,
     seq: u64,
+}
+
+impl Pending {
+    /// Where the request was read: its line and its place in the batch.
+    pub fn at(&self) -> (u64, u32) {
+        (self.line, self.element)
+    }
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -94,13 +104,15 @@ impl Correlator {
         }
     }
 
-    /// Record a request sent in `direction`.
+    /// Record a request sent in `direction`, read on `line` (as `element`
+    /// of its batch, see [`Pending::element`]).
     pub fn request(
         &mut self,
         direction: Direction,
         id: Id,
         method: &str,
         line: u64,
+        element: u32,
     ) -> RequestOutcome {
         self.seq += 1;
         let pending = Pending {
@@ -108,11 +120,12 @@ impl Correlator {
                 .map_or_else(|| Cow::Owned(method.to_owned()), Cow::Borrowed),
             also: Vec::new(),
             line,
+            element,
             seq: self.seq,
         };
         let table = &mut self.outstanding[direction.index()];
         if let Some(previous) = table.get_mut(&id) {
-            if previous.line == line {
+            if previous.line == line && previous.element == element {
                 // Another reading of the same request, not a second request.
                 if previous.method != method && !previous.also.iter().any(|m| m == method) {
                     previous.also.push(method.to_owned());
@@ -308,7 +321,7 @@ mod tests {
     fn same_id_in_both_directions_with_envelopes() {
         let mut c = Correlator::new(10);
         assert_eq!(
-            c.request(Direction::ClientToAgent, id(1), "session/prompt", 1),
+            c.request(Direction::ClientToAgent, id(1), "session/prompt", 1, 0),
             RequestOutcome::Tracked
         );
         assert_eq!(
@@ -316,7 +329,8 @@ mod tests {
                 Direction::AgentToClient,
                 id(1),
                 "session/request_permission",
-                2
+                2,
+                0
             ),
             RequestOutcome::Tracked
         );
@@ -344,7 +358,7 @@ mod tests {
     #[test]
     fn bare_responses_are_placed_or_flagged() {
         let mut c = Correlator::new(10);
-        c.request(Direction::ClientToAgent, id(1), "initialize", 1);
+        c.request(Direction::ClientToAgent, id(1), "initialize", 1, 0);
         assert!(matches!(
             c.response(None, &id(1)),
             ResponseOutcome::Answers {
@@ -352,8 +366,8 @@ mod tests {
                 ..
             }
         ));
-        c.request(Direction::ClientToAgent, id(2), "session/prompt", 3);
-        c.request(Direction::AgentToClient, id(2), "fs/read_text_file", 4);
+        c.request(Direction::ClientToAgent, id(2), "session/prompt", 3, 0);
+        c.request(Direction::AgentToClient, id(2), "fs/read_text_file", 4, 0);
         assert!(matches!(
             c.response(None, &id(2)),
             ResponseOutcome::Ambiguous {
@@ -370,13 +384,13 @@ mod tests {
     #[test]
     fn reuse_and_overflow() {
         let mut c = Correlator::new(1);
-        c.request(Direction::ClientToAgent, id(1), "a", 1);
+        c.request(Direction::ClientToAgent, id(1), "a", 1, 0);
         assert_eq!(
-            c.request(Direction::ClientToAgent, id(1), "b", 2),
+            c.request(Direction::ClientToAgent, id(1), "b", 2, 0),
             RequestOutcome::Reused { previous_line: 1 }
         );
         assert_eq!(
-            c.request(Direction::ClientToAgent, id(2), "c", 3),
+            c.request(Direction::ClientToAgent, id(2), "c", 3, 0),
             RequestOutcome::Overflow
         );
         assert_eq!(c.response(None, &id(2)), ResponseOutcome::Untracked);
@@ -386,7 +400,7 @@ mod tests {
     fn answered_memory_is_bounded() {
         let mut c = Correlator::new(10);
         for n in 0..(ANSWERED_MEMORY as u32 + 10) {
-            c.request(Direction::ClientToAgent, id(n), "x", 1);
+            c.request(Direction::ClientToAgent, id(n), "x", 1, 0);
             c.response(None, &id(n));
         }
         assert_eq!(c.answered[0].len(), ANSWERED_MEMORY);

@@ -43,6 +43,11 @@ use std::io::{self, BufRead};
 /// instructions on traces of many sessions.
 type FoldMap<K, V> = foldhash::HashMap<K, V>;
 
+/// Where a request was read: its line, and its place in the line's batch
+/// (see [`jsonrpc::correlate::Pending::element`]). Requests in flight are
+/// remembered by it: a batch puts several on one line.
+type At = (u64, u32);
+
 /// How to check.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
@@ -88,10 +93,12 @@ pub struct Validator {
     initialize_line: Vec<u8>,
     /// Sessions opened by a session/load or session/resume still awaiting
     /// its answer, by the request's line.
-    loading: FoldMap<u64, String>,
+    loading: FoldMap<At, String>,
     /// While a batch element is read: the pointer to it (`/2`), which
     /// prefixes the pointers of what is found in it.
     element_base: String,
+    /// While a batch element is read: its index + 1; 0 otherwise.
+    element: u32,
     /// The pointer prefix of the initialize request (inside its batch).
     initialize_base: String,
     /// Bytes of plan content in the client state (see `max_state_bytes`).
@@ -116,13 +123,13 @@ struct Turns {
     /// a later update for a session nobody named is taken as theirs.
     unnamed_sessions: usize,
     /// session/resume requests that asked for no replay, by line.
-    quiet_resumes: FoldMap<u64, String>,
+    quiet_resumes: FoldMap<At, String>,
     /// session/load (v2: session/resume with a replay) requests, by line.
-    replaying: FoldMap<u64, String>,
+    replaying: FoldMap<At, String>,
     /// Sessions whose replay was answered, until their next prompt: the answer's line.
     replayed: FoldMap<String, u64>,
     /// session/prompt requests in flight, by line.
-    prompts: FoldMap<u64, String>,
+    prompts: FoldMap<At, String>,
     /// Sessions the client cancelled whose turn has not ended yet.
     cancelling: FoldMap<String, u64>,
     /// Sessions whose cancelled turn ended, until their next prompt: the end's line.
@@ -168,6 +175,7 @@ impl Validator {
             initialize_line: Vec::new(),
             loading: FoldMap::default(),
             element_base: String::new(),
+            element: 0,
             initialize_base: String::new(),
             state_bytes: 0,
             turns: Turns::default(),
@@ -374,6 +382,7 @@ impl Validator {
         let mut lifecycle = Vec::new();
         for (index, element) in elements.iter().enumerate() {
             self.element_base = format!("{base}/{index}");
+            self.element = u32::try_from(index + 1).unwrap_or(u32::MAX);
             match element.get().as_bytes().first() {
                 Some(b'{') => {
                     let parsed = serde_json::from_str::<LineObject<'_>>(element.get());
@@ -422,6 +431,7 @@ impl Validator {
             }
         }
         self.element_base.clear();
+        self.element = 0;
         // Judged by the revision in force after the batch: a batch that
         // carries the handshake is read under the revision it negotiates.
         let allowed = self.revision.revision.spelling().batches;
@@ -671,9 +681,13 @@ impl Validator {
                     self.emit(trace_format::unplaced_method(&method));
                     return;
                 };
-                let outcome = self
-                    .correlator
-                    .request(direction, id.clone(), &method, self.line);
+                let outcome = self.correlator.request(
+                    direction,
+                    id.clone(),
+                    &method,
+                    self.line,
+                    self.element,
+                );
                 if let Some(d) = env::request_outcome(&outcome, direction, &id, &method) {
                     self.emit(d);
                 }
@@ -699,7 +713,7 @@ impl Validator {
                 }
                 match outcome {
                     ResponseOutcome::Answers { request, .. } if request.also.is_empty() => {
-                        self.answered(&request.method, request.line, result, error);
+                        self.answered(&request.method, request.at(), result, error);
                     }
                     // A request read several ways (a repeated `method`):
                     // take the answer for each method it fits.
@@ -708,7 +722,7 @@ impl Validator {
                             .chain(request.also.iter().map(String::as_str))
                         {
                             if answer_fits(method, result, error) {
-                                self.answered(method, request.line, result, error);
+                                self.answered(method, request.at(), result, error);
                             }
                         }
                     }
@@ -722,7 +736,7 @@ impl Validator {
                     } => {
                         for candidate in [request, alternative] {
                             if answer_fits(&candidate.method, result, error) {
-                                self.answered(&candidate.method, candidate.line, result, error);
+                                self.answered(&candidate.method, candidate.at(), result, error);
                             }
                         }
                     }
@@ -826,13 +840,13 @@ impl Validator {
             let limit = self.config.limits.max_outstanding_requests;
             let replays = method == "session/load"
                 || (!self.revision.revision.spelling().legacy_plan && replay_from);
-            let line = self.line;
+            let at = (self.line, self.element);
             let pending = if replays {
                 &mut self.turns.replaying
             } else {
                 &mut self.turns.quiet_resumes
             };
-            Turns::bounded(pending, limit, line, session.to_owned());
+            Turns::bounded(pending, limit, at, session.to_owned());
         }
         // The agent replays a loaded session before it answers, so the
         // request establishes the session; a failed answer takes it back
@@ -844,7 +858,8 @@ impl Validator {
             && self.is_established(session)
             && self.loading.len() < self.config.limits.max_outstanding_requests
         {
-            self.loading.insert(self.line, session.to_owned());
+            self.loading
+                .insert((self.line, self.element), session.to_owned());
         }
     }
 
@@ -862,7 +877,7 @@ impl Validator {
             Turns::bounded(
                 &mut self.turns.prompts,
                 limit,
-                self.line,
+                (self.line, self.element),
                 session.to_owned(),
             );
         }
@@ -907,9 +922,9 @@ impl Validator {
                 return false;
             };
             self.messages += 1;
-            let outcome = self
-                .correlator
-                .request(direction, id.clone(), method, self.line);
+            let outcome =
+                self.correlator
+                    .request(direction, id.clone(), method, self.line, self.element);
             if let Some(d) = env::request_outcome(&outcome, direction, &id, method) {
                 self.emit(d);
             }
@@ -949,19 +964,21 @@ impl Validator {
                 // `answered` reads no more of a successful answer to any
                 // other method than that it came (initialize, session/new
                 // and session/fork were declined above).
-                _ => self.answered(&request.method, request.line, None, None),
+                _ => self.answered(&request.method, request.at(), None, None),
             }
         }
         true
     }
 
+    /// The answer to a request of `method` read at `request`.
     fn answered(
         &mut self,
         method: &str,
-        request_line: u64,
+        request: At,
         result: Option<&RawValue>,
         error: Option<&RawValue>,
     ) {
+        let request_line = request.0;
         match method {
             "initialize" if result.is_some() && error.is_none() => {
                 let keys = match (self.handshake, self.reinitialize) {
@@ -1030,7 +1047,7 @@ impl Validator {
                 }
             }
             "session/prompt" => {
-                if let Some(session) = self.turns.prompts.remove(&request_line) {
+                if let Some(session) = self.turns.prompts.remove(&request) {
                     // v1 and the draft end a turn with the prompt's answer.
                     if self.revision.revision.spelling().legacy_plan
                         && self.turns.cancelling.remove(&session).is_some()
@@ -1041,14 +1058,14 @@ impl Validator {
                 }
             }
             "session/load" | "session/resume" => {
-                self.turns.quiet_resumes.remove(&request_line);
-                if let Some(session) = self.turns.replaying.remove(&request_line) {
+                self.turns.quiet_resumes.remove(&request);
+                if let Some(session) = self.turns.replaying.remove(&request) {
                     if error.is_none() {
                         let limit = self.config.limits.max_outstanding_requests;
                         Turns::bounded(&mut self.turns.replayed, limit, session, self.line);
                     }
                 }
-                if let Some(session) = self.loading.remove(&request_line) {
+                if let Some(session) = self.loading.remove(&request) {
                     if error.is_some() {
                         // Not loaded: never established on this connection.
                         if let Some(index) = self.state.forget_session(&session) {
@@ -1319,9 +1336,9 @@ impl Validator {
             .quiet_resumes
             .iter()
             .filter(|(_, s)| s.as_str() == session)
-            .map(|(line, _)| *line)
+            .map(|(at, _)| *at)
             .min();
-        if let Some(line) = resume {
+        if let Some((line, _)) = resume {
             self.emit(ses::resume_replay(session, line));
         }
         if let Some(&line) = self.turns.replayed.get(session) {
@@ -1976,6 +1993,38 @@ mod tests {
         );
         let report = check_reader("t", trace.as_bytes(), Config::default()).unwrap();
         assert_eq!(report.state.session_count(), 0);
+    }
+
+    /// Two prompts in one batch are two turns: each is remembered by its
+    /// place in the batch, not by the line they share (the second used to
+    /// take the first's place, so a cancel of the first session found no
+    /// prompt in flight and an update after its cancelled turn went unsaid).
+    #[test]
+    fn prompts_batched_on_one_line_are_separate_turns() {
+        let report = check(concat!(
+            r#"{"jsonrpc":"2.0","id":3,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":3,"result":{"sessionId":"s2"}}"#,
+            "\n",
+            r#"[{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}},{"jsonrpc":"2.0","id":6,"method":"session/prompt","params":{"sessionId":"s2","prompt":[]}}]"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":5,"result":{"stopReason":"cancelled"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+        ));
+        assert_eq!(
+            rules(&report),
+            vec![
+                ("ENV-BATCH", 7, ""),
+                (
+                    "SES-UPDATE-AFTER-CANCEL",
+                    10,
+                    "/params/update/sessionUpdate"
+                )
+            ]
+        );
     }
 
     /// What the validator keeps per session and per plan is kept by index
