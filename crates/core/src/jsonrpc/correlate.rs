@@ -396,6 +396,23 @@ mod tests {
         assert_eq!(c.response(None, &id(2)), ResponseOutcome::Untracked);
     }
 
+    /// On one line, the same request read twice (a repeated member) is one
+    /// request; two elements of a batch are two, so a repeated id is reused.
+    #[test]
+    fn readings_and_batch_elements_on_one_line() {
+        let mut c = Correlator::new(10);
+        c.request(Direction::ClientToAgent, id(1), "a", 4, 0);
+        assert_eq!(
+            c.request(Direction::ClientToAgent, id(1), "b", 4, 0),
+            RequestOutcome::Tracked
+        );
+        c.request(Direction::ClientToAgent, id(2), "a", 5, 1);
+        assert_eq!(
+            c.request(Direction::ClientToAgent, id(2), "a", 5, 2),
+            RequestOutcome::Reused { previous_line: 5 }
+        );
+    }
+
     #[test]
     fn answered_memory_is_bounded() {
         let mut c = Correlator::new(10);
