@@ -205,8 +205,9 @@ AGENTS = [
                  "items instead",
                  "`/plan` mode: `plan_update` markdown when the client advertises `plan: {}`; "
                  "without it the proposed plan arrives as an `agent_message_chunk`",
-                 "its `session/load` replay leaves out the update_plan plan (LOAD-REPLAY-MISSING) "
-                 "but replays the proposed plan"]),
+                 "its `session/load` replay, and under v2 its `session/resume` from the start, "
+                 "leave out the update_plan plan (LOAD-REPLAY-MISSING) but replay the proposed "
+                 "plan"]),
     Agent("gemini-cli", "0.61.0", "npm", "@google/gemini-cli",
           [Run("write-todos", "fake_gemini.py", "script_gemini_todos.json")],
           lambda a: ["node", node_module(a, "@google", "gemini-cli", "bundle", "gemini.js"), "--acp",
@@ -255,9 +256,10 @@ AGENTS = [
 # judgement is printed and shown as "unjudged" in the table: someone has to look at it.
 JUDGEMENTS = {
     ("codex-acp", "LOAD-REPLAY-MISSING"):
-        "true finding (warning): `session/load` replays the conversation without the plan the "
-        "live session ended with (the update_plan plan is not replayed); the spec's replay MUST "
-        "does not say whether plans are part of the conversation, hence a warning",
+        "true finding (warning): the replay (`session/load`; under v2 `session/resume` from the "
+        "start) gives the conversation without the plan the live session ended with (the "
+        "update_plan plan is not replayed); the spec's replay MUST does not say whether plans are "
+        "part of the conversation, hence a warning",
     ("opencode", "SHAPE-STATUS"):
         "true violation: opencode copies the todo's status string into the plan entry unchecked "
         "(its todowrite tool takes any string); `blocked` is not a v1 status",
