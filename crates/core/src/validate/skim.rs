@@ -342,15 +342,22 @@ struct ParamsRead {
     update: Span,
 }
 
-/// Where the first `"` of eight bytes is, when it comes before any `\\`.
-fn quote_before_backslash(word: u64) -> Option<usize> {
+/// The `"` and the `\\` bytes of eight, each flagged by its high bit. Only
+/// the lowest flag of each is sure to be true (a borrow only spreads upward),
+/// which is all the two searches below read.
+fn quotes_and_backslashes(word: u64) -> (u64, u64) {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
     let (quote, backslash) = (word ^ (ONES * 0x22), word ^ (ONES * 0x5c));
-    // The lowest byte flagged in each is a true one (a borrow only spreads
-    // upward), so their lowest positions compare exactly.
-    let quotes = quote.wrapping_sub(ONES) & !quote & HIGH;
-    let backslashes = backslash.wrapping_sub(ONES) & !backslash & HIGH;
+    (
+        quote.wrapping_sub(ONES) & !quote & HIGH,
+        backslash.wrapping_sub(ONES) & !backslash & HIGH,
+    )
+}
+
+/// Where the first `"` of eight bytes is, when it comes before any `\\`.
+fn quote_before_backslash(word: u64) -> Option<usize> {
+    let (quotes, backslashes) = quotes_and_backslashes(word);
     (quotes != 0 && quotes.trailing_zeros() < backslashes.trailing_zeros())
         .then(|| quotes.trailing_zeros() as usize / 8)
 }
@@ -359,21 +366,16 @@ fn quote_before_backslash(word: u64) -> Option<usize> {
 /// values) end within a few bytes, where eight bytes at a time beat setting
 /// up a vector search; longer ones go to `memchr`.
 fn quote_or_backslash(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
     let mut at = 0;
     while at < 16 {
         let Some(word) = bytes.get(at..at + 8) else {
             break;
         };
-        let word = u64::from_le_bytes(word.try_into().ok()?);
-        let (quote, backslash) = (word ^ (ONES * 0x22), word ^ (ONES * 0x5c));
-        // A zero byte in either: the lowest flagged byte is always a true
-        // one (a borrow only spreads upward).
-        let zero =
-            (quote.wrapping_sub(ONES) & !quote | backslash.wrapping_sub(ONES) & !backslash) & HIGH;
-        if zero != 0 {
-            return Some(at + zero.trailing_zeros() as usize / 8);
+        let (quotes, backslashes) =
+            quotes_and_backslashes(u64::from_le_bytes(word.try_into().ok()?));
+        let either = quotes | backslashes;
+        if either != 0 {
+            return Some(at + either.trailing_zeros() as usize / 8);
         }
         at += 8;
     }
