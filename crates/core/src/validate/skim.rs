@@ -972,7 +972,7 @@ impl<'a> Skim<'a, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::test_lines::{mutate, HANDSHAKE};
+    use crate::validate::test_lines::{mutate, with_and_without_handshake, HANDSHAKE};
 
     /// Every word of eight bytes over quotes, backslashes and bytes near
     /// them (0x21, 0x5d, 0xa2 and 0xdc differ from them in one bit or by
@@ -1607,15 +1607,9 @@ mod tests {
             update_line().prop_map(String::into_bytes),
             mutated_line(),
         ], 1..12)) {
-            let mut trace = HANDSHAKE.as_bytes().to_vec();
-            for line in lines {
-                trace.extend_from_slice(&line);
-                trace.push(b'\n');
+            for trace in with_and_without_handshake(HANDSHAKE, lines) {
+                same_verdict(&trace)?;
             }
-            same_verdict(&trace)?;
-            // Before the handshake too.
-            let tail = trace.get(HANDSHAKE.len()..).unwrap_or_default().to_vec();
-            same_verdict(&tail)?;
         }
     }
 

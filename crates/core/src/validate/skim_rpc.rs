@@ -278,7 +278,7 @@ mod tests {
     use super::*;
     use crate::jsonrpc::{classify, Direction, Frame};
     use crate::trace::{duplicate_keys, parse_record, Record};
-    use crate::validate::test_lines::mutate;
+    use crate::validate::test_lines::{mutate, with_and_without_handshake};
     use crate::validate::{asks_for_replay, read_session_ids, Config, Validator};
     use proptest::prelude::*;
 
@@ -693,15 +693,9 @@ mod tests {
             2 => update_line().prop_map(String::into_bytes),
             1 => mutated_line(),
         ], 1..24)) {
-            let mut trace = HANDSHAKE.as_bytes().to_vec();
-            for line in lines {
-                trace.extend_from_slice(&line);
-                trace.push(b'\n');
+            for trace in with_and_without_handshake(HANDSHAKE, lines) {
+                same_verdict(&trace)?;
             }
-            same_verdict(&trace)?;
-            // Before the handshake too.
-            let tail = trace.get(HANDSHAKE.len()..).unwrap_or_default().to_vec();
-            same_verdict(&tail)?;
         }
     }
 

@@ -15,6 +15,19 @@ pub(super) const HANDSHAKE: &str = concat!(
     "\n",
 );
 
+/// `lines` as a trace after `handshake`, and the same lines alone (before
+/// any handshake): the two traces the fast paths' trace properties check.
+pub(super) fn with_and_without_handshake(handshake: &str, lines: Vec<Vec<u8>>) -> [Vec<u8>; 2] {
+    let mut tail = Vec::new();
+    for line in lines {
+        tail.extend_from_slice(&line);
+        tail.push(b'\n');
+    }
+    let mut trace = handshake.as_bytes().to_vec();
+    trace.extend_from_slice(&tail);
+    [trace, tail]
+}
+
 /// `line` with `byte` inserted at `at` (`how` 0), put in place of the byte
 /// there (1) or the byte there removed (2); an `at` past the end only
 /// inserts.
