@@ -10,6 +10,8 @@ use crate::diag::Diagnostic;
 use crate::spec::Revision;
 use crate::state::SessionPlans;
 
+/// The sentences both rules quote: v1's, and v2's for a resume from the start.
+const REPLAY_CONVERSATION: &str = "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications (like session/prompt).";
 const REPLAY_FROM_START: &str = "When replayFrom.type is \"start\", the Agent MUST replay the entire conversation to the Client in the form of session/update notifications before responding.";
 
 pub const REPLAY_STATE: Rule = Rule {
@@ -21,7 +23,7 @@ pub const REPLAY_STATE: Rule = Rule {
     citation: Citation {
         document: docs::SESSION_SETUP_V1,
         section: "Loading Sessions",
-        text: "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications (like session/prompt).",
+        text: REPLAY_CONVERSATION,
         note: "The replay is what the agent sends before it answers session/load.",
     },
     revision_citations: &[RevisionCitation {
@@ -44,7 +46,7 @@ pub const REPLAY_MISSING: Rule = Rule {
     citation: Citation {
         document: docs::SESSION_SETUP_V1,
         section: "Loading Sessions",
-        text: "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications (like session/prompt).",
+        text: REPLAY_CONVERSATION,
         note: "Whether plan updates are part of \"the conversation\" is not spelled out in v1, so a replay without them is a warning.",
     },
     revision_citations: &[RevisionCitation {
