@@ -78,24 +78,21 @@ def readings(rev):
                  docs=[(TRANSPORTS, "Batches (protocol v2)")])
         c.initialize()
         c.new_session()
-        c._client_ids += 1
-        p = c._client_ids
-        prompt = {"jsonrpc": "2.0", "id": p, "method": "session/prompt",
-                  "params": {"sessionId": SESSION, "prompt": [{"type": "text", "text": "Refactor the parser"}]}}
+        prompt = c.client_message("session/prompt",
+                                  {"sessionId": SESSION, "prompt": [{"type": "text", "text": "Refactor the parser"}]})
         c.expect("ENV-BATCH-LIFECYCLE", c.raw("client_to_agent", "[" + line(prompt) + "]"), "/0/method")
         c.update(SESSION, batch_update)
-        c.end_turn(p)
+        c.end_turn(prompt["id"])
 
         c = case("batch-lifecycle-session-new",
                  "session/new batched with a read-only session/list: only the lifecycle-sensitive message is reported, at its index in the batch.",
                  docs=[(TRANSPORTS, "Batches (protocol v2)")])
         c.initialize()
-        listing = {"jsonrpc": "2.0", "id": 2, "method": "session/list", "params": {}}
-        new = {"jsonrpc": "2.0", "id": 3, "method": "session/new", "params": {"cwd": "/home/dev/project", "mcpServers": []}}
-        c._client_ids = 3
+        listing = c.client_message("session/list", {})
+        new = c.client_message("session/new", {"cwd": CWD, "mcpServers": []})
         c.expect("ENV-BATCH-LIFECYCLE", c.raw("client_to_agent", "[" + line(listing) + "," + line(new) + "]"), "/1/method")
-        c.raw("agent_to_client", "[" + line({"jsonrpc": "2.0", "id": 2, "result": {"sessions": []}}) + ","
-              + line({"jsonrpc": "2.0", "id": 3, "result": {"sessionId": SESSION}}) + "]")
+        c.raw("agent_to_client", "[" + line({"jsonrpc": "2.0", "id": listing["id"], "result": {"sessions": []}}) + ","
+              + line({"jsonrpc": "2.0", "id": new["id"], "result": {"sessionId": SESSION}}) + "]")
         c.open(SESSION)
         p = c.prompt()
         c.update(SESSION, batch_update)
@@ -106,10 +103,9 @@ def readings(rev):
                  near_miss=["ENV-BATCH-LIFECYCLE"], docs=[(TRANSPORTS, "Batches (protocol v2)")])
         c.initialize()
         c.new_session()
-        c._client_ids += 1
-        listing = {"jsonrpc": "2.0", "id": c._client_ids, "method": "session/list", "params": {}}
+        listing = c.client_message("session/list", {})
         c.raw("client_to_agent", "[" + line(listing) + "]")
-        c.raw("agent_to_client", "[" + line({"jsonrpc": "2.0", "id": c._client_ids, "result": {"sessions": []}}) + "]")
+        c.raw("agent_to_client", "[" + line({"jsonrpc": "2.0", "id": listing["id"], "result": {"sessions": []}}) + "]")
         p = c.prompt()
         c.update(SESSION, batch_update)
         c.end_turn(p)
@@ -184,12 +180,10 @@ def readings(rev):
                  f"The client repeats `{key}`, once {{}} and once null: one reading advertises plan operations, so the agent's plan_update is not judged on it.",
                  near_miss=["CAP-PLAN-OPS"], docs=[(RFC8259, "4. Objects")])
         caps = c.capabilities()
-        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                "params": {"protocolVersion": rev.protocol_version, "clientCapabilities": caps}}
+        init = c.client_message("initialize", {"protocolVersion": rev.protocol_version, "clientCapabilities": caps})
         c.expect("ENV-DUPLICATE-KEY", c.raw("client_to_agent", repeat(init, f'"{key}":{{}}', f'"{key}":{{}}', f'"{key}":null')),
                  f"/params/clientCapabilities/{key}")
-        c.answer_initialize(1)
-        c._client_ids = 1
+        c.answer_initialize(init["id"])
         c.new_session()
         p = c.prompt()
         c.update(SESSION, items(rev, "plan-1", steps3()))
@@ -198,12 +192,11 @@ def readings(rev):
         c = case("repeat-capability-absent-in-every-reading",
                  f"The client repeats `{key}`, null both times: no reading advertises plan operations.",
                  docs=[(RFC8259, "4. Objects")])
-        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                "params": {"protocolVersion": rev.protocol_version, "clientCapabilities": c.capabilities({key: None})}}
+        init = c.client_message("initialize", {"protocolVersion": rev.protocol_version,
+                                                "clientCapabilities": c.capabilities({key: None})})
         c.expect("ENV-DUPLICATE-KEY", c.raw("client_to_agent", repeat(init, f'"{key}":null', f'"{key}":null', f'"{key}":null')),
                  f"/params/clientCapabilities/{key}")
-        c.answer_initialize(1)
-        c._client_ids = 1
+        c.answer_initialize(init["id"])
         c.new_session()
         p = c.prompt()
         c.expect("CAP-PLAN-OPS", c.update(SESSION, items(rev, "plan-1", steps3()), shown=False), CAP_POINTER)
@@ -220,11 +213,9 @@ def readings(rev):
     c = case("repeat-request-id-in-initialize",
              "The client writes `id` twice in its initialize (same value): the connection is still initialized.",
              near_miss=["SES-BEFORE-INIT", "ENV-UNKNOWN-RESPONSE"], docs=[(RFC8259, "4. Objects")])
-    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-            "params": {"protocolVersion": rev.protocol_version, "clientCapabilities": c.capabilities()}}
+    init = c.client_message("initialize", {"protocolVersion": rev.protocol_version, "clientCapabilities": c.capabilities()})
     c.expect("ENV-DUPLICATE-KEY", c.raw("client_to_agent", repeat(init, '"id":1', '"id":1', '"id":1')), "/id")
-    c.answer_initialize(1)
-    c._client_ids = 1
+    c.answer_initialize(init["id"])
     c.new_session()
     p = c.prompt()
     c.update(SESSION, plan_of(steps3()))
@@ -291,10 +282,9 @@ def readings(rev):
              c.raw("agent_to_client", line({"jsonrpc": "2.0", "id": asked, "result": {"sessionId": half}}).replace("@@", "\\ud83d")),
              "/result/sessionId")
     c.open(read)
-    p = c._client_ids + 1
-    c._client_ids = p
-    prompt = {"jsonrpc": "2.0", "id": p, "method": "session/prompt",
-              "params": {"sessionId": half, "prompt": [{"type": "text", "text": "Refactor the parser"}]}}
+    prompt = c.client_message("session/prompt",
+                              {"sessionId": half, "prompt": [{"type": "text", "text": "Refactor the parser"}]})
+    p = prompt["id"]
     c.expect("ENV-UNPAIRED-SURROGATE", c.raw("client_to_agent", line(prompt).replace("@@", "\\ud83d")), "/params/sessionId")
     update = plan_of(steps3("in_progress"))
     c.expect("ENV-UNPAIRED-SURROGATE",

@@ -261,12 +261,19 @@ class Case:
         return len(self.items)
 
     # -- JSON-RPC
+    def client_message(self, method, params):
+        """A request with the client's next id, not sent: for a line the case
+        writes itself (inside a batch, with a repeated member or an escape)."""
+        self._client_ids += 1
+        return {"jsonrpc": "2.0", "id": self._client_ids, "method": method, "params": params}
+
     def client_request(self, method, params, id=None):
         if id is None:
-            self._client_ids += 1
-            id = self._client_ids
-        self.c2a({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-        return id
+            message = self.client_message(method, params)
+        else:
+            message = {"jsonrpc": "2.0", "id": id, "method": method, "params": params}
+        self.c2a(message)
+        return message["id"]
 
     def agent_request(self, method, params, id=None):
         if id is None:
