@@ -5,7 +5,7 @@ an error for the other; nothing hides a violation: every reading is checked.
 """
 
 from vectorlib import (
-    Case, SESSION, CWD, JSONRPC, RFC8259, TRANSPORTS,
+    Case, SESSION, SESSION_2, CWD, JSONRPC, RFC8259, TRANSPORTS, PROMPT_TURN,
     steps3, entry, legacy, items, markdown, chunk, notification, session_update, line,
 )
 
@@ -59,6 +59,22 @@ def readings(rev):
         c.expect("ENV-BATCH", c.raw("agent_to_client", "[" + line(answer) + "," + line(session_update(SESSION, batch_update)) + "]"), "")
         c.open(SESSION)
         c.apply(SESSION, batch_update)
+
+        c = case("batch-two-prompts-cancel-one",
+                 "Two prompts for two sessions in one batch are two turns: the client cancels the first, its turn ends, and a plan update for that session after the end is still noticed.",
+                 docs=[(JSONRPC, "6. Batch"), (PROMPT_TURN, "Cancellation")])
+        c.initialize()
+        c.new_session(SESSION)
+        c.new_session(SESSION_2)
+        first = c.client_message("session/prompt",
+                                 {"sessionId": SESSION, "prompt": [{"type": "text", "text": "Refactor the parser"}]})
+        second = c.client_message("session/prompt",
+                                  {"sessionId": SESSION_2, "prompt": [{"type": "text", "text": "Add the tests"}]})
+        c.expect("ENV-BATCH", c.raw("client_to_agent", "[" + line(first) + "," + line(second) + "]"), "")
+        c.c2a(notification("session/cancel", {"sessionId": SESSION}))
+        c.end_turn(first["id"], "cancelled")
+        c.expect("SES-UPDATE-AFTER-CANCEL", c.update(SESSION, batch_update), "/params/update/sessionUpdate")
+        c.end_turn(second["id"])
 
         c = case("batch-empty", "An empty batch: JSON-RPC 2.0 calls it invalid; the revision's transport does not mention batches.")
         p = c.start()
