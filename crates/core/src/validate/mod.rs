@@ -1070,8 +1070,13 @@ impl Validator {
                         // Not loaded: never established on this connection.
                         if let Some(index) = self.state.forget_session(&session) {
                             self.recent_session = None;
-                            let track = self.tracks.remove(index);
-                            self.state_bytes -= track.bytes().min(self.state_bytes);
+                            // Opened together, so the index is there; checked
+                            // all the same, as `Vec::remove` panics.
+                            debug_assert!(index < self.tracks.len());
+                            if index < self.tracks.len() {
+                                let track = self.tracks.remove(index);
+                                self.state_bytes -= track.bytes().min(self.state_bytes);
+                            }
                         }
                     }
                 }
