@@ -177,6 +177,36 @@ pub fn check_pointer(d: &Diagnostic, message: &Value) -> Checked {
     Ok(())
 }
 
+/// [`check_pointer`] for a message that may repeat member names: the
+/// validator checks each value of a repeated member (every reading, see
+/// [`crate::trace::reading`]), so a pointer may name something in any one
+/// of the readings. `readings` must not be empty.
+pub fn check_pointer_in_readings(d: &Diagnostic, readings: &[Value]) -> Checked {
+    let mut outcome = Err(Broken(format!(
+        "{} pointer {} checked against no reading of the message",
+        d.rule.id, d.pointer
+    )));
+    for reading in readings {
+        outcome = check_pointer(d, reading);
+        if outcome.is_ok() {
+            break;
+        }
+    }
+    outcome
+}
+
+/// The readings of a JSON text as values (one when no member name
+/// repeats; at most [`crate::trace::MAX_READINGS`]), each parsed by
+/// serde_json. Readings serde_json will not build (a number beyond f64, an
+/// unpaired surrogate) are left out.
+pub fn readings_of(text: &str) -> Vec<Value> {
+    let count = crate::trace::reading_count(text).clamp(1, crate::trace::MAX_READINGS);
+    (0..count)
+        .filter_map(|k| crate::trace::reading(text, k))
+        .filter_map(|reading| serde_json::from_str(&reading).ok())
+        .collect()
+}
+
 /// Nesting depth of arrays and objects (a scalar is 0).
 pub fn json_depth(value: &Value) -> usize {
     // Iterative: the oracle must not overflow the stack the checked code guards.
@@ -192,4 +222,26 @@ pub fn json_depth(value: &Value) -> usize {
         stack.extend(children.map(|c| (c, depth + 1)));
     }
     deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::shape::UNKNOWN_FIELD;
+
+    /// serde_json keeps the last value of a repeated member; the validator
+    /// checks every value, so its pointers may name the first.
+    #[test]
+    fn pointers_may_name_any_reading_of_a_repeated_member() {
+        let text = r#"{"plan":{"entries":[{"contknt":"a"}]},"plan":{"content":"b"}}"#;
+        let readings = readings_of(text);
+        assert_eq!(readings.len(), 2);
+        let first = Diagnostic::new(&UNKNOWN_FIELD, "").at("/plan/entries/0/contknt");
+        let last_only: Value = serde_json::from_str(text).unwrap();
+        assert!(check_pointer(&first, &last_only).is_err());
+        assert!(check_pointer_in_readings(&first, &readings).is_ok());
+        let nowhere = Diagnostic::new(&UNKNOWN_FIELD, "").at("/plan/entries/1/x");
+        assert!(check_pointer_in_readings(&nowhere, &readings).is_err());
+        assert!(check_pointer_in_readings(&first, &[]).is_err());
+    }
 }

@@ -8,7 +8,7 @@
 //! draft and v1 differ only in names, v2 only adds to v1 except that file
 //! URIs must be absolute).
 
-use super::{check_diagnostic, check_pointer, ensure, Broken, Checked};
+use super::{check_diagnostic, check_pointer_in_readings, ensure, readings_of, Broken, Checked};
 use crate::catalog::Severity;
 use crate::rules::shape::{parse_plan_update_json, Parsed, PLAN_KINDS};
 use crate::spec::messages::{PlanContent, PlanMessage};
@@ -51,10 +51,16 @@ fn check_revision(
     max_entries: usize,
 ) -> Checked {
     let parsed = parse_plan_update_json(text, kind, revision, max_entries);
-    let document = json!({"params": {"update": update}});
+    // A repeated member is checked under each of its values: a diagnostic
+    // may point into any reading, not only the last value serde_json keeps.
+    let mut documents: Vec<Value> = readings_of(text)
+        .into_iter()
+        .map(|reading| json!({"params": {"update": reading}}))
+        .collect();
+    documents.push(json!({"params": {"update": update}}));
     for d in &parsed.diagnostics {
         check_diagnostic(d)?;
-        check_pointer(d, &document)?;
+        check_pointer_in_readings(d, &documents)?;
         ensure!(
             d.pointer.starts_with("/params/update"),
             "{revision}: {} points outside the update: {}",

@@ -13,7 +13,7 @@
 //! - for envelope traces, the [`super::readings`] invariants: a repeated
 //!   member never gives the other party an error, escapes change nothing.
 
-use super::{check_diagnostic, check_pointer, ensure, Broken, Checked};
+use super::{check_diagnostic, check_pointer_in_readings, ensure, readings_of, Broken, Checked};
 use crate::catalog::Counts;
 use crate::catalog::Severity;
 use crate::diag::Diagnostic;
@@ -76,8 +76,9 @@ pub fn check_with(data: &[u8], config: Config) -> Checked {
     let mut all = Vec::new();
     let mut not_kept = Counts::default();
     let mut read = 0;
-    // Each line's message, parsed once, when a diagnostic needs it.
-    let mut messages: Vec<Option<Option<Value>>> = vec![None; lines.len()];
+    // Each line's message under each of its readings, parsed once, when a
+    // diagnostic needs it.
+    let mut messages: Vec<Option<Vec<Value>>> = vec![None; lines.len()];
     while let Some((line_no, line)) = reader
         .next_line()
         .map_err(|e| Broken(format!("reading from memory failed: {e}")))?
@@ -95,8 +96,9 @@ pub fn check_with(data: &[u8], config: Config) -> Checked {
             );
             let index = d.line as usize - 1;
             if let (Some(slot), Some(line)) = (messages.get_mut(index), lines.get(index)) {
-                if let Some(message) = slot.get_or_insert_with(|| message_of(line)) {
-                    check_pointer(d, message)?;
+                let readings = slot.get_or_insert_with(|| messages_of(line));
+                if !readings.is_empty() {
+                    check_pointer_in_readings(d, readings)?;
                 }
             }
         }
@@ -245,12 +247,21 @@ fn split_lines(data: &[u8]) -> Vec<&[u8]> {
     lines
 }
 
-/// The JSON-RPC message a line holds (inside its envelope, if any).
-fn message_of(line: &[u8]) -> Option<Value> {
-    let mut value: Value = serde_json::from_slice(line).ok()?;
-    let object = value.as_object_mut()?;
-    if object.contains_key("direction") || object.contains_key("message") {
-        return object.remove("message");
-    }
-    Some(value)
+/// The JSON-RPC message a line holds (inside its envelope, if any), under
+/// each reading of the line (see [`readings_of`]); none for a line that is
+/// not JSON serde_json builds.
+fn messages_of(line: &[u8]) -> Vec<Value> {
+    let Ok(text) = std::str::from_utf8(line) else {
+        return Vec::new();
+    };
+    readings_of(text)
+        .into_iter()
+        .filter_map(|mut value| {
+            let object = value.as_object_mut()?;
+            if object.contains_key("direction") || object.contains_key("message") {
+                return object.remove("message");
+            }
+            Some(value)
+        })
+        .collect()
 }
