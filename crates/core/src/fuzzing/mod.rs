@@ -200,7 +200,7 @@ pub fn check_pointer_in_readings(d: &Diagnostic, readings: &[Value]) -> Checked 
 /// serde_json. Readings serde_json will not build (a number beyond f64, an
 /// unpaired surrogate) are left out.
 pub fn readings_of(text: &str) -> Vec<Value> {
-    let count = crate::trace::reading_count(text).clamp(1, crate::trace::MAX_READINGS);
+    let count = crate::trace::reading_count(text).min(crate::trace::MAX_READINGS);
     (0..count)
         .filter_map(|k| crate::trace::reading(text, k))
         .filter_map(|reading| serde_json::from_str(&reading).ok())

@@ -13,7 +13,7 @@ use crate::catalog::Severity;
 use crate::rules::shape::{parse_plan_update_json, Parsed, PLAN_KINDS};
 use crate::spec::messages::{PlanContent, PlanMessage};
 use crate::spec::Revision;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// A small entry limit the fuzzer reaches (the default one is tried too).
 const SMALL_ENTRY_LIMIT: usize = 3;
@@ -32,35 +32,36 @@ pub fn check(data: &[u8]) -> Checked {
     else {
         return Ok(());
     };
-    let default_limit = crate::trace::Limits::default().max_entries_per_plan;
-    for max_entries in [SMALL_ENTRY_LIMIT, default_limit] {
-        for revision in Revision::ALL {
-            check_revision(text, &update, kind, revision, max_entries)?;
-        }
-    }
-    Ok(())
-}
-
-/// `text` is the update as sent, `update` what serde_json reads from it (the
-/// last of any repeated member).
-fn check_revision(
-    text: &str,
-    update: &Map<String, Value>,
-    kind: &str,
-    revision: Revision,
-    max_entries: usize,
-) -> Checked {
-    let parsed = parse_plan_update_json(text, kind, revision, max_entries);
-    // A repeated member is checked under each of its values: a diagnostic
-    // may point into any reading, not only the last value serde_json keeps.
+    // What diagnostics may point into: a repeated member is checked under
+    // each of its values, so every reading of the update, and the last
+    // value of each member, which serde_json keeps.
     let mut documents: Vec<Value> = readings_of(text)
         .into_iter()
         .map(|reading| json!({"params": {"update": reading}}))
         .collect();
     documents.push(json!({"params": {"update": update}}));
+    let default_limit = crate::trace::Limits::default().max_entries_per_plan;
+    for max_entries in [SMALL_ENTRY_LIMIT, default_limit] {
+        for revision in Revision::ALL {
+            check_revision(text, &documents, kind, revision, max_entries)?;
+        }
+    }
+    Ok(())
+}
+
+/// `text` is the update as sent, `documents` the messages its diagnostics
+/// may point into (see [`check`]).
+fn check_revision(
+    text: &str,
+    documents: &[Value],
+    kind: &str,
+    revision: Revision,
+    max_entries: usize,
+) -> Checked {
+    let parsed = parse_plan_update_json(text, kind, revision, max_entries);
     for d in &parsed.diagnostics {
         check_diagnostic(d)?;
-        check_pointer_in_readings(d, &documents)?;
+        check_pointer_in_readings(d, documents)?;
         ensure!(
             d.pointer.starts_with("/params/update"),
             "{revision}: {} points outside the update: {}",
