@@ -195,15 +195,15 @@ pub fn check_pointer_in_readings(d: &Diagnostic, readings: &[Value]) -> Checked 
     outcome
 }
 
-/// The readings of a JSON text as values (one when no member name
-/// repeats; at most [`crate::trace::MAX_READINGS`]), each parsed by
+/// The distinct readings of a JSON text as values (one when no member
+/// name repeats; see [`crate::trace::readings`]), each parsed by
 /// serde_json. Readings serde_json will not build (a number beyond f64, an
 /// unpaired surrogate) are left out.
 pub fn readings_of(text: &str) -> Vec<Value> {
-    let count = crate::trace::reading_count(text).min(crate::trace::MAX_READINGS);
-    (0..count)
-        .filter_map(|k| crate::trace::reading(text, k))
-        .filter_map(|reading| serde_json::from_str(&reading).ok())
+    crate::trace::readings(text)
+        .texts
+        .iter()
+        .filter_map(|reading| serde_json::from_str(reading).ok())
         .collect()
 }
 

@@ -465,7 +465,7 @@ pub struct Parsed {
 /// JSON text, as the validator does. An update that repeats member names
 /// draws `ENV-DUPLICATE-KEY` (the official crate rejects it, other parsers
 /// keep either value) and is checked under each of its readings
-/// ([`crate::trace::reading`]): every value of a repeated member is
+/// ([`crate::trace::readings`]): every value of a repeated member is
 /// checked, and the message is applied (as its last reading) only when
 /// every reading is well-formed.
 pub fn parse_plan_update_json(
@@ -488,19 +488,11 @@ pub fn parse_plan_update_json(
             )
         })
         .collect();
-    let count = crate::trace::reading_count(update).min(crate::trace::MAX_READINGS);
+    let readings = crate::trace::readings(update);
     let mut message = None;
-    let mut every_reading_applies = true;
-    let mut seen: Vec<String> = Vec::new();
-    for k in 0..count {
-        let Some(text) = crate::trace::reading(update, k) else {
-            every_reading_applies = false;
-            continue;
-        };
-        if seen.contains(&text) {
-            continue;
-        }
-        let parsed = parse_unique_update_json(&text, kind, revision, max_entries);
+    let mut every_reading_applies = readings.complete;
+    for text in &readings.texts {
+        let parsed = parse_unique_update_json(text, kind, revision, max_entries);
         for d in parsed.diagnostics {
             if !diagnostics.iter().any(|known| known.same_finding(&d)) {
                 diagnostics.push(d);
@@ -510,7 +502,6 @@ pub fn parse_plan_update_json(
             Some(m) => message = Some(m),
             None => every_reading_applies = false,
         }
-        seen.push(text);
     }
     Parsed {
         message: message.filter(|_| every_reading_applies),

@@ -204,6 +204,35 @@ pub fn reading(json: &str, k: usize) -> Option<String> {
     Some(out)
 }
 
+/// The distinct readings of `json` ([`reading`] `0..reading_count(json)`,
+/// at most [`MAX_READINGS`]): what a checker that reads a value "under
+/// every reading" reads, each text once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Readings {
+    /// Each reading once, in order of `k`.
+    pub texts: Vec<String>,
+    /// Whether every reading could be built (none for text that is not
+    /// JSON): a value one of whose readings is missing was not read whole.
+    pub complete: bool,
+}
+
+/// The distinct readings of `json` (see [`Readings`]).
+pub fn readings(json: &str) -> Readings {
+    let count = reading_count(json).min(MAX_READINGS);
+    let mut readings = Readings {
+        texts: Vec::with_capacity(count),
+        complete: count > 0,
+    };
+    for k in 0..count {
+        match reading(json, k) {
+            Some(text) if readings.texts.contains(&text) => {}
+            Some(text) => readings.texts.push(text),
+            None => readings.complete = false,
+        }
+    }
+    readings
+}
+
 fn write_reading(json: &str, k: usize, out: &mut String) -> Option<()> {
     let text = json.trim();
     match text.as_bytes().first() {
@@ -428,6 +457,44 @@ mod tests {
             Some("1")
         );
         assert!(last_member("[1]", "a").is_none());
+    }
+
+    #[test]
+    fn readings_are_each_distinct_text_once_up_to_the_cap() {
+        // Two names repeat, one three times: three readings, each value of
+        // each repeated name in one of them, where it stands in the text
+        // (the shorter repeat keeps its last value from the second on).
+        let json = r#"{"a":1,"b":{"c":2,"c":3},"a":4,"a":5}"#;
+        assert_eq!(
+            readings(json),
+            Readings {
+                texts: vec![
+                    r#"{"a":1,"b":{"c":2}}"#.into(),
+                    r#"{"b":{"c":3},"a":4}"#.into(),
+                    r#"{"b":{"c":3},"a":5}"#.into(),
+                ],
+                complete: true,
+            }
+        );
+        // Repeats deep in an array element the same in every reading of
+        // the outer object: readings that come out the same are kept once.
+        let same = r#"{"x":[{"y":1,"y":1}],"z":2}"#;
+        assert_eq!(readings(same).texts, [r#"{"x":[{"y":1}],"z":2}"#]);
+        // Without repeats, the one reading is the text.
+        assert_eq!(readings(" [1, 2] ").texts, ["[1, 2]"]);
+        // At most MAX_READINGS.
+        let many = format!(
+            "{{{}}}",
+            (0..20)
+                .map(|i| format!(r#""k":{i}"#))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let capped = readings(&many);
+        assert_eq!(capped.texts.len(), MAX_READINGS);
+        assert_eq!(capped.texts[MAX_READINGS - 1], r#"{"k":7}"#);
+        // Not JSON: no reading, and not read whole.
+        assert_eq!(readings("{\"a\":"), Readings::default());
     }
 
     #[test]

@@ -1299,19 +1299,11 @@ impl Validator {
             ));
         }
         let before = self.diagnostics.len();
-        let count = crate::trace::reading_count(params.get()).min(MAX_READINGS);
-        let mut readings: Vec<Box<RawValue>> = Vec::new();
-        for k in 0..count {
-            let Some(text) = crate::trace::reading(params.get(), k) else {
-                continue;
-            };
-            if readings.iter().any(|r| r.get() == text) {
-                continue;
-            }
-            if let Ok(raw) = RawValue::from_string(text) {
-                readings.push(raw);
-            }
-        }
+        let readings: Vec<Box<RawValue>> = crate::trace::readings(params.get())
+            .texts
+            .into_iter()
+            .filter_map(|text| RawValue::from_string(text).ok())
+            .collect();
         let mut every_reading_applies = !readings.is_empty();
         for reading in &readings {
             every_reading_applies &= self.session_update_reading(Some(reading), false);
