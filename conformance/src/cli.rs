@@ -195,14 +195,21 @@ pub struct CheckArgs {
     pub verdict: VerdictArgs,
     #[command(flatten)]
     pub state: StateArgs,
+    #[command(flatten)]
+    pub baseline: BaselineArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// `--baseline` and `--today` of the commands that gate on a verdict.
+#[derive(Debug, Args)]
+pub struct BaselineArgs {
     /// Accept the failures listed in this baseline file (docs/guide.md, "Baselines").
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
     /// Judge baseline expiry as of this date (YYYY-MM-DD) instead of today (UTC).
     #[arg(long, value_name = "DATE", value_parser = parse_date, requires = "baseline")]
     pub today: Option<NaiveDate>,
-    #[command(flatten)]
-    pub limits: LimitArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -343,9 +350,11 @@ pub struct DagLimitArgs {
 #[derive(Debug, Args)]
 #[command(
     after_help = "The client speaks the revision --spec names (v1 with auto, where the handshake decides \
-the rules); --deny-warnings fails a scenario on the agent's warnings.\n\n\
+the rules); --deny-warnings fails a scenario on the agent's warnings; --baseline accepts \
+failures by rule and scenario name.\n\n\
 Exit status: 0 every scenario passed or was not exercised (and at least one passed), \
-1 a scenario failed or none was exercised, 2 usage or I/O error."
+1 a scenario failed, none was exercised, or a baseline entry expired or matches nothing, \
+2 usage or I/O error."
 )]
 pub struct AgentArgs {
     /// Scenario to run (repeatable): no-capability, capability, capability-null,
@@ -385,6 +394,8 @@ pub struct AgentArgs {
     pub verdict: VerdictArgs,
     #[command(flatten)]
     pub state: StateArgs,
+    #[command(flatten)]
+    pub baseline: BaselineArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The agent command and its arguments.

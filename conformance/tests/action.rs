@@ -114,6 +114,55 @@ fn a_broken_agent_is_red_with_every_report() {
     assert!(run.outputs.contains("result=fail\n"), "{}", run.outputs);
 }
 
+/// The example of the action's documentation: a live agent gated with a
+/// baseline. Its failures are still reported, as accepted, and the job is
+/// green; an entry that matches nothing turns it red.
+#[test]
+fn a_baseline_makes_a_broken_agent_green_until_it_goes_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = dir.path().join("acp-plan-baseline.toml");
+    std::fs::write(
+        &baseline,
+        "version = 1\n\n[[expected]]\nrule = \"CAP-PLAN-OPS\"\nreason = \"the capability check lands next release\"\n",
+    )
+    .unwrap();
+    let baseline = baseline.display().to_string();
+    let agent = fake_agent("broken-cap.jsonl");
+    let run = action(&[("INPUT_AGENT", &agent), ("INPUT_BASELINE", &baseline)]);
+    assert_eq!(run.status, 0, "{}", run.stdout);
+    assert!(run.outputs.contains("result=pass\n"), "{}", run.outputs);
+    let sarif = run.sarif.expect("SARIF written");
+    assert_valid_sarif(&sarif);
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let accepted: Vec<&Value> = results
+        .iter()
+        .filter(|r| r["ruleId"] == "CAP-PLAN-OPS")
+        .collect();
+    assert_eq!(accepted.len(), 3, "{sarif:#}");
+    assert!(accepted
+        .iter()
+        .all(|r| r["suppressions"][0]["status"] == "accepted"));
+    assert_eq!(failures(&run.junit.expect("JUnit written")), 0);
+    assert!(
+        run.stdout.lines().any(|l| l.starts_with(
+            "::notice file=acp-plan-transcripts/no-capability.jsonl,line=7,title=CAP-PLAN-OPS (baselined)"
+        )),
+        "{}",
+        run.stdout
+    );
+
+    // The agent fixed (a conformant script): the entry covers nothing.
+    let fixed = fake_agent("conformant-legacy.jsonl");
+    let run = action(&[("INPUT_AGENT", &fixed), ("INPUT_BASELINE", &baseline)]);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("title=acp-plan baseline::"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.outputs.contains("result=fail\n"), "{}", run.outputs);
+}
+
 #[test]
 fn recorded_traces_are_checked_with_a_glob_or_a_directory() {
     let traces = repo().join("corpus/traces");

@@ -919,6 +919,10 @@ fn agent_and_tap_documents_follow_the_report_schema() {
         ),
         ("broken-cap.jsonl", vec!["--show-state"]),
         ("broken-load.jsonl", vec![]),
+        (
+            "broken-cap.jsonl",
+            vec!["--baseline", "../corpus/live/baselines/broken-cap.toml"],
+        ),
     ] {
         let (_, document, _) = run_agent(&args, &fake_agent(&corpus(script)));
         assert_eq!(document["mode"], "agent");
@@ -942,6 +946,154 @@ fn agent_and_tap_documents_follow_the_report_schema() {
     let document: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     assert_eq!(document["mode"], "tap");
     assert_valid(&document, "tap");
+}
+
+/// A baseline accepts failures by scenario: a scenario whose only failures
+/// it accepts passes (its diagnostics still reported, marked baselined, in
+/// every format), and an entry that matches nothing fails the run.
+#[test]
+fn a_baseline_accepts_an_agents_failures_by_scenario() {
+    let baseline =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/live/baselines/broken-cap.toml");
+    let baseline = baseline.to_str().unwrap();
+    let agent = fake_agent(&corpus("broken-cap.jsonl"));
+    // broken-cap fails these three scenarios with CAP-PLAN-OPS; the
+    // baseline accepts it in two of them (one by a glob).
+    let (status, document, _) = run_agent(&["--baseline", baseline], &agent);
+    assert_eq!(status, 1, "{document:#}");
+    assert_eq!(scenario(&document, "no-capability")["result"], "pass");
+    assert!(scenario(&document, "no-capability")["reason"]
+        .as_str()
+        .unwrap()
+        .ends_with("; baselined: CAP-PLAN-OPS ×1"));
+    assert_eq!(scenario(&document, "capability-null")["result"], "pass");
+    assert_eq!(scenario(&document, "other-revision-key")["result"], "fail");
+    let marks: Vec<(String, bool)> = document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap().to_owned(),
+                d["baselined"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            ("no-capability".to_owned(), true),
+            ("capability-null".to_owned(), true),
+            ("other-revision-key".to_owned(), false),
+        ]
+    );
+    assert_eq!(document["baseline"]["accepted"]["errors"], 2);
+
+    // Without the scenario it does not accept, the run passes.
+    let only = [
+        "--baseline",
+        baseline,
+        "--scenario",
+        "no-capability",
+        "--scenario",
+        "capability-null",
+        "--scenario",
+        "capability",
+    ];
+    let (status, document, _) = run_agent(&only, &agent);
+    assert_eq!(status, 0, "{document:#}");
+    assert_eq!(document["result"], "pass");
+    // Conformance is a fact about the agent; the gate is what the baseline allows.
+    assert_eq!(document["verdict"], "not_conformant");
+
+    // An entry that covers nothing (the agent was fixed, or its scenario did
+    // not run) fails the run, in every format.
+    let one = ["--baseline", baseline, "--scenario", "no-capability"];
+    let (status, document, _) = run_agent(&one, &agent);
+    assert_eq!(status, 1, "{document:#}");
+    assert_eq!(scenario(&document, "no-capability")["result"], "pass");
+    assert_eq!(document["baseline"]["entries"][1]["status"], "unused");
+    let (status, text) = agent_output("human", &one, &agent);
+    assert_eq!(status, 1);
+    assert!(
+        text.contains(
+            "error[baseline]: baseline entry matches no failure: CAP-PLAN-OPS in capability-*"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("error[CAP-PLAN-OPS] (baselined)"), "{text}");
+    assert!(text.ends_with("result: fail (1 passed, 0 failed, 0 not exercised; 1 error, 0 warnings from the agent; 1 error and 0 warnings baselined, 1 baseline entry expired or matching nothing)\n"), "{text}");
+    let (status, text) = agent_output("github", &one, &agent);
+    assert_eq!(status, 1);
+    assert!(
+        text.contains("::notice title=CAP-PLAN-OPS (baselined) (no-capability)::"),
+        "{text}"
+    );
+    assert!(text.contains("title=acp-plan baseline::baseline entry for CAP-PLAN-OPS in capability-* matches no failure"), "{text}");
+    assert!(!text.contains("::error title=CAP-PLAN-OPS"), "{text}");
+
+    let (status, xml) = agent_output("junit", &one, &agent);
+    assert_eq!(status, 1);
+    let report = quick_junit::Report::deserialize_from_str(&xml).expect("well-formed JUnit");
+    use quick_junit::TestCaseStatus as S;
+    let case = |suite: usize, name: &str| {
+        report.test_suites[suite]
+            .test_cases
+            .iter()
+            .find(|c| c.name.as_str() == name)
+            .unwrap_or_else(|| panic!("no case {name} in {xml}"))
+            .status
+            .clone()
+    };
+    assert!(
+        matches!(case(0, "scenario no-capability"), S::Success { .. }),
+        "{xml}"
+    );
+    let S::Skipped { message, .. } = case(0, "CAP-PLAN-OPS") else {
+        panic!("CAP-PLAN-OPS should be skipped as baselined: {xml}");
+    };
+    assert_eq!(
+        message.as_deref(),
+        Some("baselined (1 error): the capability check lands in the next release")
+    );
+    assert_eq!(report.test_suites.len(), 2, "{xml}");
+    assert!(
+        report.test_suites[1].name.as_str().starts_with("baseline "),
+        "{xml}"
+    );
+    assert!(
+        matches!(case(1, "CAP-PLAN-OPS in no-capability"), S::Success { .. }),
+        "{xml}"
+    );
+    assert!(
+        matches!(
+            case(1, "CAP-PLAN-OPS in capability-*"),
+            S::NonSuccess { .. }
+        ),
+        "{xml}"
+    );
+
+    let (status, text) = agent_output("sarif", &one, &agent);
+    assert_eq!(status, 1);
+    let document: Value = serde_json::from_str(&text).unwrap();
+    let errors: Vec<String> = sarif_validator()
+        .iter_errors(&document)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let run = &document["runs"][0];
+    let result = &run["results"][0];
+    assert_eq!(result["ruleId"], "CAP-PLAN-OPS");
+    assert_eq!(result["suppressions"][0]["status"], "accepted");
+    assert_eq!(
+        run["invocations"][0]["toolConfigurationNotifications"][0]["descriptor"]["id"],
+        "baseline-unused"
+    );
+    assert_eq!(run["properties"]["result"], "fail");
+
+    // A baseline that cannot be used is a usage error before anything runs.
+    let (status, _) = agent_output("json", &["--baseline", "no-such-baseline.toml"], &agent);
+    assert_eq!(status, 2);
 }
 
 /// `acp-plan agent --format FORMAT ARGS -- AGENT...`: exit status and stdout.

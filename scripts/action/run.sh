@@ -12,7 +12,8 @@
 #
 # Inputs (environment): INPUT_AGENT (an agent command line) or INPUT_TRACES
 # (files, directories or globs, space-separated); INPUT_SPEC (auto);
-# INPUT_BASELINE (traces only); INPUT_SARIF, INPUT_JUNIT (report paths);
+# INPUT_BASELINE (accepted failures: scopes are trace paths with `traces`,
+# scenario names with `agent`); INPUT_SARIF, INPUT_JUNIT (report paths);
 # INPUT_TRANSCRIPTS (where agent transcripts go); INPUT_ARGS (more options).
 # ACP_PLAN_BIN uses that binary instead of the installed one (tests).
 set -euo pipefail
@@ -88,15 +89,12 @@ cmd_run() {
   annotations="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/acp-plan-annotations.XXXXXX")"
   local reports=(--report "sarif=$sarif" --report "junit=$junit" --report "github=$annotations")
   local status=0
+  local with_baseline=()
+  [ -n "$baseline" ] && with_baseline=(--baseline "$baseline")
   if [ -n "$agent" ]; then
-    if [ -n "$baseline" ]; then
-      echo "::error title=acp-plan::\`baseline\` applies to recorded traces (\`traces\`); \`acp-plan agent\` has no baselines"
-      rm -f "$annotations"
-      return 2
-    fi
     local words=()
     eval "words=(${agent})"
-    "$bin" agent --spec "$spec" --out "$transcripts" "${reports[@]}" "${extra[@]}" -- "${words[@]}" || status=$?
+    "$bin" agent --spec "$spec" --out "$transcripts" "${with_baseline[@]}" "${reports[@]}" "${extra[@]}" -- "${words[@]}" || status=$?
   else
     local files=() patterns=() pattern
     # Split on whitespace first (no globbing), then expand each pattern.
@@ -113,8 +111,6 @@ cmd_run() {
       files+=("${matched[@]}")
     done
     shopt -u nullglob globstar
-    local with_baseline=()
-    [ -n "$baseline" ] && with_baseline=(--baseline "$baseline")
     "$bin" check --spec "$spec" "${with_baseline[@]}" "${reports[@]}" "${extra[@]}" -- "${files[@]}" || status=$?
   fi
   # Workflow commands only work on stdout: the annotations go there last.

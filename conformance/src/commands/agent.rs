@@ -14,7 +14,7 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
     use super::{EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
     use acp_plan_conformance::live::process::AgentCommand;
     use acp_plan_conformance::live::report::{
-        progress_line, render_agent, render_incidents, AgentReport,
+        judge_scenarios, progress_line, render_agent, render_incidents, AgentReport,
     };
     use acp_plan_conformance::live::runner;
     use acp_plan_conformance::live::Scenarios;
@@ -22,6 +22,8 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
     use std::io::IsTerminal;
 
     let reports = open_reports(&args.report)?;
+    // A baseline that cannot be used is a usage error: fail before running.
+    let baseline = super::load_baseline(&args.baseline)?;
     let mut settings = Scenarios::new(args.spec.spec)
         .timeout(args.timeout)
         .scenario_timeout(args.scenario_timeout)
@@ -37,6 +39,9 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
     }
     if let Some(out) = &args.out {
         settings = settings.transcripts(out.clone());
+    }
+    if let Some(baseline) = baseline {
+        settings = settings.baseline(baseline.baseline, baseline.today);
     }
     let scenarios = settings.selected()?;
     let cwd = args
@@ -67,11 +72,15 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
         eprint!("{}", render_incidents(&outcomes));
     }
     let agent_name = options.agent.display();
+    let judgement = settings
+        .baseline_as_of()
+        .map(|b| judge_scenarios(b, &outcomes));
     let report = AgentReport {
         agent: &agent_name,
         outcomes: &outcomes,
         options: report_options,
         allow_unexercised: args.allow_unexercised,
+        baseline: judgement.as_ref(),
     };
     emit(&render_agent(format, &report), &reports)?;
     let status = match report.outcome() {

@@ -1,7 +1,6 @@
 use super::{emit, finish_reports, open_reports, EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
 use crate::cli::{CheckArgs, LimitArgs};
 use crate::error::{self, Error};
-use acp_plan_conformance::baseline;
 use acp_plan_conformance::report::{self, Outcome, Run};
 use acp_plan_conformance::trace::Limits;
 use acp_plan_conformance::validate::{check_paths, default_jobs, Config, TraceReport};
@@ -12,7 +11,7 @@ pub fn run(args: CheckArgs) -> Result<u8, Error> {
     let files = acp_plan_conformance::trace::discover::expand(&args.files)
         .map_err(|e| Error::Usage(e.to_string()))?;
     // A baseline that cannot be used is a usage error: fail before checking.
-    let baseline = args.baseline.as_deref().map(baseline::load).transpose()?;
+    let baseline = super::load_baseline(&args.baseline)?;
     let config = Config {
         spec: args.spec.spec,
         limits: limits(&args.limits),
@@ -23,8 +22,7 @@ pub fn run(args: CheckArgs) -> Result<u8, Error> {
         return Err(Error::Unread(unread));
     }
     let options = args.report.options(Some(&args.verdict), Some(&args.state));
-    let today = args.today.unwrap_or_else(baseline::today_utc);
-    let judgement = baseline.map(|b| baseline::judge(&b, &traces, today));
+    let judgement = baseline.map(|b| b.judge(&traces));
     let run = Run::new(&traces, options).with_baseline(judgement.as_ref());
     emit(&report::render(args.report.format(), &run), &reports)?;
     let status = if run.outcome() == Outcome::Pass {

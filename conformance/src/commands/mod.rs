@@ -44,6 +44,22 @@ fn open_reports(args: &crate::cli::ReportArgs) -> Result<OpenReports, Error> {
 }
 
 /// The `--format` report: to a bare `--report PATH` if there is one, else stdout.
+/// The baseline asked for, loaded, with the day its expiry is judged on; a
+/// baseline that cannot be used is a usage error, found before anything is
+/// checked or run.
+fn load_baseline(
+    args: &crate::cli::BaselineArgs,
+) -> Result<Option<acp_plan_conformance::baseline::AsOf>, Error> {
+    use acp_plan_conformance::baseline;
+    let Some(path) = &args.baseline else {
+        return Ok(None);
+    };
+    Ok(Some(baseline::AsOf {
+        baseline: baseline::load(path)?,
+        today: args.today.unwrap_or_else(baseline::today_utc),
+    }))
+}
+
 fn emit(text: &str, reports: &OpenReports) -> Result<(), Error> {
     use std::io::Write;
     match reports.primary() {

@@ -97,6 +97,22 @@ impl Entry {
     }
 }
 
+/// A baseline and the day its expiry is judged on: what a live run
+/// (`acp-plan agent`) applies to each scenario as it ends, and to the whole
+/// run for its report. Scopes match scenario names there.
+#[derive(Clone, Debug)]
+pub struct AsOf {
+    pub baseline: Baseline,
+    pub today: NaiveDate,
+}
+
+impl AsOf {
+    /// [`judge`] `traces` by this baseline as of its day.
+    pub fn judge(&self, traces: &[TraceReport]) -> Judgement {
+        judge(&self.baseline, traces, self.today)
+    }
+}
+
 /// Why a baseline could not be used (exit status 2).
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {

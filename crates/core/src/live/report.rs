@@ -9,6 +9,7 @@
 
 use super::scenario::{Scenario, ScenarioOutcome, ScenarioResult};
 use super::SessionEnd;
+use crate::baseline::{AsOf, EntryOutcome, Judgement};
 use crate::catalog::{Rule, Severity};
 use crate::diag::Diagnostic;
 use crate::jsonrpc::Direction;
@@ -38,6 +39,26 @@ fn traces(outcomes: &[ScenarioOutcome]) -> Vec<TraceReport> {
     outcomes.iter().filter_map(|o| o.report.clone()).collect()
 }
 
+/// The scenarios that checked a transcript, each with its number among
+/// them: the trace index of a [`Run`] over [`traces`] and of a
+/// [`Judgement`] over them.
+fn checked(
+    outcomes: &[ScenarioOutcome],
+) -> impl Iterator<Item = (usize, &ScenarioOutcome, &TraceReport)> {
+    outcomes
+        .iter()
+        .filter_map(|o| o.report.as_ref().map(|r| (o, r)))
+        .enumerate()
+        .map(|(index, (o, r))| (index, o, r))
+}
+
+/// A baseline applied to a whole agent run, its scopes matching scenario
+/// names: what the reports mark as baselined, and which entries expired or
+/// matched nothing (those fail the run).
+pub fn judge_scenarios(baseline: &AsOf, outcomes: &[ScenarioOutcome]) -> Judgement {
+    baseline.judge(&traces(outcomes))
+}
+
 /// One line per scenario as it finishes, for progress on stderr.
 pub fn progress_line(outcome: &ScenarioOutcome) -> String {
     format!(
@@ -56,11 +77,26 @@ pub struct AgentReport<'a> {
     pub outcomes: &'a [ScenarioOutcome],
     pub options: ReportOptions,
     pub allow_unexercised: bool,
+    /// The baseline applied (see [`judge_scenarios`]), if any.
+    pub baseline: Option<&'a Judgement>,
 }
 
 impl AgentReport<'_> {
+    /// The gate: [`agent_outcome`], failed too by a baseline entry that
+    /// expired or matches nothing.
     pub fn outcome(&self) -> Outcome {
-        agent_outcome(self.outcomes, self.allow_unexercised)
+        let stale = self.baseline.is_some_and(|b| b.problems().next().is_some());
+        if stale {
+            Outcome::Fail
+        } else {
+            agent_outcome(self.outcomes, self.allow_unexercised)
+        }
+    }
+
+    /// The baseline entry that accepts `rule` in scenario `o`'s transcript.
+    fn baselined(&self, o: &ScenarioOutcome, rule: &str) -> Option<&EntryOutcome> {
+        let (index, _, _) = checked(self.outcomes).find(|(_, known, _)| std::ptr::eq(*known, o))?;
+        self.baseline?.covering(index, rule)
     }
 
     fn count(&self, result: ScenarioResult) -> usize {
@@ -71,7 +107,7 @@ impl AgentReport<'_> {
     pub fn result_line(&self) -> String {
         let total = report::totals(&traces(self.outcomes));
         format!(
-            "{} ({} passed, {} failed, {} not exercised{}; {}, {} from the agent{})",
+            "{} ({} passed, {} failed, {} not exercised{}; {}, {} from the agent{}{})",
             self.outcome().as_str(),
             self.count(ScenarioResult::Pass),
             self.count(ScenarioResult::Fail),
@@ -88,7 +124,30 @@ impl AgentReport<'_> {
             } else {
                 ""
             },
+            self.baseline_note(),
         )
+    }
+
+    /// "; 1 error and 0 warnings baselined, 1 baseline entry expired or
+    /// matching nothing" with a baseline, "" without.
+    fn baseline_note(&self) -> String {
+        let Some(baseline) = self.baseline else {
+            return String::new();
+        };
+        let accepted = baseline.baselined_total();
+        let stale = baseline.problems().count() as u64;
+        let mut note = format!(
+            "; {} and {} baselined",
+            plural(accepted.errors, "error", "errors"),
+            plural(accepted.warnings, "warning", "warnings"),
+        );
+        if stale > 0 {
+            note += &format!(
+                ", {} expired or matching nothing",
+                plural(stale, "baseline entry", "baseline entries")
+            );
+        }
+        note
     }
 }
 
@@ -99,7 +158,7 @@ pub fn render_agent(format: Format, agent: &AgentReport<'_>) -> String {
     let run = Run {
         mode: Mode::Agent,
         traces: &traces,
-        baseline: None,
+        baseline: agent.baseline,
         options: agent.options,
     };
     match format {
@@ -244,11 +303,12 @@ pub fn evidence_text(o: &ScenarioOutcome) -> String {
 
 /// The transcript line a failed scenario points at: the agent's first
 /// failing diagnostic, else the last message exchanged (0: none).
-fn scenario_line(o: &ScenarioOutcome, options: ReportOptions) -> u64 {
-    let failing = o
-        .report
-        .as_ref()
-        .and_then(|r| r.diagnostics.iter().find(|d| fails(d.severity(), options)));
+fn scenario_line(agent: &AgentReport<'_>, o: &ScenarioOutcome) -> u64 {
+    let failing = o.report.as_ref().and_then(|r| {
+        r.diagnostics
+            .iter()
+            .find(|d| fails(d.severity(), agent.options) && agent.baselined(o, d.rule.id).is_none())
+    });
     match failing {
         Some(d) => d.line,
         None => o
@@ -303,7 +363,7 @@ fn agent_junit(agent: &AgentReport<'_>) -> String {
                 status
                     .set_message(o.reason.as_str())
                     .set_type("scenario failed")
-                    .set_description(scenario_failure_text(o, agent.options));
+                    .set_description(scenario_failure_text(agent, o));
                 status
             }
         };
@@ -312,7 +372,7 @@ fn agent_junit(agent: &AgentReport<'_>) -> String {
         case.set_classname(name.as_str());
         if let Some(file) = transcript_file(o) {
             case.extra.insert("file".into(), file.into());
-            let line = scenario_line(o, agent.options);
+            let line = scenario_line(agent, o);
             if line > 0 && o.result == ScenarioResult::Fail {
                 case.extra.insert("line".into(), line.to_string().into());
             }
@@ -328,6 +388,9 @@ fn agent_junit(agent: &AgentReport<'_>) -> String {
     let mut report = Report::new("acp-plan");
     report.set_time(UNTIMED);
     report.add_test_suite(suite);
+    if let Some(baseline) = agent.baseline {
+        report.add_test_suite(report::junit::baseline_suite(baseline));
+    }
     report.to_string().unwrap_or_default()
 }
 
@@ -345,64 +408,100 @@ fn agent_rules(outcomes: &[ScenarioOutcome]) -> Vec<&'static Rule> {
 
 fn rule_case(agent: &AgentReport<'_>, classname: &str, rule: &'static Rule) -> TestCase {
     let mut listing = String::new();
+    // Diagnostics no baseline entry accepts, and those one does (with why).
     let mut count = 0;
+    let mut accepted = 0;
+    let mut reasons: Vec<&str> = Vec::new();
     let mut first: Option<(&ScenarioOutcome, &Diagnostic)> = None;
-    for o in agent.outcomes {
-        let Some(trace) = &o.report else { continue };
-        count += trace.by_rule.get(rule.id).copied().unwrap_or(0);
+    let mut first_open: Option<(&ScenarioOutcome, &Diagnostic)> = None;
+    for (index, o, trace) in checked(agent.outcomes) {
+        let reported = trace.by_rule.get(rule.id).copied().unwrap_or(0);
+        let entry = agent.baseline.and_then(|b| b.covering(index, rule.id));
+        match entry {
+            Some(entry) if reported > 0 => {
+                accepted += reported;
+                if !reasons.contains(&entry.entry.reason.as_str()) {
+                    reasons.push(&entry.entry.reason);
+                }
+            }
+            _ => count += reported,
+        }
         for d in trace.diagnostics.iter().filter(|d| d.rule.id == rule.id) {
             first.get_or_insert((o, d));
+            if entry.is_none() {
+                first_open.get_or_insert((o, d));
+            }
             let place = transcript_file(o).unwrap_or_else(|| o.scenario.name().to_owned());
             let _ = writeln!(
                 listing,
-                "{} ({}):{}: {}: {}",
+                "{} ({}):{}: {}: {}{}",
                 place,
                 o.scenario,
                 d.line,
                 d.severity(),
-                d.message
+                d.message,
+                if entry.is_some() { " (baselined)" } else { "" }
             );
         }
     }
-    if count > 0 {
+    if count + accepted > 0 {
         for line in rule.citation_lines(&rule.citation) {
             let _ = writeln!(listing, "{line}");
         }
     }
     let severity = rule.severity();
     let fails = fails(severity, agent.options);
+    let counted = |n| plural(n, severity.as_str(), &format!("{severity}s"));
     let status = if count > 0 && fails {
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-        let counted = plural(count, severity.as_str(), &format!("{severity}s"));
-        let headline = match first {
-            Some((o, d)) => format!("{counted}; first in {}: {}", o.scenario, d.message),
-            None => counted,
+        let headline = match first_open {
+            Some((o, d)) => format!("{}; first in {}: {}", counted(count), o.scenario, d.message),
+            None => counted(count),
         };
         status
             .set_message(headline)
             .set_type(format!("{} {}", rule.level_label(), rule.id))
             .set_description(listing.as_str());
         status
+    } else if accepted > 0 {
+        let mut status = TestCaseStatus::skipped();
+        status
+            .set_message(format!(
+                "baselined ({}): {}",
+                counted(accepted),
+                reasons.join("; ")
+            ))
+            .set_type("baselined")
+            .set_description(listing.as_str());
+        status
     } else {
         TestCaseStatus::success()
+    };
+    let passed_with_output =
+        count + accepted > 0 && matches!(status, TestCaseStatus::Success { .. });
+    // A failure points at what fails it, not at a baselined diagnostic.
+    let shown = if count > 0 && fails {
+        first_open.or(first)
+    } else {
+        first
     };
     let mut case = TestCase::new(rule.id, status);
     case.set_time(UNTIMED);
     case.set_classname(classname);
-    if let Some((o, d)) = first {
+    if let Some((o, d)) = shown {
         if let Some(file) = transcript_file(o) {
             case.extra.insert("file".into(), file.into());
             case.extra.insert("line".into(), d.line.to_string().into());
         }
     }
-    if count > 0 && !fails {
+    if passed_with_output {
         case.set_system_out(listing);
     }
     case
 }
 
 /// The failure text of a scenario: why, then the evidence.
-fn scenario_failure_text(o: &ScenarioOutcome, options: ReportOptions) -> String {
+fn scenario_failure_text(agent: &AgentReport<'_>, o: &ScenarioOutcome) -> String {
     let mut text = format!("{}\n", o.reason);
     if let Some(incident) = &o.incident {
         if !o.reason.starts_with(incident.as_str()) {
@@ -410,7 +509,7 @@ fn scenario_failure_text(o: &ScenarioOutcome, options: ReportOptions) -> String 
         }
     }
     if let Some(file) = transcript_file(o) {
-        let line = scenario_line(o, options);
+        let line = scenario_line(agent, o);
         let _ = writeln!(text, "transcript: {file}:{line}");
     }
     text.push_str(&evidence_text(o));
@@ -429,8 +528,7 @@ fn agent_sarif(agent: &AgentReport<'_>, run: &Run<'_>) -> Value {
     let mut document = report::sarif::render(run);
     let rules: Vec<&'static Rule> = trace_rules().collect();
     let mut results = Vec::new();
-    for o in agent.outcomes {
-        let Some(trace) = &o.report else { continue };
+    for (trace_index, o, trace) in checked(agent.outcomes) {
         for d in &trace.diagnostics {
             let index = rules.iter().position(|r| r.id == d.rule.id);
             let mut r = match transcript_file(o) {
@@ -438,6 +536,9 @@ fn agent_sarif(agent: &AgentReport<'_>, run: &Run<'_>) -> Value {
                 None => sarif::result(report::STDIN, d, index),
             };
             r["properties"]["scenario"] = Value::from(o.scenario.name());
+            if let Some(entry) = run.baselined(trace_index, d) {
+                sarif::suppress(&mut r, run, entry);
+            }
             results.push(r);
         }
     }
@@ -463,10 +564,10 @@ fn agent_sarif(agent: &AgentReport<'_>, run: &Run<'_>) -> Value {
                 "ruleId": scenario_rule_id(scenario),
                 "ruleIndex": rules.len() + i,
                 "level": "error",
-                "message": { "text": scenario_failure_text(o, agent.options) },
+                "message": { "text": scenario_failure_text(agent, o) },
                 "properties": { "scenario": scenario.name() },
             });
-            let line = scenario_line(o, agent.options);
+            let line = scenario_line(agent, o);
             match transcript_file(o) {
                 Some(file) => r["locations"] = json!([sarif::location(&file, line)]),
                 None => r["properties"]["line"] = Value::from(line),
@@ -487,30 +588,36 @@ fn agent_sarif(agent: &AgentReport<'_>, run: &Run<'_>) -> Value {
 /// scenario with the evidence, and the result line.
 fn agent_github(agent: &AgentReport<'_>) -> String {
     let mut out = String::new();
-    for o in agent.outcomes {
-        let Some(trace) = &o.report else { continue };
+    for (index, o, trace) in checked(agent.outcomes) {
         let file = transcript_file(o);
         for d in &trace.diagnostics {
-            if agent.options.quiet && d.severity() == Severity::Info {
+            // Baselined: a notice whatever the severity, as `check` has it.
+            let baselined = agent.baseline.and_then(|b| b.covering(index, d.rule.id));
+            if agent.options.quiet && d.severity() == Severity::Info && baselined.is_none() {
                 continue;
             }
-            let command = if fails(d.severity(), agent.options) {
-                "error"
-            } else if d.severity() == Severity::Warning {
-                "warning"
-            } else {
-                "notice"
+            let (command, title) = match baselined {
+                Some(_) => (
+                    "notice",
+                    format!("{} (baselined) ({})", d.rule.id, o.scenario),
+                ),
+                None if fails(d.severity(), agent.options) => {
+                    ("error", format!("{} ({})", d.rule.id, o.scenario))
+                }
+                None if d.severity() == Severity::Warning => {
+                    ("warning", format!("{} ({})", d.rule.id, o.scenario))
+                }
+                None => ("notice", format!("{} ({})", d.rule.id, o.scenario)),
             };
-            let title = format!("{} ({})", d.rule.id, o.scenario);
-            github::annotate(
-                &mut out,
-                command,
-                file.as_deref(),
-                d.line,
-                &title,
-                &github::body(d),
-            );
+            let mut body = github::body(d);
+            if let Some(entry) = baselined {
+                let _ = write!(body, "\nbaselined: {}", entry.entry.reason);
+            }
+            github::annotate(&mut out, command, file.as_deref(), d.line, &title, &body);
         }
+    }
+    if let Some(baseline) = agent.baseline {
+        github::annotate_baseline_problems(&mut out, baseline);
     }
     for o in agent
         .outcomes
@@ -521,9 +628,9 @@ fn agent_github(agent: &AgentReport<'_>) -> String {
             &mut out,
             "error",
             transcript_file(o).as_deref(),
-            scenario_line(o, agent.options),
+            scenario_line(agent, o),
             &format!("acp-plan agent: scenario {} failed", o.scenario),
-            &scenario_failure_text(o, agent.options),
+            &scenario_failure_text(agent, o),
         );
     }
     let _ = writeln!(out, "acp-plan agent: {}", agent.result_line());

@@ -5,6 +5,8 @@ use super::client::{Awaited, Connection, ConnectionEnd, ConnectionOptions, Incid
 use super::process::AgentCommand;
 use super::scenario::{client_revision, Evidence, Scenario, ScenarioOutcome, ScenarioResult};
 use super::PermissionChoice;
+use crate::baseline::AsOf;
+use crate::catalog::Counts;
 use crate::rules::load::{compare_replay, REPLAY_MISSING};
 use crate::spec::{Revision, SpecChoice};
 use crate::state::SessionPlans;
@@ -39,6 +41,8 @@ pub struct RunOptions {
     pub deny_warnings: bool,
     /// Pass a scenario whose only problem is traffic the checker could not check.
     pub accept_incomplete: bool,
+    /// Failures accepted for now, by scenario name (see [`crate::baseline`]).
+    pub baseline: Option<AsOf>,
 }
 
 /// What the `capability` scenario leaves for `load`.
@@ -123,7 +127,8 @@ fn run_live(
     let mut connection = open(options, scenario, spec)?;
     let mut progress = Progress::default();
     let incident = drive_session(&mut connection, options, scenario, client, &mut progress).err();
-    let end = connection.finish(incident.as_ref());
+    let mut end = connection.finish(incident.as_ref());
+    let baselined = take_baselined(&mut end, options);
     let session = match (&incident, progress.session) {
         (None, Some(id)) => Some(LiveSession {
             plans: end.report.state.session(&id).cloned().unwrap_or_default(),
@@ -149,7 +154,7 @@ fn run_live(
             client_note(&end, scenario)
         ),
         ScenarioResult::Fail => reason,
-    };
+    } + &baselined;
     Ok((
         outcome(scenario, result, reason, end, incident, spec),
         session,
@@ -221,7 +226,8 @@ fn run_load(
     }
     let mut connection = open(options, Scenario::Load, live.spec)?;
     let incident = replay_session(&mut connection, options, client, live).err();
-    let end = connection.finish(incident.as_ref());
+    let mut end = connection.finish(incident.as_ref());
+    let baselined = take_baselined(&mut end, options);
     let replayed = end.plans.total();
     let exercised = live.plan_messages > 0 || replayed > 0;
     let (result, reason) = judge(&end, incident.as_ref(), options, exercised);
@@ -246,7 +252,7 @@ fn run_load(
             warnings_note(&end)
         ),
         ScenarioResult::Fail => reason,
-    };
+    } + &baselined;
     Ok(outcome(
         Scenario::Load,
         result,
@@ -349,6 +355,37 @@ fn client_note(end: &ConnectionEnd, scenario: Scenario) -> String {
 }
 
 /// "; 1 warning from the agent: FULL-DELTA ×1", or nothing.
+/// Take what the baseline accepts in this scenario (its transcript's report
+/// is named after it) out of the counts and rule lists it is judged by;
+/// the report keeps those diagnostics, and its renderers mark them
+/// baselined. Returns a note for the scenario's reason ("" for none).
+fn take_baselined(end: &mut ConnectionEnd, options: &RunOptions) -> String {
+    let Some(baseline) = &options.baseline else {
+        return String::new();
+    };
+    let judgement = baseline.judge(std::slice::from_ref(&end.report));
+    let accepted = judgement.baselined_in(0);
+    if accepted == Counts::default() {
+        return String::new();
+    }
+    let mut rules: BTreeMap<&'static str, u64> = BTreeMap::new();
+    for (rule, count) in &end.report.by_rule {
+        if judgement.covering(0, rule).is_some() {
+            rules.insert(rule, *count);
+        }
+    }
+    end.agent_errors.retain(|rule, _| !rules.contains_key(rule));
+    end.agent_warnings
+        .retain(|rule, _| !rules.contains_key(rule));
+    let open = &mut end.agent_counts;
+    open.errors = open.errors.saturating_sub(accepted.errors);
+    open.warnings = open.warnings.saturating_sub(accepted.warnings);
+    open.infos = open.infos.saturating_sub(accepted.infos);
+    open.incomplete = open.incomplete.saturating_sub(accepted.incomplete);
+    let listed: Vec<String> = rules.iter().map(|(id, n)| format!("{id} ×{n}")).collect();
+    format!("; baselined: {}", listed.join(", "))
+}
+
 fn warnings_note(end: &ConnectionEnd) -> String {
     if end.agent_counts.warnings == 0 {
         return String::new();

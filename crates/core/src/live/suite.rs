@@ -18,15 +18,17 @@
 //! `acp-plan agent`, with the same scenarios, verdicts and report.
 
 use super::process::AgentCommand;
-use super::report::{render_agent, AgentReport};
+use super::report::{judge_scenarios, render_agent, AgentReport};
 use super::runner::{self, RunOptions, DEFAULT_PROMPT};
 use super::scenario::{
     client_revision, select, Scenario, ScenarioError, ScenarioOutcome, ScenarioResult,
 };
 use super::PermissionChoice;
+use crate::baseline::{AsOf, Baseline, Judgement};
 use crate::report::{Format, Outcome, ReportOptions};
 use crate::spec::{Revision, SpecChoice};
 use crate::trace::Limits;
+use chrono::NaiveDate;
 use std::borrow::BorrowMut;
 use std::io;
 use std::path::PathBuf;
@@ -49,6 +51,7 @@ pub struct Scenarios {
     deny_warnings: bool,
     accept_incomplete: bool,
     allow_unexercised: bool,
+    baseline: Option<AsOf>,
 }
 
 impl Scenarios {
@@ -66,6 +69,7 @@ impl Scenarios {
             deny_warnings: false,
             accept_incomplete: false,
             allow_unexercised: false,
+            baseline: None,
         }
     }
 
@@ -145,6 +149,20 @@ impl Scenarios {
         self
     }
 
+    /// Accept the failures `baseline` lists, judging expiry as of `today`
+    /// (`acp-plan agent --baseline`): its scopes are scenario names. A
+    /// scenario whose only failures it accepts passes; an entry that expired
+    /// or matches nothing fails the run.
+    pub fn baseline(mut self, baseline: Baseline, today: NaiveDate) -> Scenarios {
+        self.baseline = Some(AsOf { baseline, today });
+        self
+    }
+
+    /// The baseline set with [`Scenarios::baseline`].
+    pub fn baseline_as_of(&self) -> Option<&AsOf> {
+        self.baseline.as_ref()
+    }
+
     /// The scenarios to run for the revision: those asked for with
     /// [`Scenarios::only`] (an error for one that does not apply), or all
     /// that apply.
@@ -179,6 +197,7 @@ impl Scenarios {
             permission: self.permission.clone(),
             deny_warnings: self.deny_warnings,
             accept_incomplete: self.accept_incomplete,
+            baseline: self.baseline.clone(),
         }
     }
 
@@ -252,9 +271,14 @@ impl AgentRun {
         agent.anchor_program(&std::env::current_dir()?);
         let run_options = options.run_options(scenarios, agent, cwd);
         let outcomes = runner::run(&run_options, &mut |_| {})?;
+        let baseline = options
+            .baseline
+            .as_ref()
+            .map(|b| judge_scenarios(b, &outcomes));
         Ok(LiveRun {
             agent: run_options.agent.display(),
             outcomes,
+            baseline,
             options: ReportOptions {
                 deny_warnings: options.deny_warnings,
                 accept_incomplete: options.accept_incomplete,
@@ -271,6 +295,7 @@ impl AgentRun {
 pub struct LiveRun {
     agent: String,
     outcomes: Vec<ScenarioOutcome>,
+    baseline: Option<Judgement>,
     options: ReportOptions,
     allow_unexercised: bool,
 }
@@ -290,7 +315,8 @@ impl LiveRun {
     }
 
     /// Whether the run passes the gate `acp-plan agent` applies (exit status 0):
-    /// no scenario failed, and one was exercised (unless that is allowed).
+    /// no scenario failed, one was exercised (unless that is allowed), and
+    /// no baseline entry expired or matched nothing.
     pub fn is_conformant(&self) -> bool {
         self.report().outcome() == Outcome::Pass
     }
@@ -318,6 +344,7 @@ impl LiveRun {
             outcomes: &self.outcomes,
             options: self.options,
             allow_unexercised: self.allow_unexercised,
+            baseline: self.baseline.as_ref(),
         }
     }
 }
@@ -340,7 +367,14 @@ mod tests {
             .permission(PermissionChoice::Reject)
             .transcripts("/tmp/out")
             .deny_warnings(true)
-            .accept_incomplete(true);
+            .accept_incomplete(true)
+            .baseline(
+                crate::baseline::Baseline {
+                    file: "b.toml".into(),
+                    entries: Vec::new(),
+                },
+                NaiveDate::from_ymd_opt(2026, 11, 23).unwrap_or_default(),
+            );
         let scenarios = settings.selected().expect("v2 has scenarios");
         let options = settings.run_options(scenarios.clone(), agent(), "/work".into());
         assert_eq!(options.scenarios, scenarios);
@@ -352,6 +386,9 @@ mod tests {
         assert_eq!(options.out, Some(PathBuf::from("/tmp/out")));
         assert_eq!(options.cwd, PathBuf::from("/work"));
         assert!(options.deny_warnings && options.accept_incomplete);
+        let baseline = options.baseline.expect("the baseline is carried");
+        assert_eq!(baseline.baseline.file, "b.toml");
+        assert_eq!(baseline.today.to_string(), "2026-11-23");
     }
 
     #[test]
@@ -360,7 +397,7 @@ mod tests {
         let options = settings.run_options(Vec::new(), agent(), "/work".into());
         assert_eq!(options.prompts, [DEFAULT_PROMPT]);
         assert!(!options.deny_warnings && !options.accept_incomplete);
-        assert!(options.out.is_none());
+        assert!(options.out.is_none() && options.baseline.is_none());
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! entries that expired or match nothing are `::error`s on the baseline file.
 
 use super::{display_path, plural, totals, Outcome, Run, STDIN};
+use crate::baseline::Judgement;
 use crate::catalog::Severity;
 use crate::diag::Diagnostic;
 use std::fmt::Write;
@@ -39,21 +40,7 @@ pub fn render(run: &Run<'_>) -> String {
         }
     }
     if let Some(baseline) = run.baseline {
-        for entry in baseline.problems() {
-            let body = format!(
-                "{}\nreason: {}",
-                entry.problem().unwrap_or_default(),
-                entry.entry.reason
-            );
-            annotate(
-                &mut out,
-                "error",
-                Some(&display_path(&baseline.file)),
-                entry.entry.line,
-                "acp-plan baseline",
-                &body,
-            );
-        }
+        annotate_baseline_problems(&mut out, baseline);
     }
     let total = totals(run.traces);
     let _ = write!(
@@ -75,6 +62,26 @@ pub fn render(run: &Run<'_>) -> String {
     }
     out.push('\n');
     out
+}
+
+/// An `::error` on the baseline file for each entry that expired or
+/// matches nothing.
+pub fn annotate_baseline_problems(out: &mut String, baseline: &Judgement) {
+    for entry in baseline.problems() {
+        let body = format!(
+            "{}\nreason: {}",
+            entry.problem().unwrap_or_default(),
+            entry.entry.reason
+        );
+        annotate(
+            out,
+            "error",
+            Some(&display_path(&baseline.file)),
+            entry.entry.line,
+            "acp-plan baseline",
+            &body,
+        );
+    }
 }
 
 /// Message, place, hint and spec citation, one per line.

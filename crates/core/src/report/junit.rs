@@ -141,7 +141,7 @@ fn describe(out: &mut String, file: &str, d: &Diagnostic) {
     }
 }
 
-fn baseline_suite(baseline: &Judgement) -> TestSuite {
+pub(crate) fn baseline_suite(baseline: &Judgement) -> TestSuite {
     let mut suite = TestSuite::new(format!("baseline {}", baseline.file));
     suite.set_time(UNTIMED);
     suite.add_property(Property::new("today", baseline.today.to_string()));

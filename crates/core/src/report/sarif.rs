@@ -11,6 +11,7 @@
 //! validates the output against the OASIS schema (schemas/).
 
 use super::{display_path, spec_label, Run, STDIN};
+use crate::baseline::EntryOutcome;
 use crate::catalog::{Citation, Level, Rule};
 use crate::diag::Diagnostic;
 use crate::rules::trace_rules;
@@ -24,6 +25,20 @@ pub const SARIF_SCHEMA: &str =
 /// Relative artifact URIs are relative to the checked-out repository.
 const SOURCE_ROOT: &str = "%SRCROOT%";
 
+/// Mark result `r` as accepted by baseline entry `entry` of `run`: an
+/// external, accepted suppression with the entry's reason, at the entry.
+pub fn suppress(r: &mut Value, run: &Run<'_>, entry: &EntryOutcome) {
+    r["suppressions"] = json!([{
+        "kind": "external",
+        "status": "accepted",
+        "justification": entry.entry.reason,
+        "location": location(
+            run.baseline.map(|b| b.file.as_str()).unwrap_or_default(),
+            entry.entry.line
+        ),
+    }]);
+}
+
 pub fn render(run: &Run<'_>) -> Value {
     let rules: Vec<&'static Rule> = trace_rules().collect();
     let mut results = Vec::new();
@@ -32,15 +47,7 @@ pub fn render(run: &Run<'_>) -> Value {
             let rule_index = rules.iter().position(|r| r.id == d.rule.id);
             let mut r = result(&trace.name, d, rule_index);
             if let Some(entry) = run.baselined(index, d) {
-                r["suppressions"] = json!([{
-                    "kind": "external",
-                    "status": "accepted",
-                    "justification": entry.entry.reason,
-                    "location": location(
-                        run.baseline.map(|b| b.file.as_str()).unwrap_or_default(),
-                        entry.entry.line
-                    ),
-                }]);
+                suppress(&mut r, run, entry);
             }
             results.push(r);
         }
