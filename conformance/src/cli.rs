@@ -201,6 +201,9 @@ pub struct CheckArgs {
     pub limits: LimitArgs,
 }
 
+/// The reason `baseline write` and `agent --write-baseline` give each entry.
+pub const DEFAULT_BASELINE_REASON: &str = "failing when this baseline was written";
+
 /// `--baseline` and `--today` of the commands that gate on a verdict.
 #[derive(Debug, Args)]
 pub struct BaselineArgs {
@@ -227,7 +230,7 @@ pub struct BaselineWriteArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// The reason recorded in every entry.
-    #[arg(long, default_value = "failing when this baseline was written")]
+    #[arg(long, default_value = DEFAULT_BASELINE_REASON)]
     pub reason: String,
     /// An expiry date (YYYY-MM-DD) for every entry: the last day it is honoured.
     #[arg(long, value_name = "DATE", value_parser = parse_date)]
@@ -396,6 +399,11 @@ pub struct AgentArgs {
     pub state: StateArgs,
     #[command(flatten)]
     pub baseline: BaselineArgs,
+    /// Also write the baseline that accepts this run's failing diagnostics
+    /// here, one entry per rule and scenario (warnings too under
+    /// --deny-warnings); edit its reasons before committing it.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The agent command and its arguments.

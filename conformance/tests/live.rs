@@ -1096,6 +1096,51 @@ fn a_baseline_accepts_an_agents_failures_by_scenario() {
     assert_eq!(status, 2);
 }
 
+/// `agent --write-baseline` writes the baseline that makes the same run
+/// pass: one entry per failing rule and scenario, scoped by scenario name.
+#[test]
+fn agent_writes_the_baseline_that_makes_its_run_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = dir.path().join("acp-plan-baseline.toml");
+    let written = written.to_str().unwrap();
+    let agent = fake_agent(&corpus("broken-cap.jsonl"));
+    let (status, _, _) = run_agent(&["--write-baseline", written], &agent);
+    assert_eq!(status, 1, "the run itself still fails");
+    let text = std::fs::read_to_string(written).unwrap();
+    let scopes: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("scope = "))
+        .collect();
+    assert_eq!(
+        scopes,
+        [
+            "\"no-capability\"",
+            "\"capability-null\"",
+            "\"other-revision-key\""
+        ],
+        "{text}"
+    );
+    assert_eq!(text.matches("rule = \"CAP-PLAN-OPS\"").count(), 3, "{text}");
+    let (status, document, _) = run_agent(&["--baseline", written], &agent);
+    assert_eq!(status, 0, "{document:#}");
+    assert_eq!(document["baseline"]["accepted"]["errors"], 3);
+    // A conformant agent: nothing to accept, and a valid, empty baseline.
+    let clean = fake_agent(&corpus("conformant-legacy.jsonl"));
+    let (status, _, _) = run_agent(&["--write-baseline", written], &clean);
+    assert_eq!(status, 0);
+    let text = std::fs::read_to_string(written).unwrap();
+    assert!(text.contains("# Nothing to accept"), "{text}");
+    let (status, _, _) = run_agent(&["--baseline", written], &clean);
+    assert_eq!(status, 0);
+    // A path that cannot be written is a usage error before anything runs.
+    let (status, _) = agent_output(
+        "json",
+        &["--write-baseline", "/nonexistent-dir/baseline.toml"],
+        &agent,
+    );
+    assert_eq!(status, 2);
+}
+
 /// `acp-plan agent --format FORMAT ARGS -- AGENT...`: exit status and stdout.
 fn agent_output(format: &str, args: &[&str], agent: &[String]) -> (i32, String) {
     let output = Command::new(BIN)

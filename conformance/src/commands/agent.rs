@@ -22,8 +22,16 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
     use std::io::IsTerminal;
 
     let reports = open_reports(&args.report)?;
-    // A baseline that cannot be used is a usage error: fail before running.
+    // A baseline that cannot be used, or one that cannot be written, is a
+    // usage error: fail before running.
     let baseline = super::load_baseline(&args.baseline)?;
+    let baseline_out = match &args.write_baseline {
+        Some(path) => Some(std::fs::File::create(path).map_err(|source| Error::Write {
+            path: path.clone(),
+            source,
+        })?),
+        None => None,
+    };
     let mut settings = Scenarios::new(args.spec.spec)
         .timeout(args.timeout)
         .scenario_timeout(args.scenario_timeout)
@@ -83,6 +91,24 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
         baseline: judgement.as_ref(),
     };
     emit(&render_agent(format, &report), &reports)?;
+    if let (Some(mut file), Some(path)) = (baseline_out, &args.write_baseline) {
+        use std::io::Write;
+        // The scenarios' reports are named after them: the scopes are scenario names.
+        let traces: Vec<_> = outcomes.iter().filter_map(|o| o.report.clone()).collect();
+        let text = acp_plan_conformance::baseline::write(
+            &traces,
+            &acp_plan_conformance::baseline::WriteOptions {
+                warnings: args.verdict.deny_warnings,
+                reason: crate::cli::DEFAULT_BASELINE_REASON.to_owned(),
+                expires: None,
+            },
+        );
+        file.write_all(text.as_bytes())
+            .map_err(|source| Error::Write {
+                path: path.clone(),
+                source,
+            })?;
+    }
     let status = match report.outcome() {
         Outcome::Pass => EXIT_CONFORMANT,
         Outcome::Fail => EXIT_NOT_CONFORMANT,

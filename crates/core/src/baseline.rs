@@ -443,8 +443,9 @@ pub fn write(traces: &[TraceReport], options: &WriteOptions) -> String {
     let mut out = String::new();
     out.push_str(
         "# acp-plan baseline: failures accepted for now (docs/guide.md, \"Baselines\").\n\
-         # `acp-plan check --baseline FILE` passes while every entry still matches a\n\
-         # failure and has not expired; remove entries as the problems get fixed.\n",
+         # `acp-plan check --baseline FILE` (`agent`: scopes are scenario names) passes\n\
+         # while every entry still matches a failure and has not expired; remove\n\
+         # entries as the problems get fixed.\n",
     );
     let _ = writeln!(out, "version = {FORMAT_VERSION}");
     let mut written = 0;
