@@ -35,6 +35,40 @@ fn a_broken_agent_fails_the_gate_with_the_report() {
 }
 
 #[test]
+fn a_baseline_accepts_known_failures_until_they_are_fixed() {
+    use acp_plan_conformance::baseline;
+    let accepted = baseline::parse(
+        "acp-plan-baseline.toml",
+        r#"
+version = 1
+
+[[expected]]
+rule = "CAP-PLAN-OPS"
+scope = "no-capability"
+reason = "the capability check lands next release"
+"#,
+    )
+    .expect("a valid baseline");
+    let today = baseline::today_utc();
+    let broken = Scenarios::v1()
+        .only(Scenario::NoCapability)
+        .baseline(accepted.clone(), today)
+        .agent(Command::new(AGENT).arg("--broken"))
+        .run()
+        .expect("the agent starts");
+    broken.assert_conformant();
+    // Fixed: the entry matches nothing, so it must go.
+    let fixed = Scenarios::v1()
+        .only(Scenario::NoCapability)
+        .baseline(accepted, today)
+        .agent(Command::new(AGENT))
+        .run()
+        .expect("the agent starts");
+    assert!(!fixed.is_conformant());
+    assert!(fixed.human_report().contains("matches no failure"));
+}
+
+#[test]
 fn recorded_traces_pass_too() {
     // A trace recorded from the agent (e.g. with `acp-plan tap --trace`).
     let checked = acp_plan_conformance::check_file(concat!(
