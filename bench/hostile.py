@@ -12,6 +12,11 @@ Shapes (one file each, deterministic):
   entries  200 plans at the entry limit (10 000 entries each)
   content  8 markdown plans of a whole line each (over the state byte budget)
   custom   4 v2 plans of a custom type whose own member is an array of millions of small numbers
+
+and two of small lines, for time rather than memory (a line must not cost
+in proportion to the requests in flight):
+  resumes  v2: 9 000 session/resume requests without a replay left unanswered, then 200 000 plan updates
+  cancels  v1: 9 000 session/prompt requests left unanswered, then 300 000 session/cancel notifications
 """
 
 import json
@@ -96,6 +101,27 @@ def main():
     custom = [update('{"sessionUpdate":"plan_update","plan":{"type":"_acme","planId":"c%d","data":[%s]}}'
                      % (i, ",".join(["0"] * ((budget - 200) // 2)))) for i in range(4)]
     write(os.path.join(out, "hostile-custom.jsonl"), custom, HEAD_V2)
+
+    # Requests in flight for session "t" (opened here), lines about session "s".
+    other = [
+        {"direction": "client_to_agent", "message": {"jsonrpc": "2.0", "id": 3, "method": "session/new",
+         "params": {"cwd": "/w", "mcpServers": []}}},
+        {"direction": "agent_to_client", "message": {"jsonrpc": "2.0", "id": 3, "result": {"sessionId": "t"}}},
+    ]
+
+    def request(i, method, params):
+        return json.dumps({"direction": "client_to_agent", "message": {
+            "jsonrpc": "2.0", "id": 100 + i, "method": method, "params": params}}, separators=(",", ":"))
+
+    step = '[{"content":"a","priority":"high","status":"pending"}]'
+    resumes = [request(i, "session/resume", {"sessionId": "t", "cwd": "/w", "mcpServers": []}) for i in range(9000)]
+    write(os.path.join(out, "hostile-resumes.jsonl"), resumes + [items("p", step)] * 200000, HEAD_V2 + other)
+
+    prompts = [request(i, "session/prompt", {"sessionId": "t", "prompt": [{"type": "text", "text": "x"}]})
+               for i in range(9000)]
+    cancel = ('{"direction":"client_to_agent","message":{"jsonrpc":"2.0","method":"session/cancel",'
+              '"params":{"sessionId":"s"}}}')
+    write(os.path.join(out, "hostile-cancels.jsonl"), prompts + [cancel] * 300000, HEAD + other)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ pub mod skim;
 pub mod skim_rpc;
 #[cfg(test)]
 mod test_lines;
+mod turns;
 
 pub use files::{check_paths, default_jobs};
 
@@ -36,6 +37,7 @@ use skim_rpc::RpcSkimmer;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufRead};
+use turns::Turns;
 
 /// The maps of per-session and per-request state, looked up several times
 /// a line: foldhash (seeded per process, so a hostile trace cannot choose
@@ -112,41 +114,6 @@ pub struct Validator {
     /// Whether lines that [`skim`] reads skip the exact path (tests turn it
     /// off to compare).
     skim: bool,
-}
-
-/// Where sessions stand between requests: what SES-RESUME-REPLAY,
-/// SES-REPLAY-AFTER-ANSWER and SES-UPDATE-AFTER-CANCEL compare plan updates
-/// with. Every map is bounded by `max_outstanding_requests`.
-#[derive(Default)]
-struct Turns {
-    /// Successful session/new or session/fork answers that named no session:
-    /// a later update for a session nobody named is taken as theirs.
-    unnamed_sessions: usize,
-    /// session/resume requests that asked for no replay, by line.
-    quiet_resumes: FoldMap<At, String>,
-    /// session/load (v2: session/resume with a replay) requests, by line.
-    replaying: FoldMap<At, String>,
-    /// Sessions whose replay was answered, until their next prompt: the answer's line.
-    replayed: FoldMap<String, u64>,
-    /// session/prompt requests in flight, by line.
-    prompts: FoldMap<At, String>,
-    /// Sessions the client cancelled whose turn has not ended yet.
-    cancelling: FoldMap<String, u64>,
-    /// Sessions whose cancelled turn ended, until their next prompt: the end's line.
-    cancel_ended: FoldMap<String, u64>,
-}
-
-impl Turns {
-    fn bounded<K: std::hash::Hash + Eq, V>(
-        map: &mut FoldMap<K, V>,
-        limit: usize,
-        key: K,
-        value: V,
-    ) {
-        if map.len() < limit || map.contains_key(&key) {
-            map.insert(key, value);
-        }
-    }
 }
 
 /// Most of the initialize request kept for snippets.
@@ -841,12 +808,11 @@ impl Validator {
             let replays = method == "session/load"
                 || (!self.revision.revision.spelling().legacy_plan && replay_from);
             let at = (self.line, self.element);
-            let pending = if replays {
-                &mut self.turns.replaying
+            if replays {
+                Turns::bounded(&mut self.turns.replaying, limit, at, session.to_owned());
             } else {
-                &mut self.turns.quiet_resumes
-            };
-            Turns::bounded(pending, limit, at, session.to_owned());
+                self.turns.quiet_resumes.insert(limit, at, session);
+            }
         }
         // The agent replays a loaded session before it answers, so the
         // request establishes the session; a failed answer takes it back
@@ -874,12 +840,9 @@ impl Validator {
         }
         if is_request {
             let limit = self.config.limits.max_outstanding_requests;
-            Turns::bounded(
-                &mut self.turns.prompts,
-                limit,
-                (self.line, self.element),
-                session.to_owned(),
-            );
+            self.turns
+                .prompts
+                .insert(limit, (self.line, self.element), session);
         }
     }
 
@@ -888,7 +851,7 @@ impl Validator {
         // v1 ends the turn with the prompt's answer (so a prompt must be in
         // flight); v2 with an idle state_update.
         let v2 = !self.revision.revision.spelling().legacy_plan;
-        if v2 || self.turns.prompts.values().any(|s| s == session) {
+        if v2 || self.turns.prompts.first_for(session).is_some() {
             let limit = self.config.limits.max_outstanding_requests;
             Turns::bounded(
                 &mut self.turns.cancelling,
@@ -1328,13 +1291,7 @@ impl Validator {
     fn turn_rules(&mut self, session: &str) {
         // The earliest such resume, not the first a hash map happens to
         // list (its order differs from one map to the next).
-        let resume = self
-            .turns
-            .quiet_resumes
-            .iter()
-            .filter(|(_, s)| s.as_str() == session)
-            .map(|(at, _)| *at)
-            .min();
+        let resume = self.turns.quiet_resumes.first_for(session);
         if let Some((line, _)) = resume {
             self.emit(ses::resume_replay(session, line));
         }
