@@ -17,6 +17,7 @@ and two of small lines, for time rather than memory (a line must not cost
 in proportion to the requests in flight):
   resumes  v2: 9 000 session/resume requests without a replay left unanswered, then 200 000 plan updates
   cancels  v1: 9 000 session/prompt requests left unanswered, then 300 000 session/cancel notifications
+  loads    v1: 20 rounds of 9 000 session/load requests of new sessions, then their failures, oldest first
 """
 
 import json
@@ -122,6 +123,15 @@ def main():
     cancel = ('{"direction":"client_to_agent","message":{"jsonrpc":"2.0","method":"session/cancel",'
               '"params":{"sessionId":"s"}}}')
     write(os.path.join(out, "hostile-cancels.jsonl"), prompts + [cancel] * 300000, HEAD + other)
+
+    loads = []
+    for r in range(20):
+        ids = range(100 + r * 9000, 100 + (r + 1) * 9000)
+        loads += [request(i, "session/load", {"sessionId": "L%d" % i, "cwd": "/w", "mcpServers": []}) for i in ids]
+        loads += [json.dumps({"direction": "agent_to_client", "message": {
+            "jsonrpc": "2.0", "id": 100 + i, "error": {"code": -32002, "message": "not found"}}},
+            separators=(",", ":")) for i in ids]
+    write(os.path.join(out, "hostile-loads.jsonl"), loads)
 
 
 if __name__ == "__main__":

@@ -74,6 +74,7 @@ fn feed(
             let o = validator.occupancy();
             peak = Occupancy {
                 sessions: peak.sessions.max(o.sessions),
+                session_slots: peak.session_slots.max(o.session_slots),
                 shown_sessions: peak.shown_sessions.max(o.shown_sessions),
                 plans: peak.plans.max(o.plans),
                 most_plans_in_a_session: peak
@@ -139,6 +140,102 @@ fn many_sessions_keep_the_session_limit() {
     assert_eq!(peak.sessions, 100);
     assert_eq!(peak.shown_sessions, 100);
     assert_eq!(hits, 1, "the session limit is reported once");
+}
+
+/// Loads that fail in the order they were sent forget sessions from the
+/// front: the slots they leave are dropped in bulk, so memory stays near the
+/// sessions shown, and the sessions that remain keep their order and plans.
+#[test]
+fn loads_failing_in_the_order_sent_keep_sessions_in_order() {
+    let mut v = validator();
+    let mut line = handshake(&mut v);
+    let mut push = |v: &mut Validator, text: String| {
+        v.push_record(line, text.as_bytes());
+        line += 1;
+    };
+    let mut peak_slots = 0;
+    let mut kept = vec!["s".to_owned()];
+    for round in 0..20 {
+        // 36 loads in flight (with what is kept, within the 100 sessions),
+        // each replaying a plan; all but the last two fail, oldest first.
+        for i in 0..36 {
+            push(
+                &mut v,
+                format!(
+                    r#"{{"jsonrpc":"2.0","id":"l{round}-{i}","method":"session/load","params":{{"sessionId":"r{round}-{i}"}}}}"#
+                ),
+            );
+            push(
+                &mut v,
+                format!(
+                    r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"r{round}-{i}","update":{{"sessionUpdate":"plan","entries":[{{"content":"{round}-{i}","priority":"low","status":"pending"}}]}}}}}}"#
+                ),
+            );
+        }
+        for i in 0..36 {
+            let answer = if i < 34 {
+                r#""error":{"code":-32002,"message":"not found"}"#
+            } else {
+                r#""result":{}"#
+            };
+            push(
+                &mut v,
+                format!(r#"{{"jsonrpc":"2.0","id":"l{round}-{i}",{answer}}}"#),
+            );
+            peak_slots = peak_slots.max(v.occupancy().session_slots);
+        }
+        kept.extend([format!("r{round}-34"), format!("r{round}-35")]);
+        assert_eq!(
+            rules(&v.take_diagnostics()),
+            Vec::<&str>::new(),
+            "round {round}"
+        );
+    }
+    let shown: Vec<&str> = v.state().sessions().map(|(id, _)| id).collect();
+    assert_eq!(shown, kept);
+    for (id, plans) in v.state().sessions().skip(1) {
+        let entries = plans.legacy.as_ref().expect("the replayed plan");
+        assert_eq!(format!("r{}", entries[0].content), id);
+    }
+    let o = v.occupancy();
+    assert_eq!((o.sessions, o.shown_sessions), (41, 41));
+    // The same as a connection that only loaded what is left: the state,
+    // and the bytes the validator counts for it session by session.
+    let mut left = validator();
+    let mut line = handshake(&mut left);
+    for id in kept.iter().skip(1) {
+        let round_i = &id[1..];
+        for text in [
+            format!(
+                r#"{{"jsonrpc":"2.0","id":"l{round_i}","method":"session/load","params":{{"sessionId":"{id}"}}}}"#
+            ),
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"{id}","update":{{"sessionUpdate":"plan","entries":[{{"content":"{round_i}","priority":"low","status":"pending"}}]}}}}}}"#
+            ),
+            format!(r#"{{"jsonrpc":"2.0","id":"l{round_i}","result":{{}}}}"#),
+        ] {
+            left.push_record(line, text.as_bytes());
+            line += 1;
+        }
+    }
+    // And so they stay: each session's plan replaced by one of another
+    // size finds what that session held (its own track, not a neighbour's).
+    for (v_line, (n, id)) in (1_000_000..).zip(kept.iter().enumerate().skip(1)) {
+        let text = format!(
+            r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"{id}","update":{{"sessionUpdate":"plan","entries":[{{"content":"{}","priority":"low","status":"pending"}}]}}}}}}"#,
+            "x".repeat(n * 7)
+        );
+        left.push_record(line, text.as_bytes());
+        v.push_record(v_line, text.as_bytes());
+        line += 1;
+    }
+    assert_eq!(left.state(), v.state());
+    assert_eq!(left.occupancy().state_bytes, v.occupancy().state_bytes);
+    // At most 77 sessions were shown at once; the empty slots of forgotten
+    // ones were dropped in bulk, not one by one, and never grew past the
+    // bound.
+    assert!(peak_slots > 77, "{peak_slots} slots");
+    assert!(peak_slots <= 2 * 100 + 64, "{peak_slots} slots");
 }
 
 #[test]

@@ -171,6 +171,11 @@ fn check_occupancy(o: &Occupancy, limits: &Limits, line: u64) -> Checked {
         ("sessions", o.sessions, limits.max_sessions),
         ("shown sessions", o.shown_sessions, limits.max_sessions),
         (
+            "session slots",
+            o.session_slots,
+            2 * limits.max_sessions + 64,
+        ),
+        (
             "plans in a session",
             o.most_plans_in_a_session,
             limits.max_plans_per_session,

@@ -9,6 +9,7 @@
 
 use crate::spec::messages::{PlanContent, PlanEntry, PlanMessage};
 use serde_json::{json, Map, Value};
+use std::sync::Arc;
 
 /// Maps in the order their keys were first shown, hashed with foldhash (seeded
 /// per process, as the validator's maps are): SipHash was 3% of the
@@ -30,9 +31,45 @@ pub struct SessionPlans {
 }
 
 /// What the client shows, for every session of the connection.
-#[derive(Clone, Debug, Default, PartialEq)]
+///
+/// Sessions are kept in the order they were opened, each in a slot that
+/// never moves while it is shown: forgetting one (a failed `session/load`)
+/// empties its slot instead of moving every later session down, which made
+/// a trace whose loads failed in the order sent cost each answer every
+/// session opened since. Empty slots are dropped by
+/// [`ClientState::compact`] once they outnumber the sessions shown.
+#[derive(Clone, Default)]
 pub struct ClientState {
-    sessions: IndexMap<String, SessionPlans>,
+    slots: Vec<Option<(Arc<str>, SessionPlans)>>,
+    /// The slot of each session shown (ids shared with `slots`).
+    by_id: HashMap<Arc<str>, usize>,
+}
+
+/// A map keyed by session id, hashed with foldhash (see [`IndexMap`]).
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
+impl std::fmt::Debug for ClientState {
+    /// The sessions shown, in order (not the slots or the index, whose
+    /// order and seed differ from one run to the next).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        struct Sessions<'a>(&'a ClientState);
+        impl std::fmt::Debug for Sessions<'_> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_map().entries(self.0.sessions()).finish()
+            }
+        }
+        f.debug_struct("ClientState")
+            .field("sessions", &Sessions(self))
+            .finish()
+    }
+}
+
+impl PartialEq for ClientState {
+    /// The same sessions showing the same plans, in the same order; empty
+    /// slots are not part of what a client shows.
+    fn eq(&self, other: &Self) -> bool {
+        self.sessions().eq(other.sessions())
+    }
 }
 
 impl ClientState {
@@ -41,54 +78,87 @@ impl ClientState {
     }
 
     /// Start showing a session (idempotent). Returns its index: sessions are
-    /// numbered in the order they were opened, from 0.
+    /// numbered in the order they were opened, from 0, and keep their number
+    /// until [`ClientState::compact`] (a forgotten session's number is not
+    /// given to another).
     pub fn open_session(&mut self, session: &str) -> usize {
-        match self.sessions.get_index_of(session) {
-            Some(index) => index,
-            None => {
-                self.sessions
-                    .insert_full(session.to_owned(), SessionPlans::default())
-                    .0
+        if let Some(&index) = self.by_id.get(session) {
+            return index;
+        }
+        let index = self.slots.len();
+        let id: Arc<str> = Arc::from(session);
+        self.slots
+            .push(Some((Arc::clone(&id), SessionPlans::default())));
+        self.by_id.insert(id, index);
+        index
+    }
+
+    /// Stop showing a session. Returns the index it had, if it was shown;
+    /// no other session's index changes (see [`ClientState::compact`]).
+    pub fn forget_session(&mut self, session: &str) -> Option<usize> {
+        let index = self.by_id.remove(session)?;
+        if let Some(slot) = self.slots.get_mut(index) {
+            *slot = None;
+        }
+        Some(index)
+    }
+
+    /// Whether forgotten sessions' empty slots are worth dropping: more of
+    /// them than sessions shown (so each [`ClientState::compact`] is paid
+    /// for by as many forgets as it moves sessions).
+    pub fn is_sparse(&self) -> bool {
+        let empty = self.slots.len() - self.by_id.len();
+        empty > 64 && empty > self.by_id.len()
+    }
+
+    /// Drop the empty slots: every session moves down by the number of
+    /// empty slots before it, keeping its order. A caller that keeps
+    /// something of its own by index drops the same slots (those where
+    /// [`ClientState::session_at`] was `None` before the call).
+    pub fn compact(&mut self) {
+        self.slots.retain(Option::is_some);
+        for (index, slot) in self.slots.iter().enumerate() {
+            if let Some((id, _)) = slot {
+                if let Some(known) = self.by_id.get_mut(id) {
+                    *known = index;
+                }
             }
         }
     }
 
-    /// Stop showing a session. Returns the index it had, if it was shown;
-    /// the sessions opened after it move down by one.
-    pub fn forget_session(&mut self, session: &str) -> Option<usize> {
-        self.sessions
-            .shift_remove_full(session)
-            .map(|(index, _, _)| index)
-    }
-
     pub fn session(&self, session: &str) -> Option<&SessionPlans> {
-        self.sessions.get(session)
+        self.session_at(self.session_index(session)?)
     }
 
     /// The index of a session shown (see [`ClientState::open_session`]): a
     /// caller that keeps something of its own per session keeps it by index
     /// and looks the session up once per message.
     pub fn session_index(&self, session: &str) -> Option<usize> {
-        self.sessions.get_index_of(session)
+        self.by_id.get(session).copied()
     }
 
-    /// The session at `index` (see [`ClientState::session_index`]).
+    /// The session at `index` (see [`ClientState::session_index`]); `None`
+    /// for a forgotten session's empty slot.
     pub fn session_at(&self, index: usize) -> Option<&SessionPlans> {
-        self.sessions.get_index(index).map(|(_, plans)| plans)
+        self.slots.get(index)?.as_ref().map(|(_, plans)| plans)
     }
 
+    /// The sessions shown, in the order they were opened.
     pub fn sessions(&self) -> impl Iterator<Item = (&str, &SessionPlans)> {
-        self.sessions.iter().map(|(k, v)| (k.as_str(), v))
+        self.slots
+            .iter()
+            .flatten()
+            .map(|(id, plans)| (&**id, plans))
     }
 
     pub fn session_count(&self) -> usize {
-        self.sessions.len()
+        self.by_id.len()
     }
 
     /// Apply a plan message to a session that is open. Returns false (and
     /// changes nothing) for a session that is not.
     pub fn apply(&mut self, session: &str, message: &PlanMessage) -> bool {
-        if !self.sessions.contains_key(session) {
+        if !self.by_id.contains_key(session) {
             return false;
         }
         self.apply_owned(session, message.clone())
@@ -106,7 +176,7 @@ impl ClientState {
 
     /// [`ClientState::apply_owned`] to the session at `index`.
     pub fn apply_at(&mut self, index: usize, message: PlanMessage) -> bool {
-        let Some((_, plans)) = self.sessions.get_index_mut(index) else {
+        let Some(Some((_, plans))) = self.slots.get_mut(index) else {
             return false;
         };
         match message {
@@ -137,9 +207,8 @@ impl ClientState {
     /// `{"sessions": {ID: {"legacy": [entries] | null, "plans": {ID: {"type", ...}}}}}`.
     pub fn to_json(&self) -> Value {
         let sessions: Map<String, Value> = self
-            .sessions
-            .iter()
-            .map(|(id, plans)| (id.clone(), plans.to_json()))
+            .sessions()
+            .map(|(id, plans)| (id.to_owned(), plans.to_json()))
             .collect();
         json!({ "sessions": sessions })
     }
@@ -225,8 +294,9 @@ mod tests {
         })
     }
 
-    /// Sessions are numbered in the order opened; forgetting one moves the
-    /// later ones down, as a caller's own per-session list must.
+    /// Sessions are numbered in the order opened; forgetting one leaves its
+    /// number empty, and compacting moves the later ones down, as a
+    /// caller's own per-session list must.
     #[test]
     fn sessions_by_index() {
         let mut state = ClientState::new();
@@ -238,6 +308,20 @@ mod tests {
         assert!(!state.apply_at(3, markdown("p", "nowhere")));
         assert_eq!(state.forget_session("b"), Some(1));
         assert_eq!(state.forget_session("b"), None);
+        assert_eq!(state.session_index("c"), Some(2));
+        assert_eq!(state.session_at(1), None);
+        assert!(!state.apply_at(1, markdown("p", "forgotten")));
+        assert_eq!(state.session_count(), 2);
+        // Opened again, it comes last, under a new number.
+        assert_eq!(state.open_session("b"), 3);
+        assert_eq!(state.forget_session("b"), Some(3));
+        let order: Vec<&str> = state.sessions().map(|(id, _)| id).collect();
+        assert_eq!(order, ["a", "c"]);
+        // Empty slots are dropped only when they outnumber the sessions.
+        assert!(!state.is_sparse());
+        let before = state.clone();
+        state.compact();
+        assert_eq!(state, before, "compacting changes nothing a client shows");
         assert_eq!(state.session_index("c"), Some(1));
         assert_eq!(state.session_at(1), state.session("c"));
         assert_eq!(state.session_at(1).unwrap().plans.len(), 1);
@@ -245,6 +329,14 @@ mod tests {
         assert!(state.apply_owned("a", markdown("p", "in a")));
         assert!(!state.apply_owned("b", markdown("p", "gone")));
         assert_eq!(state.session_index("a"), Some(0));
+        for n in 0..100 {
+            state.open_session(&format!("x{n}"));
+        }
+        for n in 0..66 {
+            state.forget_session(&format!("x{n}"));
+        }
+        // 66 empty slots against 36 sessions.
+        assert!(state.is_sparse());
     }
 
     #[test]

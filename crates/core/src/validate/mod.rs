@@ -75,13 +75,15 @@ pub struct Validator {
     reinitialize: Option<(CapabilityKeys, u64)>,
     plan_capability: cap::Advertised,
     /// What the validator keeps per session beyond what the client shows,
-    /// by the session's index in `state`: opened and forgotten with it, so
-    /// that a message looks its session up once.
+    /// by the session's index in `state`: opened and forgotten with it (a
+    /// forgotten session's slot stays, empty, until both compact), so that a
+    /// message looks its session up once.
     tracks: Vec<SessionTrack>,
     /// The session the last update named, and its index in `state`:
     /// updates come in runs for one session, and a compare with this costs
     /// less than a lookup whose key has left the cache. Cleared when a
-    /// session is forgotten (the indexes after it move).
+    /// session is forgotten (it may be this one, and compacting moves
+    /// indexes).
     recent_session: Option<(String, usize)>,
     sessions_overflowed: bool,
     state: ClientState,
@@ -202,7 +204,10 @@ impl Validator {
     /// limits in [`Limits`] bound. For memory checks and fuzzing.
     pub fn occupancy(&self) -> Occupancy {
         let mut occupancy = Occupancy {
-            sessions: self.tracks.len(),
+            sessions: (0..self.tracks.len())
+                .filter(|&index| self.state.session_at(index).is_some())
+                .count(),
+            session_slots: self.tracks.len(),
             shown_sessions: self.state.session_count(),
             outstanding_requests: [Direction::ClientToAgent, Direction::AgentToClient]
                 .map(|d| self.correlator.outstanding_count(d)),
@@ -1032,14 +1037,7 @@ impl Validator {
                     if error.is_some() {
                         // Not loaded: never established on this connection.
                         if let Some(index) = self.state.forget_session(&session) {
-                            self.recent_session = None;
-                            // Opened together, so the index is there; checked
-                            // all the same, as `Vec::remove` panics.
-                            debug_assert!(index < self.tracks.len());
-                            if index < self.tracks.len() {
-                                let track = self.tracks.remove(index);
-                                self.state_bytes -= track.bytes().min(self.state_bytes);
-                            }
+                            self.forgot_session(index);
                         }
                     }
                 }
@@ -1084,11 +1082,33 @@ impl Validator {
         }
     }
 
+    /// The client state forgot the session at `index`: so does the
+    /// validator (its track's slot stays, empty, as the state's does), and
+    /// both drop their empty slots together once they outnumber the
+    /// sessions shown.
+    fn forgot_session(&mut self, index: usize) {
+        self.recent_session = None;
+        if let Some(track) = self.tracks.get_mut(index) {
+            let track = std::mem::take(track);
+            self.state_bytes -= track.bytes().min(self.state_bytes);
+        }
+        if self.state.is_sparse() {
+            let state = &self.state;
+            let mut index = 0;
+            self.tracks.retain(|_| {
+                let shown = state.session_at(index).is_some();
+                index += 1;
+                shown
+            });
+            self.state.compact();
+        }
+    }
+
     fn open_session(&mut self, session: &str) {
         if self.is_established(session) {
             return;
         }
-        if self.tracks.len() >= self.config.limits.max_sessions {
+        if self.state.session_count() >= self.config.limits.max_sessions {
             if !self.sessions_overflowed {
                 self.sessions_overflowed = true;
                 let limit = self.config.limits.max_sessions;
@@ -1756,6 +1776,10 @@ fn read_session_id(raw: Option<&RawValue>) -> Option<(String, Option<Unpredictab
 pub struct Occupancy {
     /// Sessions established and tracked (at most `max_sessions`).
     pub sessions: usize,
+    /// Per-session slots held, forgotten sessions' empty ones included
+    /// (dropped once they outnumber the sessions: at most twice
+    /// `max_sessions` and 64 more).
+    pub session_slots: usize,
     /// Sessions in the reference client state (the same sessions).
     pub shown_sessions: usize,
     /// Keyed plans live over all sessions.
