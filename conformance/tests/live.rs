@@ -1076,11 +1076,7 @@ fn a_baseline_accepts_an_agents_failures_by_scenario() {
     let (status, text) = agent_output("sarif", &one, &agent);
     assert_eq!(status, 1);
     let document: Value = serde_json::from_str(&text).unwrap();
-    let errors: Vec<String> = sarif_validator()
-        .iter_errors(&document)
-        .map(|e| format!("{e} at {}", e.instance_path))
-        .collect();
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    assert_valid_sarif(&document);
     let run = &document["runs"][0];
     let result = &run["results"][0];
     assert_eq!(result["ruleId"], "CAP-PLAN-OPS");
@@ -1163,6 +1159,15 @@ fn sarif_validator() -> jsonschema::Validator {
     jsonschema::options().build(&schema).unwrap()
 }
 
+/// Every schema error of a SARIF document, each at its place.
+fn assert_valid_sarif(document: &Value) {
+    let errors: Vec<String> = sarif_validator()
+        .iter_errors(document)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
 #[test]
 fn agent_junit_has_a_suite_per_run_and_a_case_per_scenario_and_rule() {
     let dir = tempfile::tempdir().unwrap();
@@ -1230,11 +1235,7 @@ fn agent_sarif_reports_failed_scenarios_at_the_transcript_line() {
     );
     assert_eq!(status, 1);
     let document: Value = serde_json::from_str(&text).unwrap();
-    let errors: Vec<String> = sarif_validator()
-        .iter_errors(&document)
-        .map(|e| format!("{e} at {}", e.instance_path))
-        .collect();
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    assert_valid_sarif(&document);
     let run = &document["runs"][0];
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
     let results = run["results"].as_array().unwrap();

@@ -14,7 +14,7 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
     use super::{EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
     use acp_plan_conformance::live::process::AgentCommand;
     use acp_plan_conformance::live::report::{
-        judge_scenarios, progress_line, render_agent, render_incidents, AgentReport,
+        judge_scenarios, progress_line, render_agent, render_incidents, traces, AgentReport,
     };
     use acp_plan_conformance::live::runner;
     use acp_plan_conformance::live::Scenarios;
@@ -94,9 +94,8 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
     if let (Some(mut file), Some(path)) = (baseline_out, &args.write_baseline) {
         use std::io::Write;
         // The scenarios' reports are named after them: the scopes are scenario names.
-        let traces: Vec<_> = outcomes.iter().filter_map(|o| o.report.clone()).collect();
         let text = acp_plan_conformance::baseline::write(
-            &traces,
+            &traces(&outcomes),
             &acp_plan_conformance::baseline::WriteOptions {
                 warnings: args.verdict.deny_warnings,
                 reason: crate::cli::DEFAULT_BASELINE_REASON.to_owned(),

@@ -43,7 +43,6 @@ fn open_reports(args: &crate::cli::ReportArgs) -> Result<OpenReports, Error> {
     OpenReports::create(&args.reports).map_err(|(path, source)| Error::Create { path, source })
 }
 
-/// The `--format` report: to a bare `--report PATH` if there is one, else stdout.
 /// The baseline asked for, loaded, with the day its expiry is judged on; a
 /// baseline that cannot be used is a usage error, found before anything is
 /// checked or run.
@@ -60,6 +59,7 @@ fn load_baseline(
     }))
 }
 
+/// The `--format` report: to a bare `--report PATH` if there is one, else stdout.
 fn emit(text: &str, reports: &OpenReports) -> Result<(), Error> {
     use std::io::Write;
     match reports.primary() {

@@ -35,7 +35,9 @@ pub fn agent_outcome(outcomes: &[ScenarioOutcome], allow_unexercised: bool) -> O
     }
 }
 
-fn traces(outcomes: &[ScenarioOutcome]) -> Vec<TraceReport> {
+/// The reports of the scenarios that checked a transcript, in order; each
+/// is named after its scenario (what baseline scopes match).
+pub fn traces(outcomes: &[ScenarioOutcome]) -> Vec<TraceReport> {
     outcomes.iter().filter_map(|o| o.report.clone()).collect()
 }
 
@@ -596,19 +598,18 @@ fn agent_github(agent: &AgentReport<'_>) -> String {
             if agent.options.quiet && d.severity() == Severity::Info && baselined.is_none() {
                 continue;
             }
-            let (command, title) = match baselined {
-                Some(_) => (
-                    "notice",
-                    format!("{} (baselined) ({})", d.rule.id, o.scenario),
-                ),
-                None if fails(d.severity(), agent.options) => {
-                    ("error", format!("{} ({})", d.rule.id, o.scenario))
-                }
-                None if d.severity() == Severity::Warning => {
-                    ("warning", format!("{} ({})", d.rule.id, o.scenario))
-                }
-                None => ("notice", format!("{} ({})", d.rule.id, o.scenario)),
+            let command = match baselined {
+                Some(_) => "notice",
+                None if fails(d.severity(), agent.options) => "error",
+                None if d.severity() == Severity::Warning => "warning",
+                None => "notice",
             };
+            let mark = if baselined.is_some() {
+                " (baselined)"
+            } else {
+                ""
+            };
+            let title = format!("{}{mark} ({})", d.rule.id, o.scenario);
             let mut body = github::body(d);
             if let Some(entry) = baselined {
                 let _ = write!(body, "\nbaselined: {}", entry.entry.reason);

@@ -354,7 +354,6 @@ fn client_note(end: &ConnectionEnd, scenario: Scenario) -> String {
     }
 }
 
-/// "; 1 warning from the agent: FULL-DELTA ×1", or nothing.
 /// Take what the baseline accepts in this scenario (its transcript's report
 /// is named after it) out of the counts and rule lists it is judged by;
 /// the report keeps those diagnostics, and its renderers mark them
@@ -382,10 +381,10 @@ fn take_baselined(end: &mut ConnectionEnd, options: &RunOptions) -> String {
     open.warnings = open.warnings.saturating_sub(accepted.warnings);
     open.infos = open.infos.saturating_sub(accepted.infos);
     open.incomplete = open.incomplete.saturating_sub(accepted.incomplete);
-    let listed: Vec<String> = rules.iter().map(|(id, n)| format!("{id} ×{n}")).collect();
-    format!("; baselined: {}", listed.join(", "))
+    format!("; baselined: {}", rule_counts(&rules))
 }
 
+/// "; 1 warning from the agent: FULL-DELTA ×1", or nothing.
 fn warnings_note(end: &ConnectionEnd) -> String {
     if end.agent_counts.warnings == 0 {
         return String::new();
@@ -398,12 +397,17 @@ fn warnings_note(end: &ConnectionEnd) -> String {
 
 /// "2 errors: CAP-PLAN-OPS ×1, SHAPE-STATUS ×1".
 fn rule_list(total: u64, what: &str, by_rule: &BTreeMap<&'static str, u64>) -> String {
-    let rules: Vec<String> = by_rule.iter().map(|(id, n)| format!("{id} ×{n}")).collect();
     format!(
         "{total} {what}{} from the agent: {}",
         if total == 1 { "" } else { "s" },
-        rules.join(", ")
+        rule_counts(by_rule)
     )
+}
+
+/// "CAP-PLAN-OPS ×1, SHAPE-STATUS ×1".
+fn rule_counts(by_rule: &BTreeMap<&'static str, u64>) -> String {
+    let rules: Vec<String> = by_rule.iter().map(|(id, n)| format!("{id} ×{n}")).collect();
+    rules.join(", ")
 }
 
 fn outcome(
