@@ -227,6 +227,13 @@ fn every_value_of_a_repeated_plan_member_is_checked() {
             r#"{"sessionUpdate":"plan","entries":[{"content":"a","priority":"urgent","status":"pending","_meta":{"k":1,"k":2}}]}"#,
             vec!["ENV-DUPLICATE-KEY", "SHAPE-PRIORITY"],
         ),
+        // A bogus status repeated inside the first of two `entries`: no
+        // reading that pairs values by their rank holds it (the second
+        // `status` with the first `entries`), but one of its own does.
+        (
+            r#"{"sessionUpdate":"plan","entries":[{"content":"a","priority":"high","status":"pending","status":"bogus"}],"entries":[{"content":"a","priority":"high","status":"pending"}]}"#,
+            vec!["ENV-DUPLICATE-KEY", "ENV-DUPLICATE-KEY", "SHAPE-STATUS"],
+        ),
     ];
     for (body, expected) in cases {
         let line = update(body);
@@ -235,6 +242,32 @@ fn every_value_of_a_repeated_plan_member_is_checked() {
         // A reading is broken: nothing is shown.
         assert_eq!(report.state.session("s").unwrap().legacy, None, "{body}");
     }
+}
+
+#[test]
+fn an_update_with_more_readings_than_are_read_is_a_limit_and_not_applied() {
+    let init = initialize(r#"{"plan":{}}"#);
+    let statuses: Vec<String> = (0..10)
+        .map(|i| format!(r#""status":"{}""#, ["pending", "completed"][i % 2]))
+        .collect();
+    let body = format!(
+        r#"{{"sessionUpdate":"plan","entries":[{{"content":"a","priority":"high",{}}}]}}"#,
+        statuses.join(",")
+    );
+    let line = update(&body);
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &line]);
+    assert_eq!(
+        found(&report),
+        [
+            (
+                "ENV-DUPLICATE-KEY",
+                5,
+                "/params/update/entries/0/status".into()
+            ),
+            ("TRACE-LIMIT", 5, "/params/update".into()),
+        ]
+    );
+    assert_eq!(report.state.session("s").unwrap().legacy, None);
 }
 
 #[test]

@@ -179,7 +179,7 @@ pub fn check_pointer(d: &Diagnostic, message: &Value) -> Checked {
 
 /// [`check_pointer`] for a message that may repeat member names: the
 /// validator checks each value of a repeated member (every reading, see
-/// [`crate::trace::reading`]), so a pointer may name something in any one
+/// [`crate::trace::readings`]), so a pointer may name something in any one
 /// of the readings. `readings` must not be empty.
 pub fn check_pointer_in_readings(d: &Diagnostic, readings: &[Value]) -> Checked {
     let mut outcome = Err(Broken(format!(
@@ -193,6 +193,144 @@ pub fn check_pointer_in_readings(d: &Diagnostic, readings: &[Value]) -> Checked 
         }
     }
     outcome
+}
+
+/// [`check_pointer_in_readings`], with one exception: the report of a
+/// repeated member name is found in the text as written, at any depth of
+/// any value ([`crate::trace::duplicate_members`]), not in a reading. Past
+/// [`crate::trace::MAX_READINGS`] a repeat may sit in no reading, so that
+/// report's pointer must name a member of one of `written` when any value
+/// of a repeated member may be followed.
+pub fn check_pointer_in_message(
+    d: &Diagnostic,
+    readings: &[Value],
+    written: &[Written],
+) -> Checked {
+    let in_readings = check_pointer_in_readings(d, readings);
+    if in_readings.is_err() && d.rule.id == crate::rules::env::DUPLICATE_KEY.id {
+        ensure!(
+            written.iter().any(|root| root.names(&d.pointer)),
+            "{} pointer {} names no member of the message as written",
+            d.rule.id,
+            d.pointer
+        );
+        return Ok(());
+    }
+    in_readings
+}
+
+/// A JSON value as written: an object keeps every member in order,
+/// repeated names included (serde_json's `Value` keeps one), so that a
+/// pointer can be followed through every value of a repeated member.
+#[derive(Clone, Debug)]
+pub enum Written {
+    Scalar,
+    Array(Vec<Written>),
+    Object(Vec<(String, Written)>),
+}
+
+impl Written {
+    /// The value of JSON text `text`, or `None` for text serde_json does
+    /// not read (not JSON, or nested beyond its recursion limit).
+    pub fn parse(text: &str) -> Option<Written> {
+        serde_json::from_str(text).ok()
+    }
+
+    /// Whether `pointer` names a value here, following every member of a
+    /// repeated name, or a missing member of an object there (as
+    /// [`check_pointer`] allows).
+    pub fn names(&self, pointer: &str) -> bool {
+        if pointer.is_empty() {
+            return true;
+        }
+        let Some(tokens) = pointer.strip_prefix('/') else {
+            return false;
+        };
+        let tokens: Vec<String> = tokens
+            .split('/')
+            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .collect();
+        let mut at: Vec<&Written> = vec![self];
+        for (index, token) in tokens.iter().enumerate() {
+            let next: Vec<&Written> = at.iter().flat_map(|node| node.step(token)).collect();
+            if next.is_empty() {
+                let last = index + 1 == tokens.len();
+                return last && at.iter().any(|node| matches!(node, Written::Object(_)));
+            }
+            at = next;
+        }
+        true
+    }
+
+    /// The values `token` names here: every member of that name, or the
+    /// element at that index (written as serde_json's pointers take it).
+    fn step<'a>(&'a self, token: &'a str) -> Vec<&'a Written> {
+        match self {
+            Written::Object(members) => members
+                .iter()
+                .filter(|(name, _)| name == token)
+                .map(|(_, value)| value)
+                .collect(),
+            Written::Array(items) => {
+                let leading_zero = token.len() > 1 && token.starts_with('0');
+                let canonical = !(token.starts_with('+') || leading_zero);
+                let index = token.parse::<usize>().ok().filter(|_| canonical);
+                index.and_then(|i| items.get(i)).into_iter().collect()
+            }
+            Written::Scalar => Vec::new(),
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Written {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Written;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Written, E> {
+                Ok(Written::Scalar)
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Written, E> {
+                Ok(Written::Scalar)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Written, E> {
+                Ok(Written::Scalar)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Written, E> {
+                Ok(Written::Scalar)
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Written, E> {
+                Ok(Written::Scalar)
+            }
+            fn visit_unit<E>(self) -> Result<Written, E> {
+                Ok(Written::Scalar)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Written, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(Written::Array(items))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Written, A::Error> {
+                let mut members = Vec::new();
+                while let Some((name, value)) = map.next_entry::<String, Written>()? {
+                    members.push((name, value));
+                }
+                Ok(Written::Object(members))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 /// The distinct readings of a JSON text as values (one when no member
@@ -243,5 +381,50 @@ mod tests {
         let nowhere = Diagnostic::new(&UNKNOWN_FIELD, "").at("/plan/entries/1/x");
         assert!(check_pointer_in_readings(&nowhere, &readings).is_err());
         assert!(check_pointer_in_readings(&first, &[]).is_err());
+    }
+
+    /// Past `MAX_READINGS` readings, the ninth value of `content` is in
+    /// no reading; the repeated `s` inside it is still reported, at its
+    /// place in the text.
+    #[test]
+    fn a_repeat_in_a_value_no_reading_holds_is_named_as_written() {
+        let text = r#"{"content":0,"content":1,"content":2,"content":3,"content":4,
+            "content":5,"content":6,"content":7,"content":{"x":{"s":1,"s":2}},"content":9}"#;
+        let readings = readings_of(text);
+        let written = [Written::parse(text).unwrap()];
+        assert!(!crate::trace::readings(text).complete);
+        let repeat = crate::rules::env::duplicate_member("/content/x/s", "s", "");
+        assert!(check_pointer_in_readings(&repeat, &readings).is_err());
+        assert!(check_pointer_in_message(&repeat, &readings, &written).is_ok());
+        // Only a repeated member's report is read against the text: any
+        // other diagnostic still points into a reading.
+        let other = Diagnostic::new(&UNKNOWN_FIELD, "").at("/content/x/s");
+        assert!(check_pointer_in_message(&other, &readings, &written).is_err());
+        let nowhere = crate::rules::env::duplicate_member("/content/y/s", "s", "");
+        assert!(check_pointer_in_message(&nowhere, &readings, &written).is_err());
+    }
+
+    #[test]
+    fn written_values_follow_every_member_of_a_name() {
+        let written = Written::parse(r#"{"a":[{"b":1}],"a":{"c":{"d~/":2}},"e":3}"#).unwrap();
+        for named in [
+            "",
+            "/a/0/b",
+            "/a/c/d~0~1",
+            "/a/0/missing",
+            "/a/c/missing",
+            "/e",
+        ] {
+            assert!(written.names(named), "{named}");
+        }
+        for not_named in ["a", "/a/0/b/x", "/e/x", "/a/c/d~0~1/x", "/x/y"] {
+            assert!(!written.names(not_named), "{not_named}");
+        }
+        // Indexes as serde_json's pointers take them.
+        let array = Written::parse("[[1]]").unwrap();
+        assert!(array.names("/0/0"));
+        for not_named in ["/00/0", "/+0/0", "/0/1", "/1/0"] {
+            assert!(!array.names(not_named), "{not_named}");
+        }
     }
 }

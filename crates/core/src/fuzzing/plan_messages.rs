@@ -8,7 +8,9 @@
 //! draft and v1 differ only in names, v2 only adds to v1 except that file
 //! URIs must be absolute).
 
-use super::{check_diagnostic, check_pointer_in_readings, ensure, readings_of, Broken, Checked};
+use super::{
+    check_diagnostic, check_pointer_in_message, ensure, readings_of, Broken, Checked, Written,
+};
 use crate::catalog::Severity;
 use crate::rules::shape::{parse_plan_update_json, Parsed, PLAN_KINDS};
 use crate::spec::messages::{PlanContent, PlanMessage};
@@ -40,20 +42,28 @@ pub fn check(data: &[u8]) -> Checked {
         .map(|reading| json!({"params": {"update": reading}}))
         .collect();
     documents.push(json!({"params": {"update": update}}));
+    let written: Vec<Written> = Written::parse(text)
+        .map(|update| {
+            let update = Written::Object(vec![("update".to_owned(), update)]);
+            Written::Object(vec![("params".to_owned(), update)])
+        })
+        .into_iter()
+        .collect();
     let default_limit = crate::trace::Limits::default().max_entries_per_plan;
     for max_entries in [SMALL_ENTRY_LIMIT, default_limit] {
         for revision in Revision::ALL {
-            check_revision(text, &documents, kind, revision, max_entries)?;
+            check_revision(text, &documents, &written, kind, revision, max_entries)?;
         }
     }
     Ok(())
 }
 
 /// `text` is the update as sent, `documents` the messages its diagnostics
-/// may point into (see [`check`]).
+/// may point into and `written` the message as written (see [`check`]).
 fn check_revision(
     text: &str,
     documents: &[Value],
+    written: &[Written],
     kind: &str,
     revision: Revision,
     max_entries: usize,
@@ -61,7 +71,7 @@ fn check_revision(
     let parsed = parse_plan_update_json(text, kind, revision, max_entries);
     for d in &parsed.diagnostics {
         check_diagnostic(d)?;
-        check_pointer_in_readings(d, documents)?;
+        check_pointer_in_message(d, documents, written)?;
         ensure!(
             d.pointer.starts_with("/params/update"),
             "{revision}: {} points outside the update: {}",

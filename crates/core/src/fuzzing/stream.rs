@@ -13,7 +13,9 @@
 //! - for envelope traces, the [`super::readings`] invariants: a repeated
 //!   member never gives the other party an error, escapes change nothing.
 
-use super::{check_diagnostic, check_pointer_in_readings, ensure, readings_of, Broken, Checked};
+use super::{
+    check_diagnostic, check_pointer_in_message, ensure, readings_of, Broken, Checked, Written,
+};
 use crate::catalog::Counts;
 use crate::catalog::Severity;
 use crate::diag::Diagnostic;
@@ -76,9 +78,9 @@ pub fn check_with(data: &[u8], config: Config) -> Checked {
     let mut all = Vec::new();
     let mut not_kept = Counts::default();
     let mut read = 0;
-    // Each line's message under each of its readings, parsed once, when a
-    // diagnostic needs it.
-    let mut messages: Vec<Option<Vec<Value>>> = vec![None; lines.len()];
+    // Each line's message under each of its readings and as written, parsed
+    // once, when a diagnostic needs it.
+    let mut messages: Vec<Option<Messages>> = vec![None; lines.len()];
     while let Some((line_no, line)) = reader
         .next_line()
         .map_err(|e| Broken(format!("reading from memory failed: {e}")))?
@@ -96,9 +98,9 @@ pub fn check_with(data: &[u8], config: Config) -> Checked {
             );
             let index = d.line as usize - 1;
             if let (Some(slot), Some(line)) = (messages.get_mut(index), lines.get(index)) {
-                let readings = slot.get_or_insert_with(|| messages_of(line));
+                let (readings, written) = slot.get_or_insert_with(|| messages_of(line));
                 if !readings.is_empty() {
-                    check_pointer_in_readings(d, readings)?;
+                    check_pointer_in_message(d, readings, written)?;
                 }
             }
         }
@@ -252,14 +254,33 @@ fn split_lines(data: &[u8]) -> Vec<&[u8]> {
     lines
 }
 
+/// A line's message under each reading, and as written.
+type Messages = (Vec<Value>, Vec<Written>);
+
 /// The JSON-RPC message a line holds (inside its envelope, if any), under
-/// each reading of the line (see [`readings_of`]); none for a line that is
-/// not JSON serde_json builds.
-fn messages_of(line: &[u8]) -> Vec<Value> {
+/// each reading of the line (see [`readings_of`]), and as written (each
+/// value of a repeated `message`); none for a line that is not JSON
+/// serde_json builds.
+fn messages_of(line: &[u8]) -> Messages {
     let Ok(text) = std::str::from_utf8(line) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
-    readings_of(text)
+    let written = match Written::parse(text) {
+        Some(Written::Object(members))
+            if members
+                .iter()
+                .any(|(name, _)| name == "direction" || name == "message") =>
+        {
+            members
+                .into_iter()
+                .filter(|(name, _)| name == "message")
+                .map(|(_, message)| message)
+                .collect()
+        }
+        Some(message) => vec![message],
+        None => Vec::new(),
+    };
+    let readings = readings_of(text)
         .into_iter()
         .filter_map(|mut value| {
             let object = value.as_object_mut()?;
@@ -268,5 +289,6 @@ fn messages_of(line: &[u8]) -> Vec<Value> {
             }
             Some(value)
         })
-        .collect()
+        .collect();
+    (readings, written)
 }

@@ -416,6 +416,22 @@ pub fn batched_lifecycle(
     )
 }
 
+/// A value at `pointer` whose repeated member names give it more readings
+/// than the checker reads ([`crate::trace::readings`]): some values of its
+/// repeated members were not checked, so the update is not applied.
+pub fn readings_cut(pointer: &str) -> Diagnostic {
+    let most = crate::trace::MAX_READINGS;
+    Diagnostic::new(
+        &super::trace_format::LIMIT,
+        format!(
+            "member names repeat so often that this has more than {most} readings; {most} were \
+             checked (the first ones and the one of every last value), and the update is not applied"
+        ),
+    )
+    .at(pointer)
+    .hint("send each member once")
+}
+
 /// A member name repeated inside a payload the rules read (`pointer` points
 /// at the member); `consequence` says what was not read because of it.
 pub fn duplicate_member(pointer: &str, key: &str, consequence: &str) -> Diagnostic {

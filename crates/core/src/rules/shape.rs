@@ -489,6 +489,9 @@ pub fn parse_plan_update_json(
         })
         .collect();
     let readings = crate::trace::readings(update);
+    if !readings.complete && !readings.texts.is_empty() {
+        diagnostics.push(super::env::readings_cut(UPDATE_POINTER));
+    }
     let mut message = None;
     let mut every_reading_applies = readings.complete;
     for text in &readings.texts {

@@ -16,8 +16,8 @@ pub use record::{
 };
 pub use unique::{
     array_elements, duplicate_keys, duplicate_members, first_duplicate_member, is_plain,
-    last_member, member_names, object_members, reading, reading_count, readings, DuplicateMember,
-    Readings, MAX_READINGS,
+    last_member, member_names, object_members, reading_count, readings, DuplicateMember, Readings,
+    MAX_READINGS,
 };
 
 /// Bounds that keep memory flat on hostile input. The defaults are far above

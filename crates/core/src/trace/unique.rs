@@ -75,8 +75,7 @@ pub fn is_plain(json: &str) -> bool {
     Walker(Plain).deserialize(&mut de).is_ok() && de.end().is_ok()
 }
 
-/// Readings of one value checked at most: a name repeated more often has
-/// its later values read together with its last.
+/// Readings of one value checked at most (see [`readings`]).
 pub const MAX_READINGS: usize = 8;
 
 /// Every member name the object `json` itself repeats, once each, in
@@ -192,89 +191,141 @@ pub fn reading_count(json: &str) -> usize {
     }
 }
 
-/// Reading `k` of a JSON value whose objects repeat member names: every
-/// repeated name keeps its `k`-th value (its last when it has fewer), at
-/// every depth, and the others go. Readings `0..reading_count(json)` between
-/// them hold every value of every repeated member. Text is copied as sent
-/// (strings and numbers are not re-encoded), and parts without repeats are
-/// copied whole. `None` for text that is not JSON.
-pub fn reading(json: &str, k: usize) -> Option<String> {
-    let mut out = String::with_capacity(json.len());
-    write_reading(json, k, &mut out)?;
-    Some(out)
-}
-
-/// The distinct readings of `json` ([`reading`] `0..reading_count(json)`,
-/// at most [`MAX_READINGS`]): what a checker that reads a value "under
-/// every reading" reads, each text once.
+/// The distinct readings of a JSON value whose objects repeat member names
+/// (see [`readings`]): what a checker that reads a value "under every
+/// reading" reads, each text once.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Readings {
-    /// Each reading once, in order of `k`.
+    /// Each reading once, in order; the last keeps every repeated member's
+    /// last value (what serde_json and JavaScript read).
     pub texts: Vec<String>,
-    /// Whether every reading could be built (none for text that is not
-    /// JSON): a value one of whose readings is missing was not read whole.
+    /// Whether every value of every repeated member is in one of `texts`
+    /// (false for text that is not JSON, and for a value with more than
+    /// [`MAX_READINGS`] readings): a value read only in part.
     pub complete: bool,
 }
 
-/// The distinct readings of `json` (see [`Readings`]).
+/// The readings of `json`, each a copy of the text with one value kept per
+/// repeated member name, that hold between them every value of every
+/// repeated member, wherever it is nested. Reading `j` keeps, for each
+/// name of an object, the `j`-th of the readings of its values taken in
+/// turn (the last one once they run out), and in each element of an array
+/// its `j`-th reading likewise. So readings pair up the values of names
+/// repeated side by side (`{"a":1,"a":2,"b":3,"b":4}` reads as `a` 1 with
+/// `b` 3, then 2 with 4), and a repeat inside one value of a repeated
+/// member is read in readings of its own. Text is copied as sent (strings
+/// and numbers are not re-encoded; member names are written as JSON
+/// strings), and parts without repeats are copied whole. At most
+/// [`MAX_READINGS`]: beyond that, the first ones and the last.
 pub fn readings(json: &str) -> Readings {
-    let count = reading_count(json).min(MAX_READINGS);
-    let mut readings = Readings {
-        texts: Vec::with_capacity(count),
-        complete: count > 0,
+    let mut cut = false;
+    let Some(texts) = covering(json, &mut cut) else {
+        return Readings::default();
     };
-    for k in 0..count {
-        match reading(json, k) {
-            Some(text) if readings.texts.contains(&text) => {}
-            Some(text) => readings.texts.push(text),
-            None => readings.complete = false,
+    let mut readings = Readings {
+        texts: Vec::with_capacity(texts.len()),
+        complete: !cut,
+    };
+    for text in texts {
+        if !readings.texts.contains(&text) {
+            readings.texts.push(text);
         }
     }
     readings
 }
 
-fn write_reading(json: &str, k: usize, out: &mut String) -> Option<()> {
+/// The readings of `json` (see [`readings`]), with repeats; `cut` is set
+/// when some were left out. `None` for text that is not JSON.
+fn covering(json: &str, cut: &mut bool) -> Option<Vec<String>> {
     let text = json.trim();
-    match text.as_bytes().first() {
-        Some(b'{') if reading_count(text) > 1 => {
-            let members = object_members(text)?;
-            let mut total: std::collections::HashMap<&str, usize> = Default::default();
-            for (name, _) in &members {
-                *total.entry(name.as_str()).or_default() += 1;
-            }
-            let mut taken: std::collections::HashMap<&str, usize> = Default::default();
-            out.push('{');
-            let mut first = true;
-            for (name, value) in &members {
-                let index = taken.entry(name.as_str()).or_default();
-                let keep = *index == k.min(total[name.as_str()] - 1);
-                *index += 1;
-                if !keep {
-                    continue;
-                }
-                if !first {
-                    out.push(',');
-                }
-                first = false;
-                out.push_str(&serde_json::to_string(name).ok()?);
-                out.push(':');
-                write_reading(value.get(), k, out)?;
-            }
-            out.push('}');
-        }
-        Some(b'[') if reading_count(text) > 1 => {
-            out.push('[');
-            for (i, element) in array_elements(text)?.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_reading(element.get(), k, out)?;
-            }
-            out.push(']');
-        }
-        _ => out.push_str(text),
+    match reading_count(text) {
+        0 => return None,
+        1 => return Some(vec![text.to_owned()]),
+        _ => {}
     }
-    Some(())
+    match text.as_bytes().first() {
+        Some(b'{') => {
+            let members = object_members(text)?;
+            let values = members
+                .iter()
+                .map(|(_, value)| covering(value.get(), cut))
+                .collect::<Option<Vec<_>>>()?;
+            // Each name's readings: those of each of its values in turn, as
+            // (member, reading of its value).
+            let mut names: Vec<(&str, Vec<(usize, usize)>)> = Vec::new();
+            for (member, (name, _)) in members.iter().enumerate() {
+                let turns = values[member].len();
+                let taken = match names.iter_mut().find(|(known, _)| known == name) {
+                    Some((_, taken)) => taken,
+                    None => {
+                        names.push((name, Vec::new()));
+                        &mut names.last_mut()?.1
+                    }
+                };
+                taken.extend((0..turns).map(|reading| (member, reading)));
+            }
+            for (_, taken) in &mut names {
+                keep_first_and_last(taken, cut);
+            }
+            let count = names
+                .iter()
+                .map(|(_, taken)| taken.len())
+                .max()
+                .unwrap_or(1);
+            let mut out = Vec::with_capacity(count);
+            for j in 0..count {
+                let mut kept: Vec<Option<usize>> = vec![None; members.len()];
+                for (_, taken) in &names {
+                    let (member, reading) = taken[j.min(taken.len() - 1)];
+                    kept[member] = Some(reading);
+                }
+                let mut text = String::from("{");
+                for (member, (name, _)) in members.iter().enumerate() {
+                    let Some(reading) = kept[member] else {
+                        continue;
+                    };
+                    if text.len() > 1 {
+                        text.push(',');
+                    }
+                    text.push_str(&serde_json::to_string(name).ok()?);
+                    text.push(':');
+                    text.push_str(&values[member][reading]);
+                }
+                text.push('}');
+                out.push(text);
+            }
+            Some(out)
+        }
+        Some(b'[') => {
+            let elements = array_elements(text)?
+                .into_iter()
+                .map(|element| covering(element.get(), cut))
+                .collect::<Option<Vec<_>>>()?;
+            let count = elements.iter().map(Vec::len).max().unwrap_or(1);
+            let out = (0..count)
+                .map(|j| {
+                    let parts: Vec<&str> = elements
+                        .iter()
+                        .map(|readings| readings[j.min(readings.len() - 1)].as_str())
+                        .collect();
+                    format!("[{}]", parts.join(","))
+                })
+                .collect();
+            Some(out)
+        }
+        _ => Some(vec![text.to_owned()]),
+    }
+}
+
+/// At most [`MAX_READINGS`] of `taken`: the first ones and the last (the
+/// reading of every last value), setting `cut` when any go.
+fn keep_first_and_last<T>(taken: &mut Vec<T>, cut: &mut bool) {
+    if taken.len() > MAX_READINGS {
+        *cut = true;
+        let last = taken.len() - 1;
+        taken.swap(MAX_READINGS - 1, last);
+        taken.truncate(MAX_READINGS);
+    }
 }
 
 /// The value of member `key` of the object `json`; when the name repeats,
@@ -490,11 +541,45 @@ mod tests {
                 .collect::<Vec<_>>()
                 .join(",")
         );
+        // At most MAX_READINGS: the first ones and the last (every last
+        // value, what serde_json keeps), and not read whole.
         let capped = readings(&many);
         assert_eq!(capped.texts.len(), MAX_READINGS);
-        assert_eq!(capped.texts[MAX_READINGS - 1], r#"{"k":7}"#);
+        assert_eq!(capped.texts[MAX_READINGS - 2], r#"{"k":6}"#);
+        assert_eq!(capped.texts[MAX_READINGS - 1], r#"{"k":19}"#);
+        assert!(!capped.complete);
         // Not JSON: no reading, and not read whole.
         assert_eq!(readings("{\"a\":"), Readings::default());
+    }
+
+    /// A repeat inside one value of a repeated member is read in readings
+    /// of its own: every value of every repeated member is in one reading.
+    #[test]
+    fn repeats_inside_values_of_a_repeated_member_are_each_read() {
+        let json = r#"{"e":[{"s":"a","s":"b"}],"e":[{"s":"c"}],"p":1,"p":2}"#;
+        assert_eq!(
+            readings(json),
+            Readings {
+                texts: vec![
+                    r#"{"e":[{"s":"a"}],"p":1}"#.into(),
+                    r#"{"e":[{"s":"b"}],"p":2}"#.into(),
+                    r#"{"e":[{"s":"c"}],"p":2}"#.into(),
+                ],
+                complete: true,
+            }
+        );
+        // Nested two deep, each value of each level in turn.
+        let deep = r#"{"c":"a","c":{"x":1,"x":{"s":1,"s":2}},"c":"b"}"#;
+        assert_eq!(
+            readings(deep).texts,
+            [
+                r#"{"c":"a"}"#,
+                r#"{"c":{"x":1}}"#,
+                r#"{"c":{"x":{"s":1}}}"#,
+                r#"{"c":{"x":{"s":2}}}"#,
+                r#"{"c":"b"}"#,
+            ]
+        );
     }
 
     #[test]

@@ -1272,7 +1272,8 @@ impl Validator {
     /// `session/update` params that repeat `sessionId`, `update` or
     /// `update.sessionUpdate`: each repeat is reported, every reading is
     /// checked, and the last reading (what serde_json and JavaScript keep)
-    /// is applied when every reading could be.
+    /// is applied when every reading could be (none is past
+    /// `MAX_READINGS` readings: the values not read are said, as a limit).
     fn session_update_readings(&mut self, params: &RawValue) {
         for repeat in crate::trace::duplicate_members(params.get(), 8) {
             self.emit(env::duplicate_member(
@@ -1282,12 +1283,16 @@ impl Validator {
             ));
         }
         let before = self.diagnostics.len();
-        let readings: Vec<Box<RawValue>> = crate::trace::readings(params.get())
+        let read = crate::trace::readings(params.get());
+        if !read.complete && !read.texts.is_empty() {
+            self.emit(env::readings_cut("/params"));
+        }
+        let readings: Vec<Box<RawValue>> = read
             .texts
             .into_iter()
             .filter_map(|text| RawValue::from_string(text).ok())
             .collect();
-        let mut every_reading_applies = !readings.is_empty();
+        let mut every_reading_applies = read.complete && !readings.is_empty();
         for reading in &readings {
             every_reading_applies &= self.session_update_reading(Some(reading), false);
         }
