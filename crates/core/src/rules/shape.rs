@@ -488,13 +488,11 @@ pub fn parse_plan_update_json(
             )
         })
         .collect();
-    let readings = crate::trace::readings(update);
-    if !readings.complete && !readings.texts.is_empty() {
-        diagnostics.push(super::env::readings_cut(UPDATE_POINTER));
-    }
     let mut message = None;
-    let mut every_reading_applies = readings.complete;
-    for text in &readings.texts {
+    let mut every_reading_applies = true;
+    let mut read_any = false;
+    let complete = crate::trace::each_reading(update, |text| {
+        read_any = true;
         let parsed = parse_unique_update_json(text, kind, revision, max_entries);
         for d in parsed.diagnostics {
             if !diagnostics.iter().any(|known| known.same_finding(&d)) {
@@ -505,7 +503,11 @@ pub fn parse_plan_update_json(
             Some(m) => message = Some(m),
             None => every_reading_applies = false,
         }
+    });
+    if !complete && read_any {
+        diagnostics.push(super::env::readings_cut(UPDATE_POINTER));
     }
+    every_reading_applies &= complete;
     Parsed {
         message: message.filter(|_| every_reading_applies),
         diagnostics,

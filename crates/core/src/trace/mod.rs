@@ -15,9 +15,9 @@ pub use record::{
     MAX_SUPPORTED_DEPTH,
 };
 pub use unique::{
-    array_elements, duplicate_keys, duplicate_members, first_duplicate_member, is_plain,
-    last_member, member_names, object_members, reading_count, readings, DuplicateMember, Readings,
-    MAX_READINGS,
+    array_elements, duplicate_keys, duplicate_members, each_reading, first_duplicate_member,
+    is_plain, last_member, member_names, object_members, reading_count, readings, DuplicateMember,
+    Readings, MAX_READINGS,
 };
 
 /// Bounds that keep memory flat on hostile input. The defaults are far above

@@ -218,113 +218,173 @@ pub struct Readings {
 /// strings), and parts without repeats are copied whole. At most
 /// [`MAX_READINGS`]: beyond that, the first ones and the last.
 pub fn readings(json: &str) -> Readings {
-    let mut cut = false;
-    let Some(texts) = covering(json, &mut cut) else {
-        return Readings::default();
-    };
-    let mut readings = Readings {
-        texts: Vec::with_capacity(texts.len()),
-        complete: !cut,
-    };
-    for text in texts {
-        if !readings.texts.contains(&text) {
-            readings.texts.push(text);
-        }
-    }
-    readings
+    let mut texts = Vec::new();
+    let complete = each_reading(json, |text| texts.push(text.to_owned()));
+    Readings { texts, complete }
 }
 
-/// The readings of `json` (see [`readings`]), with repeats; `cut` is set
-/// when some were left out. `None` for text that is not JSON.
-fn covering(json: &str, cut: &mut bool) -> Option<Vec<String>> {
-    let text = json.trim();
-    match reading_count(text) {
-        0 => return None,
-        1 => return Some(vec![text.to_owned()]),
-        _ => {}
+/// Each distinct reading of `json` (see [`readings`]) handed to `read` in
+/// turn, written one at a time: a hostile line costs one reading at a
+/// time, not all of them (eight readings of a 15 MB line held together
+/// took 196 MB). Returns whether every value was read
+/// ([`Readings::complete`]).
+pub fn each_reading(json: &str, mut read: impl FnMut(&str)) -> bool {
+    use std::hash::BuildHasher;
+    let mut cut = false;
+    let Some((shape, count)) = Shape::of(json, &mut cut) else {
+        return false;
+    };
+    let mut complete = !cut;
+    // A reading is known again by its hash, then compared with the earlier
+    // one written anew: exact, without keeping the texts.
+    let hasher = std::collections::hash_map::RandomState::new();
+    let mut seen: Vec<(u64, usize)> = Vec::with_capacity(count);
+    let (mut text, mut earlier) = (String::new(), String::new());
+    for j in 0..count {
+        text.clear();
+        if shape.write(j, &mut text).is_none() {
+            complete = false;
+            continue;
+        }
+        let hash = hasher.hash_one(&text);
+        let again = seen.iter().any(|&(known, k)| {
+            known == hash && {
+                earlier.clear();
+                shape.write(k, &mut earlier).is_some() && earlier == text
+            }
+        });
+        if !again {
+            seen.push((hash, j));
+            read(&text);
+        }
     }
-    match text.as_bytes().first() {
-        Some(b'{') => {
-            let members = object_members(text)?;
-            let values = members
-                .iter()
-                .map(|(_, value)| covering(value.get(), cut))
-                .collect::<Option<Vec<_>>>()?;
-            // Each name's readings: those of each of its values in turn, as
-            // (member, reading of its value).
-            let mut names: Vec<(&str, Vec<(usize, usize)>)> = Vec::new();
-            for (member, (name, _)) in members.iter().enumerate() {
-                let turns = values[member].len();
-                let taken = match names.iter_mut().find(|(known, _)| known == name) {
-                    Some((_, taken)) => taken,
-                    None => {
-                        names.push((name, Vec::new()));
-                        &mut names.last_mut()?.1
-                    }
-                };
-                taken.extend((0..turns).map(|reading| (member, reading)));
-            }
-            for (_, taken) in &mut names {
-                keep_first_and_last(taken, cut);
-            }
-            let count = names
-                .iter()
-                .map(|(_, taken)| taken.len())
-                .max()
-                .unwrap_or(1);
-            let mut out = Vec::with_capacity(count);
-            for j in 0..count {
-                let mut kept: Vec<Option<usize>> = vec![None; members.len()];
-                for (_, taken) in &names {
-                    let (member, reading) = taken[j.min(taken.len() - 1)];
-                    kept[member] = Some(reading);
+    complete
+}
+
+/// A value whose readings are counted, read once: the parts without repeats
+/// are kept whole (as text), and each reading is written from it on its
+/// own, so that a line costs its readings and no more.
+enum Shape<'a> {
+    Whole(&'a str),
+    Array(Vec<(Shape<'a>, usize)>),
+    Object {
+        /// Each member: its name, its value and the value's reading count.
+        members: Vec<(String, Shape<'a>, usize)>,
+        /// Each name's members, in order of first appearance, and their
+        /// readings taken in turn (before the cap).
+        names: Vec<(Vec<usize>, usize)>,
+    },
+}
+
+impl<'a> Shape<'a> {
+    /// `json` and how many readings it has (at most [`MAX_READINGS`];
+    /// `cut` is set when it has more). `None` for text that is not JSON.
+    fn of(json: &'a str, cut: &mut bool) -> Option<(Shape<'a>, usize)> {
+        let text = json.trim();
+        match reading_count(text) {
+            0 => return None,
+            1 => return Some((Shape::Whole(text), 1)),
+            _ => {}
+        }
+        match text.as_bytes().first() {
+            Some(b'{') => {
+                let members = object_members(text)?
+                    .into_iter()
+                    .map(|(name, value)| {
+                        let (value, count) = Shape::of(value.get(), cut)?;
+                        Some((name, value, count))
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                let mut index: std::collections::HashMap<&str, usize> = Default::default();
+                let mut names: Vec<(Vec<usize>, usize)> = Vec::new();
+                for (member, (name, _, count)) in members.iter().enumerate() {
+                    let at = *index.entry(name).or_insert_with(|| {
+                        names.push((Vec::new(), 0));
+                        names.len() - 1
+                    });
+                    let (taken, total) = names.get_mut(at)?;
+                    taken.push(member);
+                    *total += count;
                 }
-                let mut text = String::from("{");
-                for (member, (name, _)) in members.iter().enumerate() {
-                    let Some(reading) = kept[member] else {
+                drop(index);
+                let mut count = 1;
+                for (_, total) in &names {
+                    *cut |= *total > MAX_READINGS;
+                    count = count.max((*total).min(MAX_READINGS));
+                }
+                Some((Shape::Object { members, names }, count))
+            }
+            Some(b'[') => {
+                let elements = array_elements(text)?
+                    .into_iter()
+                    .map(|element| Shape::of(element.get(), cut))
+                    .collect::<Option<Vec<_>>>()?;
+                let count = elements.iter().map(|(_, count)| *count).max().unwrap_or(1);
+                Some((Shape::Array(elements), count))
+            }
+            _ => Some((Shape::Whole(text), 1)),
+        }
+    }
+
+    /// Reading `j` (see [`readings`]) written to `out`: for each name of an
+    /// object, the `j`-th of the readings of its values in turn (the last
+    /// once they run out; past the cap, the last stands in the cap's last
+    /// place); in an array, each element's `j`-th reading likewise.
+    fn write(&self, j: usize, out: &mut String) -> Option<()> {
+        match self {
+            Shape::Whole(text) => out.push_str(text),
+            Shape::Array(elements) => {
+                out.push('[');
+                for (i, (element, count)) in elements.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    element.write(j.min(count - 1), out)?;
+                }
+                out.push(']');
+            }
+            Shape::Object { members, names } => {
+                let mut kept: Vec<Option<usize>> = vec![None; members.len()];
+                for (taken, total) in names {
+                    let places = (*total).min(MAX_READINGS);
+                    let place = j.min(places - 1);
+                    let (member, reading) = if place == places - 1 {
+                        // The last place: every last value.
+                        let &member = taken.last()?;
+                        (member, members.get(member)?.2 - 1)
+                    } else {
+                        let mut before = 0;
+                        let mut found = None;
+                        for &member in taken {
+                            let count = members.get(member)?.2;
+                            if place < before + count {
+                                found = Some((member, place - before));
+                                break;
+                            }
+                            before += count;
+                        }
+                        found?
+                    };
+                    *kept.get_mut(member)? = Some(reading);
+                }
+                out.push('{');
+                let mut first = true;
+                for ((name, value, _), reading) in members.iter().zip(kept) {
+                    let Some(reading) = reading else {
                         continue;
                     };
-                    if text.len() > 1 {
-                        text.push(',');
+                    if !first {
+                        out.push(',');
                     }
-                    text.push_str(&serde_json::to_string(name).ok()?);
-                    text.push(':');
-                    text.push_str(&values[member][reading]);
+                    first = false;
+                    out.push_str(&serde_json::to_string(name).ok()?);
+                    out.push(':');
+                    value.write(reading, out)?;
                 }
-                text.push('}');
-                out.push(text);
+                out.push('}');
             }
-            Some(out)
         }
-        Some(b'[') => {
-            let elements = array_elements(text)?
-                .into_iter()
-                .map(|element| covering(element.get(), cut))
-                .collect::<Option<Vec<_>>>()?;
-            let count = elements.iter().map(Vec::len).max().unwrap_or(1);
-            let out = (0..count)
-                .map(|j| {
-                    let parts: Vec<&str> = elements
-                        .iter()
-                        .map(|readings| readings[j.min(readings.len() - 1)].as_str())
-                        .collect();
-                    format!("[{}]", parts.join(","))
-                })
-                .collect();
-            Some(out)
-        }
-        _ => Some(vec![text.to_owned()]),
-    }
-}
-
-/// At most [`MAX_READINGS`] of `taken`: the first ones and the last (the
-/// reading of every last value), setting `cut` when any go.
-fn keep_first_and_last<T>(taken: &mut Vec<T>, cut: &mut bool) {
-    if taken.len() > MAX_READINGS {
-        *cut = true;
-        let last = taken.len() - 1;
-        taken.swap(MAX_READINGS - 1, last);
-        taken.truncate(MAX_READINGS);
+        Some(())
     }
 }
 

@@ -1283,23 +1283,20 @@ impl Validator {
             ));
         }
         let before = self.diagnostics.len();
-        let read = crate::trace::readings(params.get());
-        if !read.complete && !read.texts.is_empty() {
+        // Read one at a time: only the last is kept, to be applied.
+        let mut last: Option<Box<RawValue>> = None;
+        let mut every_reading_applies = true;
+        let complete = crate::trace::each_reading(params.get(), |text| {
+            if let Ok(reading) = RawValue::from_string(text.to_owned()) {
+                every_reading_applies &= self.session_update_reading(Some(&reading), false);
+                last = Some(reading);
+            }
+        });
+        if !complete && last.is_some() {
             self.emit(env::readings_cut("/params"));
         }
-        let readings: Vec<Box<RawValue>> = read
-            .texts
-            .into_iter()
-            .filter_map(|text| RawValue::from_string(text).ok())
-            .collect();
-        let mut every_reading_applies = read.complete && !readings.is_empty();
-        for reading in &readings {
-            every_reading_applies &= self.session_update_reading(Some(reading), false);
-        }
-        if every_reading_applies {
-            if let Some(last) = readings.last() {
-                self.session_update_reading(Some(last), true);
-            }
+        if let (true, true, Some(last)) = (complete, every_reading_applies, &last) {
+            self.session_update_reading(Some(last), true);
         }
         // Each reading finds most things again: keep one of each.
         let mut kept: Vec<Diagnostic> = Vec::new();
