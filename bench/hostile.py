@@ -12,6 +12,8 @@ Shapes (one file each, deterministic):
   entries  200 plans at the entry limit (10 000 entries each)
   content  8 markdown plans of a whole line each (over the state byte budget)
   custom   4 v2 plans of a custom type whose own member is an array of millions of small numbers
+  readings 4 plan updates whose entry text fills the line and whose `_meta` repeats a member 8
+           times: 8 readings, each a copy of the line
 
 and two of small lines, for time rather than memory (a line must not cost
 in proportion to the requests in flight):
@@ -102,6 +104,11 @@ def main():
     custom = [update('{"sessionUpdate":"plan_update","plan":{"type":"_acme","planId":"c%d","data":[%s]}}'
                      % (i, ",".join(["0"] * ((budget - 200) // 2)))) for i in range(4)]
     write(os.path.join(out, "hostile-custom.jsonl"), custom, HEAD_V2)
+
+    repeated = "{" + ",".join('"k":%d' % k for k in range(8)) + "}"
+    readings = [items("r%d" % i, '[{"content":"%s","priority":"high","status":"pending","_meta":%s}]'
+                      % ("x" * (budget - 400), repeated)) for i in range(4)]
+    write(os.path.join(out, "hostile-readings.jsonl"), readings)
 
     # Requests in flight for session "t" (opened here), lines about session "s".
     other = [

@@ -23,7 +23,8 @@
 # (CI runs it); its numbers mean nothing.
 # --hostile: peak memory of `check` on hostile shapes (bench/hostile.py:
 # huge arrays of small numbers, deep-but-legal objects, millions of tiny
-# members, many plans at the entry limit, lines of one huge string), each
+# members, many plans at the entry limit, lines of one huge string, a line
+# whose repeated member gives it 8 readings), each
 # line just under the default --max-line-bytes; target: peak RSS at most
 # 4 x --max-line-bytes + 64 MB (issue 11). Three more shapes of small lines
 # (thousands of requests in flight, loads failing oldest first) are there
@@ -56,7 +57,7 @@ if [ "$mode" = hostile ]; then
   python3 bench/hostile.py "$dir"
   results="$dir/hostile-results.txt"
   : > "$results"
-  for shape in numbers deep members entries content custom resumes cancels loads; do
+  for shape in numbers deep members entries content custom readings resumes cancels loads; do
     trace="$dir/hostile-$shape.jsonl"
     # Exit status 1 is expected where a shape goes over a limit.
     target/release/bench_run --out "$results" --label "$shape" -- \

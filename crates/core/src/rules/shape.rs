@@ -493,6 +493,9 @@ pub fn parse_plan_update_json(
     let mut read_any = false;
     let complete = crate::trace::each_reading(update, |text| {
         read_any = true;
+        // Only the last reading's message is kept: the one before goes
+        // first, so that a huge update is held once, not twice.
+        message = None;
         let parsed = parse_unique_update_json(text, kind, revision, max_entries);
         for d in parsed.diagnostics {
             if !diagnostics.iter().any(|known| known.same_finding(&d)) {

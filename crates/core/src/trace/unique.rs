@@ -239,7 +239,10 @@ pub fn each_reading(json: &str, mut read: impl FnMut(&str)) -> bool {
     // one written anew: exact, without keeping the texts.
     let hasher = std::collections::hash_map::RandomState::new();
     let mut seen: Vec<(u64, usize)> = Vec::with_capacity(count);
-    let (mut text, mut earlier) = (String::new(), String::new());
+    // Each as long as the text at most (a reading drops members): no
+    // doubling past it.
+    let mut text = String::with_capacity(json.len());
+    let mut earlier = String::new();
     for j in 0..count {
         text.clear();
         if shape.write(j, &mut text).is_none() {
@@ -250,6 +253,7 @@ pub fn each_reading(json: &str, mut read: impl FnMut(&str)) -> bool {
         let again = seen.iter().any(|&(known, k)| {
             known == hash && {
                 earlier.clear();
+                earlier.reserve_exact(text.len());
                 shape.write(k, &mut earlier).is_some() && earlier == text
             }
         });
