@@ -539,6 +539,93 @@ impl Walk for Scan<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    /// JSON whose objects draw member names from three, so that they
+    /// repeat, at any depth; its leaves are numbered apart when written.
+    #[derive(Clone, Debug)]
+    enum Tree {
+        Leaf,
+        Array(Vec<Tree>),
+        Object(Vec<(u8, Tree)>),
+    }
+
+    fn tree() -> impl Strategy<Value = Tree> {
+        Just(Tree::Leaf).prop_recursive(4, 40, 5, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Tree::Array),
+                prop::collection::vec((0u8..3, inner), 0..6).prop_map(Tree::Object),
+            ]
+        })
+    }
+
+    fn write(tree: &Tree, leaves: &mut u64, out: &mut String) {
+        match tree {
+            Tree::Leaf => {
+                out.push_str(&leaves.to_string());
+                *leaves += 1;
+            }
+            Tree::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write(item, leaves, out);
+                }
+                out.push(']');
+            }
+            Tree::Object(members) => {
+                out.push('{');
+                for (i, (name, value)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&format!("\"{}\":", ["a", "b", "c"][*name as usize]));
+                    write(value, leaves, out);
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    fn numbers(value: &Value, out: &mut HashSet<u64>) {
+        match value {
+            Value::Number(n) => {
+                out.extend(n.as_u64());
+            }
+            Value::Array(items) => items.iter().for_each(|v| numbers(v, out)),
+            Value::Object(members) => members.values().for_each(|v| numbers(v, out)),
+            _ => {}
+        }
+    }
+
+    proptest! {
+        /// Every value of every repeated member is in one reading (each
+        /// leaf is a number of its own), no reading repeats a name, and
+        /// the last is what serde_json reads.
+        #[test]
+        fn readings_hold_every_value_and_end_with_the_last(tree in tree()) {
+            let (mut leaves, mut text) = (0, String::new());
+            write(&tree, &mut leaves, &mut text);
+            let read = readings(&text);
+            prop_assert!(!read.texts.is_empty());
+            let mut seen = HashSet::new();
+            for reading in &read.texts {
+                prop_assert_eq!(first_duplicate_member(reading), None);
+                numbers(&serde_json::from_str(reading).unwrap(), &mut seen);
+            }
+            if read.complete {
+                prop_assert_eq!(seen.len() as u64, leaves, "{}", text);
+            } else {
+                prop_assert!(read.texts.len() <= MAX_READINGS);
+            }
+            let last: Value = serde_json::from_str(read.texts.last().unwrap()).unwrap();
+            let serde: Value = serde_json::from_str(&text).unwrap();
+            prop_assert_eq!(last, serde);
+        }
+    }
 
     #[test]
     fn finds_repeats_at_any_depth() {
