@@ -225,8 +225,9 @@ pub fn readings(json: &str) -> Readings {
 
 /// Each distinct reading of `json` (see [`readings`]) handed to `read` in
 /// turn, written one at a time: a hostile line costs one reading at a
-/// time, not all of them (eight readings of a 15 MB line held together
-/// took 196 MB). Returns whether every value was read
+/// time, not all of them (eight readings of 16 MB lines held together took
+/// 261.5 MB on bench/hostile.py's `readings`). Returns whether every value
+/// was read
 /// ([`Readings::complete`]).
 pub fn each_reading(json: &str, mut read: impl FnMut(&str)) -> bool {
     use std::hash::BuildHasher;
@@ -271,13 +272,17 @@ pub fn each_reading(json: &str, mut read: impl FnMut(&str)) -> bool {
 enum Shape<'a> {
     Whole(&'a str),
     Array(Vec<(Shape<'a>, usize)>),
-    Object {
-        /// Each member: its name, its value and the value's reading count.
-        members: Vec<(String, Shape<'a>, usize)>,
-        /// Each name's members, in order of first appearance, and their
-        /// readings taken in turn (before the cap).
-        names: Vec<(Vec<usize>, usize)>,
-    },
+    Object(Box<ObjectShape<'a>>),
+}
+
+struct ObjectShape<'a> {
+    /// Each member: its name, its value and the value's reading count.
+    members: Vec<(String, Shape<'a>, usize)>,
+    /// Each repeated name's members, in order, and their readings taken in
+    /// turn (before the cap). A name given once is in every reading, with
+    /// its value's `j`-th reading: no list of its own (a hostile object of
+    /// a million names and one repeat would pay one per name).
+    repeated: Vec<(Vec<usize>, usize)>,
 }
 
 impl<'a> Shape<'a> {
@@ -299,24 +304,33 @@ impl<'a> Shape<'a> {
                         Some((name, value, count))
                     })
                     .collect::<Option<Vec<_>>>()?;
-                let mut index: std::collections::HashMap<&str, usize> = Default::default();
-                let mut names: Vec<(Vec<usize>, usize)> = Vec::new();
-                for (member, (name, _, count)) in members.iter().enumerate() {
-                    let at = *index.entry(name).or_insert_with(|| {
-                        names.push((Vec::new(), 0));
-                        names.len() - 1
-                    });
-                    let (taken, total) = names.get_mut(at)?;
-                    taken.push(member);
-                    *total += count;
+                let mut given: std::collections::HashMap<&str, usize> = Default::default();
+                for (name, _, _) in &members {
+                    *given.entry(name).or_default() += 1;
                 }
-                drop(index);
+                let mut index: std::collections::HashMap<&str, usize> = Default::default();
+                let mut repeated: Vec<(Vec<usize>, usize)> = Vec::new();
                 let mut count = 1;
-                for (_, total) in &names {
+                for (member, (name, _, readings)) in members.iter().enumerate() {
+                    if given.get(name.as_str()).is_some_and(|&n| n > 1) {
+                        let at = *index.entry(name).or_insert_with(|| {
+                            repeated.push((Vec::new(), 0));
+                            repeated.len() - 1
+                        });
+                        let (taken, total) = repeated.get_mut(at)?;
+                        taken.push(member);
+                        *total += readings;
+                    } else {
+                        count = count.max(*readings);
+                    }
+                }
+                drop((given, index));
+                for (_, total) in &repeated {
                     *cut |= *total > MAX_READINGS;
                     count = count.max((*total).min(MAX_READINGS));
                 }
-                Some((Shape::Object { members, names }, count))
+                let shape = ObjectShape { members, repeated };
+                Some((Shape::Object(Box::new(shape)), count))
             }
             Some(b'[') => {
                 let elements = array_elements(text)?
@@ -347,9 +361,19 @@ impl<'a> Shape<'a> {
                 }
                 out.push(']');
             }
-            Shape::Object { members, names } => {
-                let mut kept: Vec<Option<usize>> = vec![None; members.len()];
-                for (taken, total) in names {
+            Shape::Object(object) => {
+                let ObjectShape { members, repeated } = &**object;
+                // Names given once: in every reading.
+                let mut kept: Vec<Option<usize>> = members
+                    .iter()
+                    .map(|(_, _, count)| Some(j.min(count - 1)))
+                    .collect();
+                for (taken, _) in repeated {
+                    for &member in taken {
+                        *kept.get_mut(member)? = None;
+                    }
+                }
+                for (taken, total) in repeated {
                     let places = (*total).min(MAX_READINGS);
                     let place = j.min(places - 1);
                     let (member, reading) = if place == places - 1 {
