@@ -14,6 +14,8 @@ Shapes (one file each, deterministic):
   custom   4 v2 plans of a custom type whose own member is an array of millions of small numbers
   readings 4 plan updates whose entry text fills the line and whose `_meta` repeats a member 8
            times: 8 readings, each a copy of the line
+  repeat   1 plan update whose `_meta` has millions of tiny members and one repeated member
+           (over the target today: bench/README.md, "Not yet within the target")
 
 and two of small lines, for time rather than memory (a line must not cost
 in proportion to the requests in flight):
@@ -92,6 +94,8 @@ def main():
         i += 1
     tiny = "{" + ",".join(members[:-1]) + "}"
     write(os.path.join(out, "hostile-members.jsonl"), [items("p%d" % i, entry_with_meta(tiny)) for i in range(4)])
+    once_more = "{" + ",".join(members[:-3]) + ',"k":0,"k":1}'
+    write(os.path.join(out, "hostile-repeat.jsonl"), [items("p", entry_with_meta(once_more))])
 
     entries = "[" + ",".join('{"content":"step %d","priority":"low","status":"pending"}' % k for k in range(10000)) + "]"
     write(os.path.join(out, "hostile-entries.jsonl"), [items("p%d" % i, entries) for i in range(200)])
