@@ -314,6 +314,31 @@ fn envelope_faults_are_reported_and_the_message_still_checked() {
     );
 }
 
+/// A message that repeats a member is read apart from its envelope (once
+/// per reading): the envelope's own faults are still said.
+#[test]
+fn envelope_faults_are_reported_when_the_message_repeats_a_member() {
+    let init = initialize("{}");
+    let repeated = PLAN_UPDATE.replace(
+        r#""method":"session/update","#,
+        r#""method":"session/update","method":"session/update","#,
+    );
+    let odd_time = format!(r#"{{"direction":"agent_to_client","time":5,"message":{repeated}}}"#);
+    let extra = format!(r#"{{"direction":"agent_to_client","message":{repeated},"seq":7}}"#);
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &odd_time, &extra]);
+    assert_eq!(
+        rules(&report),
+        [
+            "TRACE-RECORD",
+            "ENV-DUPLICATE-KEY",
+            "CAP-PLAN-OPS",
+            "TRACE-RECORD",
+            "ENV-DUPLICATE-KEY",
+            "CAP-PLAN-OPS"
+        ]
+    );
+}
+
 #[test]
 fn strings_are_compared_by_value() {
     let init = initialize(r#"{"plan":{}}"#);

@@ -11,8 +11,8 @@ mod unique;
 
 pub use lines::{LineReader, RawLine};
 pub use record::{
-    is_object, parse_message, parse_record, EnvelopeRemark, LineObject, Record, RecordFault,
-    MAX_SUPPORTED_DEPTH,
+    is_object, parse_message, parse_record, remarks_of_envelope, EnvelopeRemark, LineObject,
+    Record, RecordFault, MAX_SUPPORTED_DEPTH,
 };
 pub use unique::{
     array_elements, duplicate_keys, duplicate_members, each_reading, first_duplicate_member,

@@ -243,6 +243,16 @@ fn parse_record_exact(line: &[u8], max_depth: usize) -> Result<Record<'_>, Recor
     })
 }
 
+/// [`envelope_remarks`] of an envelope whose message the one-object read
+/// refused (a repeated member name, a batch): the message is read another
+/// way, and the envelope's own faults must not go with it. None for a line
+/// that is not an object.
+pub fn remarks_of_envelope(line: &[u8], max_depth: usize) -> Vec<EnvelopeRemark> {
+    parse_message(line, max_depth)
+        .map(|object| envelope_remarks(&object, line))
+        .unwrap_or_default()
+}
+
 /// What the trace format says against an envelope that is otherwise
 /// readable: a `time` that is not a string, members it does not define.
 fn envelope_remarks(object: &LineObject<'_>, line: &[u8]) -> Vec<EnvelopeRemark> {

@@ -328,6 +328,14 @@ impl Validator {
                 in_envelope: true, ..
             } if direction.is_none() => {
                 if let Some((direction, message)) = envelope_message(text) {
+                    let read_apart =
+                        message.get().starts_with('[') || message.get().starts_with('{');
+                    if read_apart {
+                        let max_depth = self.config.limits.max_depth;
+                        for remark in crate::trace::remarks_of_envelope(bytes, max_depth) {
+                            self.emit(trace_format::envelope_remark(&remark));
+                        }
+                    }
                     if message.get().starts_with('[') {
                         return self.batch(direction, message.get(), "");
                     }
