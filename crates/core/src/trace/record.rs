@@ -243,7 +243,7 @@ fn parse_record_exact(line: &[u8], max_depth: usize) -> Result<Record<'_>, Recor
     })
 }
 
-/// [`envelope_remarks`] of an envelope whose message the one-object read
+/// The envelope remarks (`time` not a string, unknown members) of an envelope whose message the one-object read
 /// refused (a repeated member name, a batch): the message is read another
 /// way, and the envelope's own faults must not go with it. None for a line
 /// that is not an object.
