@@ -245,6 +245,21 @@ fn every_value_of_a_repeated_plan_member_is_checked() {
 }
 
 #[test]
+fn the_last_value_of_a_repeated_member_is_applied_even_when_an_earlier_one_equals_it() {
+    // Readings are checked once per distinct text: the first and third
+    // readings here are the same text. The one applied must still be every
+    // last value (what serde_json and JavaScript keep): no entries, not the
+    // middle reading's one entry.
+    let init = initialize(r#"{"plan":{}}"#);
+    let body = r#"{"sessionUpdate":"plan","entries":[],"entries":[{"content":"a","priority":"high","status":"pending"}],"entries":[]}"#;
+    let line = update(body);
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &line]);
+    assert_eq!(rules(&report), ["ENV-DUPLICATE-KEY"]);
+    let shown = report.state.session("s").unwrap().legacy.as_ref();
+    assert_eq!(shown.map(Vec::len), Some(0));
+}
+
+#[test]
 fn an_update_with_more_readings_than_are_read_is_a_limit_and_not_applied() {
     let init = initialize(r#"{"plan":{}}"#);
     let statuses: Vec<String> = (0..10)

@@ -6,6 +6,7 @@
 //! check or apply a plan update with one, and elsewhere it reads the last
 //! value, so that one party's repeat never makes it blame the other.
 
+use super::names::Names;
 use crate::text::pointer_token;
 use serde::de::{
     DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
@@ -32,13 +33,14 @@ pub fn first_duplicate_member(json: &str) -> Option<DuplicateMember> {
 /// document order (each repeat once per object). Text that is not JSON has
 /// those found before the fault.
 pub fn duplicate_members(json: &str, limit: usize) -> Vec<DuplicateMember> {
-    let mut path = String::new();
+    let mut path = Vec::new();
     let mut found = Vec::new();
     if limit == 0 {
         return found;
     }
     let mut de = serde_json::Deserializer::from_str(json);
     let _ = Walker(Scan {
+        json,
         path: &mut path,
         found: &mut found,
         limit,
@@ -82,41 +84,36 @@ pub const MAX_READINGS: usize = 8;
 /// order (members of its members are not looked at). Text that is not a
 /// JSON object has none.
 pub fn duplicate_keys(json: &str) -> Vec<DuplicateMember> {
-    #[derive(Default)]
-    struct Keys(Vec<String>);
-    impl<'de> serde::Deserialize<'de> for Keys {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct KeysVisitor;
-            impl<'de> Visitor<'de> for KeysVisitor {
-                type Value = Keys;
-                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    f.write_str("an object")
-                }
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys, A::Error> {
-                    let mut keys = Vec::new();
-                    while let Some(key) = map.next_key::<String>()? {
-                        map.next_value::<IgnoredAny>()?;
-                        keys.push(key);
-                    }
-                    Ok(Keys(keys))
-                }
-            }
-            d.deserialize_map(KeysVisitor)
-        }
-    }
-    let Keys(keys) = serde_json::from_str(json).unwrap_or_default();
-    let mut seen = HashSet::new();
-    let mut reported = HashSet::new();
+    let text = json.trim();
     let mut repeated = Vec::new();
-    for key in keys {
-        if !seen.insert(key.clone()) && reported.insert(key.clone()) {
+    let Some(mut names) = Names::new(text) else {
+        return repeated;
+    };
+    let read = each_member(text, |name, _| {
+        if names.add(name)?.1 == 2 {
+            let key = super::names::decode(name)?.into_owned();
             repeated.push(DuplicateMember {
                 pointer: format!("/{}", pointer_token(&key)),
                 key,
             });
         }
+        Some(())
+    });
+    if read.is_none() {
+        repeated.clear();
     }
     repeated
+}
+
+/// Whether the object `json` gives a member named one of `names` (at its
+/// top level), without listing its names.
+pub fn gives_member(json: &str, names: &[&str]) -> bool {
+    let mut found = false;
+    let _ = each_member(json.trim(), |name, _| {
+        found |= super::names::decode(name).is_some_and(|name| names.contains(&name.as_ref()));
+        (!found).then_some(())
+    });
+    found
 }
 
 /// The member names of the object `json`, in order, repeats included
@@ -159,38 +156,6 @@ pub fn array_elements(json: &str) -> Option<Vec<&RawValue>> {
     serde_json::from_str::<Vec<&RawValue>>(json).ok()
 }
 
-/// How many readings a value with repeated member names has: the most
-/// times one name occurs in one object, anywhere in it (1 without repeats;
-/// 0 for text that is not JSON).
-pub fn reading_count(json: &str) -> usize {
-    struct Count<'c>(&'c mut usize);
-    impl Walk for Count<'_> {
-        fn array<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            while seq
-                .next_element_seed(Walker(Count(&mut *self.0)))?
-                .is_some()
-            {}
-            Ok(())
-        }
-        fn object<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            let mut seen: std::collections::HashMap<String, usize> = Default::default();
-            while let Some(key) = map.next_key::<String>()? {
-                let n = seen.entry(key).or_default();
-                *n += 1;
-                *self.0 = (*self.0).max(*n);
-                map.next_value_seed(Walker(Count(&mut *self.0)))?;
-            }
-            Ok(())
-        }
-    }
-    let mut count = 1;
-    let mut de = serde_json::Deserializer::from_str(json);
-    match Walker(Count(&mut count)).deserialize(&mut de) {
-        Ok(()) => count,
-        Err(_) => 0,
-    }
-}
-
 /// The distinct readings of a JSON value whose objects repeat member names
 /// (see [`readings`]): what a checker that reads a value "under every
 /// reading" reads, each text once.
@@ -229,60 +194,144 @@ pub fn readings(json: &str) -> Readings {
 /// 261.5 MB on bench/hostile.py's `readings`). Returns whether every value
 /// was read
 /// ([`Readings::complete`]).
-pub fn each_reading(json: &str, mut read: impl FnMut(&str)) -> bool {
-    use std::hash::BuildHasher;
+pub fn each_reading(json: &str, read: impl FnMut(&str)) -> bool {
     let mut cut = false;
     let Some((shape, count)) = Shape::of(json, &mut cut) else {
         return false;
     };
+    read_each(&shape, count, json.len(), cut, read)
+}
+
+/// [`each_reading`] of the object `json`'s top level only: each repeated
+/// name's values in turn, every value copied as sent (repeats deeper down
+/// are left for the layer that reads them). Whether every value was read;
+/// `None` (and no reading) for text that is not a JSON object.
+pub fn each_top_level_reading(json: &str, read: impl FnMut(&str)) -> Option<bool> {
+    let mut cut = false;
+    let text = json.trim();
+    if !text.starts_with('{') {
+        return None;
+    }
+    let (shape, count) = Composite::object(text, true, &mut cut)?;
+    Some(read_each(&shape, count, json.len(), cut, read))
+}
+
+/// Hands each distinct reading of `shape` to `read` (see [`each_reading`]).
+fn read_each(
+    shape: &Shape<'_>,
+    count: usize,
+    longest: usize,
+    cut: bool,
+    mut read: impl FnMut(&str),
+) -> bool {
+    use std::hash::BuildHasher;
     let mut complete = !cut;
-    // A reading is known again by its hash, then compared with the earlier
-    // one written anew: exact, without keeping the texts.
+    // A reading is known again by its hash, then compared with the other
+    // one written anew: exact, without keeping the texts. Of equal readings
+    // the last is the one read, so that the last read is still reading
+    // `count - 1`, every last value (what serde_json keeps, and what the
+    // validator applies): `{"c":[],"c":0,"c":[]}` reads `{"c":0}`, then
+    // `{"c":[]}`.
     let hasher = std::collections::hash_map::RandomState::new();
-    let mut seen: Vec<(u64, usize)> = Vec::with_capacity(count);
     // Each as long as the text at most (a reading drops members): no
     // doubling past it.
-    let mut text = String::with_capacity(json.len());
-    let mut earlier = String::new();
+    let mut text = String::with_capacity(longest);
+    let mut later = String::new();
+    let mut hashes: Vec<Option<u64>> = Vec::with_capacity(count);
     for j in 0..count {
+        text.clear();
+        hashes.push(shape.write(j, &mut text).map(|()| hasher.hash_one(&text)));
+    }
+    for (j, hash) in hashes.iter().enumerate() {
+        let Some(hash) = hash else {
+            complete = false;
+            continue;
+        };
         text.clear();
         if shape.write(j, &mut text).is_none() {
             complete = false;
             continue;
         }
-        let hash = hasher.hash_one(&text);
-        let again = seen.iter().any(|&(known, k)| {
-            known == hash && {
-                earlier.clear();
-                earlier.reserve_exact(text.len());
-                shape.write(k, &mut earlier).is_some() && earlier == text
+        let read_later = hashes.iter().enumerate().skip(j + 1).any(|(k, known)| {
+            *known == Some(*hash) && {
+                later.clear();
+                later.reserve_exact(text.len());
+                shape.write(k, &mut later).is_some() && later == text
             }
         });
-        if !again {
-            seen.push((hash, j));
+        if !read_later {
             read(&text);
         }
     }
     complete
 }
 
-/// A value whose readings are counted, read once: the parts without repeats
-/// are kept whole (as text), and each reading is written from it on its
-/// own, so that a line costs its readings and no more.
+/// A value whose readings are counted, read once: what is the same in every
+/// reading is kept as a place in the text, and each reading is written from
+/// it on its own, so that a line costs its readings and no more.
 enum Shape<'a> {
+    /// The same in every reading (no repeat inside).
     Whole(&'a str),
-    Array(Vec<(Shape<'a>, usize)>),
-    Object(Box<ObjectShape<'a>>),
+    Composite(Box<Composite<'a>>),
 }
 
-struct ObjectShape<'a> {
-    /// Each member: its name, its value and the value's reading count.
-    members: Vec<(String, Shape<'a>, usize)>,
-    /// Each repeated name's members, in order, and their readings taken in
-    /// turn (before the cap). A name given once is in every reading, with
-    /// its value's `j`-th reading: no list of its own (a hostile object of
-    /// a million names and one repeat would pay one per name).
-    repeated: Vec<(Vec<usize>, usize)>,
+/// `Piece::group` of a member (or element) in every reading.
+const EVERY: u32 = u32::MAX;
+
+/// An object or array with a repeat inside: its members (or elements) in
+/// order, a run of those the same in every reading kept as one piece.
+/// Offsets are into `text`, 32 bits each: a hostile object of a million
+/// members repeating one name costs its varying members and no more.
+struct Composite<'a> {
+    text: &'a str,
+    object: bool,
+    pieces: Vec<Piece>,
+    /// The pieces whose value has readings of its own, in order.
+    nested: Vec<Nested<'a>>,
+    /// Each repeated member name, by `Piece::group`.
+    groups: Vec<Group>,
+}
+
+/// Members or elements as sent, from a member's name (or an element's
+/// value) to the end of the last value: one varying member, or a run of
+/// them in every reading.
+#[derive(Clone, Copy)]
+struct Piece {
+    start: u32,
+    end: u32,
+    /// The repeated name this member gives, or [`EVERY`].
+    group: u32,
+    /// Its place among the members giving that name (0 for the first).
+    nth: u32,
+}
+
+struct Nested<'a> {
+    /// The piece (one member or element) whose value this is.
+    piece: u32,
+    /// Where the value starts (after the member's name and colon).
+    value: u32,
+    shape: Shape<'a>,
+    /// Its readings.
+    count: usize,
+}
+
+/// The members giving one repeated name.
+#[derive(Clone, Copy)]
+struct Group {
+    members: u32,
+    /// Their readings taken in turn (before the cap).
+    total: usize,
+}
+
+/// What reading `j` keeps of one repeated name while it is being found.
+#[derive(Clone, Copy)]
+enum Choice {
+    /// The `place`-th of its members' readings taken in turn, not found yet.
+    Place(usize),
+    /// The last reading of its last member.
+    Last,
+    /// This member (by `nth`), with this reading of its value.
+    Member(u32, usize),
 }
 
 impl<'a> Shape<'a> {
@@ -290,130 +339,358 @@ impl<'a> Shape<'a> {
     /// `cut` is set when it has more). `None` for text that is not JSON.
     fn of(json: &'a str, cut: &mut bool) -> Option<(Shape<'a>, usize)> {
         let text = json.trim();
-        match reading_count(text) {
-            0 => return None,
-            1 => return Some((Shape::Whole(text), 1)),
-            _ => {}
-        }
         match text.as_bytes().first() {
-            Some(b'{') => {
-                let members = object_members(text)?
-                    .into_iter()
-                    .map(|(name, value)| {
-                        let (value, count) = Shape::of(value.get(), cut)?;
-                        Some((name, value, count))
-                    })
-                    .collect::<Option<Vec<_>>>()?;
-                let mut given: std::collections::HashMap<&str, usize> = Default::default();
-                for (name, _, _) in &members {
-                    *given.entry(name).or_default() += 1;
-                }
-                let mut index: std::collections::HashMap<&str, usize> = Default::default();
-                let mut repeated: Vec<(Vec<usize>, usize)> = Vec::new();
-                let mut count = 1;
-                for (member, (name, _, readings)) in members.iter().enumerate() {
-                    if given.get(name.as_str()).is_some_and(|&n| n > 1) {
-                        let at = *index.entry(name).or_insert_with(|| {
-                            repeated.push((Vec::new(), 0));
-                            repeated.len() - 1
-                        });
-                        let (taken, total) = repeated.get_mut(at)?;
-                        taken.push(member);
-                        *total += readings;
-                    } else {
-                        count = count.max(*readings);
-                    }
-                }
-                drop((given, index));
-                for (_, total) in &repeated {
-                    *cut |= *total > MAX_READINGS;
-                    count = count.max((*total).min(MAX_READINGS));
-                }
-                let shape = ObjectShape { members, repeated };
-                Some((Shape::Object(Box::new(shape)), count))
+            Some(b'{' | b'[') => Shape::of_value(text, cut),
+            _ => {
+                serde_json::from_str::<IgnoredAny>(text).ok()?;
+                Some((Shape::Whole(text), 1))
             }
-            Some(b'[') => {
-                let elements = array_elements(text)?
-                    .into_iter()
-                    .map(|element| Shape::of(element.get(), cut))
-                    .collect::<Option<Vec<_>>>()?;
-                let count = elements.iter().map(|(_, count)| *count).max().unwrap_or(1);
-                Some((Shape::Array(elements), count))
-            }
+        }
+    }
+
+    /// [`Shape::of`] a value that serde_json has read as one (a member's or
+    /// an element's raw text), so it is JSON and has no whitespace around.
+    fn of_value(text: &'a str, cut: &mut bool) -> Option<(Shape<'a>, usize)> {
+        match text.as_bytes().first() {
+            Some(b'{') => Composite::object(text, false, cut),
+            Some(b'[') => Composite::array(text, cut),
             _ => Some((Shape::Whole(text), 1)),
         }
     }
 
-    /// Reading `j` (see [`readings`]) written to `out`: for each name of an
-    /// object, the `j`-th of the readings of its values in turn (the last
-    /// once they run out; past the cap, the last stands in the cap's last
-    /// place); in an array, each element's `j`-th reading likewise.
+    /// Reading `j` (see [`readings`]) written to `out`.
     fn write(&self, j: usize, out: &mut String) -> Option<()> {
         match self {
             Shape::Whole(text) => out.push_str(text),
-            Shape::Array(elements) => {
-                out.push('[');
-                for (i, (element, count)) in elements.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    element.write(j.min(count - 1), out)?;
-                }
-                out.push(']');
-            }
-            Shape::Object(object) => {
-                let ObjectShape { members, repeated } = &**object;
-                // Names given once: in every reading.
-                let mut kept: Vec<Option<usize>> = members
-                    .iter()
-                    .map(|(_, _, count)| Some(j.min(count - 1)))
-                    .collect();
-                for (taken, _) in repeated {
-                    for &member in taken {
-                        *kept.get_mut(member)? = None;
-                    }
-                }
-                for (taken, total) in repeated {
-                    let places = (*total).min(MAX_READINGS);
-                    let place = j.min(places - 1);
-                    let (member, reading) = if place == places - 1 {
-                        // The last place: every last value.
-                        let &member = taken.last()?;
-                        (member, members.get(member)?.2 - 1)
-                    } else {
-                        let mut before = 0;
-                        let mut found = None;
-                        for &member in taken {
-                            let count = members.get(member)?.2;
-                            if place < before + count {
-                                found = Some((member, place - before));
-                                break;
-                            }
-                            before += count;
-                        }
-                        found?
-                    };
-                    *kept.get_mut(member)? = Some(reading);
-                }
-                out.push('{');
-                let mut first = true;
-                for ((name, value, _), reading) in members.iter().zip(kept) {
-                    let Some(reading) = reading else {
-                        continue;
-                    };
-                    if !first {
-                        out.push(',');
-                    }
-                    first = false;
-                    out.push_str(&serde_json::to_string(name).ok()?);
-                    out.push(':');
-                    value.write(reading, out)?;
-                }
-                out.push('}');
-            }
+            Shape::Composite(composite) => composite.write(j, out)?,
         }
         Some(())
     }
+}
+
+impl<'a> Composite<'a> {
+    /// The object `text`; with `shallow`, its members' values are kept as
+    /// sent (the top level's readings, repeats deeper down left for the
+    /// layer that reads them).
+    fn object(text: &'a str, shallow: bool, cut: &mut bool) -> Option<(Shape<'a>, usize)> {
+        let mut names = Names::new(text)?;
+        // Each member: its name's number, where the name starts and where
+        // the value ends.
+        let mut members: Vec<(u32, u32, u32)> = Vec::new();
+        // The members whose value has readings of its own (`piece` is the
+        // member's index until the pieces are laid out).
+        let mut nested: Vec<Nested<'a>> = Vec::new();
+        let mut repeats = false;
+        each_member(text, |name, value| {
+            let (number, given) = names.add(name)?;
+            repeats |= given > 1;
+            let (shape, count) = if shallow {
+                (Shape::Whole(value), 1)
+            } else {
+                Shape::of_value(value, cut)?
+            };
+            let start = offset_in(text, name)?;
+            let value_start = offset_in(text, value)?;
+            let end = value_start.checked_add(u32::try_from(value.len()).ok()?)?;
+            if count > 1 {
+                let piece = u32::try_from(members.len()).ok()?;
+                nested.push(Nested {
+                    piece,
+                    value: value_start,
+                    shape,
+                    count,
+                });
+            }
+            members.push((number, start, end));
+            Some(())
+        })?;
+        if !repeats && nested.is_empty() {
+            return Some((Shape::Whole(text), 1));
+        }
+        // Lay out the pieces: a run of members in every reading is one.
+        let nested_at = |nested: &[Nested<'_>], cursor: usize, member: usize| {
+            nested
+                .get(cursor)
+                .filter(|n| n.piece as usize == member)
+                .map(|n| n.count)
+        };
+        let mut count_pieces = 0usize;
+        let (mut in_run, mut cursor) = (false, 0usize);
+        for (member, &(number, _, _)) in members.iter().enumerate() {
+            let inner = nested_at(&nested, cursor, member);
+            cursor += usize::from(inner.is_some());
+            if names.given(number) > 1 || inner.is_some() {
+                count_pieces += 1;
+                in_run = false;
+            } else if !in_run {
+                count_pieces += 1;
+                in_run = true;
+            }
+        }
+        let mut pieces: Vec<Piece> = Vec::with_capacity(count_pieces);
+        let mut groups: Vec<Group> = Vec::new();
+        let mut group_of: Vec<u32> = vec![EVERY; names.len()];
+        let (mut in_run, mut cursor) = (false, 0usize);
+        let mut count = 1;
+        for (member, &(number, start, end)) in members.iter().enumerate() {
+            let inner = nested_at(&nested, cursor, member);
+            if names.given(number) <= 1 && inner.is_none() {
+                match pieces.last_mut() {
+                    Some(last) if in_run => last.end = end,
+                    _ => {
+                        pieces.push(Piece {
+                            start,
+                            end,
+                            group: EVERY,
+                            nth: 0,
+                        });
+                        in_run = true;
+                    }
+                }
+                continue;
+            }
+            in_run = false;
+            let readings = inner.unwrap_or(1);
+            let (group, nth) = if names.given(number) > 1 {
+                let slot = group_of.get_mut(number as usize)?;
+                if *slot == EVERY {
+                    *slot = u32::try_from(groups.len()).ok()?;
+                    groups.push(Group {
+                        members: 0,
+                        total: 0,
+                    });
+                }
+                let group = groups.get_mut(*slot as usize)?;
+                let nth = group.members;
+                group.members += 1;
+                group.total += readings;
+                (*slot, nth)
+            } else {
+                count = count.max(readings);
+                (EVERY, 0)
+            };
+            if inner.is_some() {
+                nested.get_mut(cursor)?.piece = u32::try_from(pieces.len()).ok()?;
+                cursor += 1;
+            }
+            pieces.push(Piece {
+                start,
+                end,
+                group,
+                nth,
+            });
+        }
+        drop((names, members, group_of));
+        for group in &groups {
+            *cut |= group.total > MAX_READINGS;
+            count = count.max(group.total.min(MAX_READINGS));
+        }
+        let composite = Composite {
+            text,
+            object: true,
+            pieces,
+            nested,
+            groups,
+        };
+        Some((Shape::Composite(Box::new(composite)), count))
+    }
+
+    fn array(text: &'a str, cut: &mut bool) -> Option<(Shape<'a>, usize)> {
+        let mut pieces: Vec<Piece> = Vec::new();
+        let mut nested: Vec<Nested<'a>> = Vec::new();
+        let mut in_run = false;
+        each_element(text, |element| {
+            let (shape, count) = Shape::of_value(element, cut)?;
+            let start = offset_in(text, element)?;
+            let end = start.checked_add(u32::try_from(element.len()).ok()?)?;
+            if count == 1 {
+                match pieces.last_mut() {
+                    Some(last) if in_run => last.end = end,
+                    _ => {
+                        pieces.push(Piece {
+                            start,
+                            end,
+                            group: EVERY,
+                            nth: 0,
+                        });
+                        in_run = true;
+                    }
+                }
+                return Some(());
+            }
+            in_run = false;
+            nested.push(Nested {
+                piece: u32::try_from(pieces.len()).ok()?,
+                value: start,
+                shape,
+                count,
+            });
+            pieces.push(Piece {
+                start,
+                end,
+                group: EVERY,
+                nth: 0,
+            });
+            Some(())
+        })?;
+        if nested.is_empty() {
+            return Some((Shape::Whole(text), 1));
+        }
+        pieces.shrink_to_fit();
+        let count = nested.iter().map(|n| n.count).max().unwrap_or(1);
+        let composite = Composite {
+            text,
+            object: false,
+            pieces,
+            nested,
+            groups: Vec::new(),
+        };
+        Some((Shape::Composite(Box::new(composite)), count))
+    }
+
+    /// Reading `j`: for each repeated name, the `j`-th of the readings of
+    /// its values taken in turn (the last once they run out; past the cap,
+    /// the last stands in the cap's last place); every other member, and
+    /// each element, with its value's `j`-th reading likewise.
+    fn write(&self, j: usize, out: &mut String) -> Option<()> {
+        let chosen = self.choose(j)?;
+        let (open, close) = if self.object { ('{', '}') } else { ('[', ']') };
+        out.push(open);
+        let mut nested = self.nested.iter().peekable();
+        let mut first = true;
+        for (index, piece) in self.pieces.iter().enumerate() {
+            let inner = nested.next_if(|n| n.piece as usize == index);
+            let reading = if piece.group == EVERY {
+                inner.map_or(0, |n| j.min(n.count - 1))
+            } else {
+                match chosen.get(piece.group as usize)? {
+                    Choice::Member(nth, reading) if *nth == piece.nth => *reading,
+                    _ => continue,
+                }
+            };
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            match inner {
+                None => out.push_str(self.text.get(piece.start as usize..piece.end as usize)?),
+                Some(n) => {
+                    out.push_str(self.text.get(piece.start as usize..n.value as usize)?);
+                    n.shape.write(reading, out)?;
+                }
+            }
+        }
+        out.push(close);
+        Some(())
+    }
+
+    /// Which member of each repeated name reading `j` keeps, and which of
+    /// its value's readings.
+    fn choose(&self, j: usize) -> Option<Vec<Choice>> {
+        let mut walk = false;
+        let mut chosen: Vec<Choice> = self
+            .groups
+            .iter()
+            .map(|group| {
+                let places = group.total.min(MAX_READINGS);
+                let place = j.min(places - 1);
+                let simple = group.total == group.members as usize;
+                match (place == places - 1, simple) {
+                    (true, true) => Choice::Member(group.members - 1, 0),
+                    (false, true) => Choice::Member(place as u32, 0),
+                    (true, false) => {
+                        walk = true;
+                        Choice::Last
+                    }
+                    (false, false) => {
+                        walk = true;
+                        Choice::Place(place)
+                    }
+                }
+            })
+            .collect();
+        if !walk {
+            return Some(chosen);
+        }
+        // Some repeated name has a value with readings of its own: its
+        // members' readings are counted in turn.
+        let mut before = vec![0usize; self.groups.len()];
+        let mut nested = self.nested.iter().peekable();
+        for (index, piece) in self.pieces.iter().enumerate() {
+            let inner = nested.next_if(|n| n.piece as usize == index);
+            if piece.group == EVERY {
+                continue;
+            }
+            let readings = inner.map_or(1, |n| n.count);
+            let group = piece.group as usize;
+            let members = self.groups.get(group)?.members;
+            let choice = chosen.get_mut(group)?;
+            let seen = before.get_mut(group)?;
+            match *choice {
+                Choice::Last if piece.nth == members - 1 => {
+                    *choice = Choice::Member(piece.nth, readings - 1);
+                }
+                Choice::Place(place) if place < *seen + readings => {
+                    *choice = Choice::Member(piece.nth, place - *seen);
+                }
+                _ => {}
+            }
+            *seen += readings;
+        }
+        Some(chosen)
+    }
+}
+
+/// Where `part`, a slice of `text`, starts in it.
+fn offset_in(text: &str, part: &str) -> Option<u32> {
+    let start = (part.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    (start + part.len() <= text.len())
+        .then(|| u32::try_from(start).ok())
+        .flatten()
+}
+
+/// Hands each member of the object `text` to `each`: its name as sent
+/// (quotes included) and its value, both slices of `text`. `None` for text
+/// that is not one JSON object, or when `each` gives `None`.
+fn each_member<'a>(text: &'a str, each: impl FnMut(&'a str, &'a str) -> Option<()>) -> Option<()> {
+    struct Members<F>(F);
+    impl<'de, F: FnMut(&'de str, &'de str) -> Option<()>> Visitor<'de> for Members<F> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
+            while let Some(name) = map.next_key::<&'de RawValue>()? {
+                let value = map.next_value::<&'de RawValue>()?;
+                (self.0)(name.get(), value.get()).ok_or_else(|| A::Error::custom("stopped"))?;
+            }
+            Ok(())
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.deserialize_map(Members(each)).ok()?;
+    de.end().ok()
+}
+
+/// Hands each element of the array `text` to `each`, as a slice of `text`.
+/// `None` for text that is not one JSON array, or when `each` gives `None`.
+fn each_element<'a>(text: &'a str, each: impl FnMut(&'a str) -> Option<()>) -> Option<()> {
+    struct Elements<F>(F);
+    impl<'de, F: FnMut(&'de str) -> Option<()>> Visitor<'de> for Elements<F> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an array")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
+            while let Some(element) = seq.next_element::<&'de RawValue>()? {
+                (self.0)(element.get()).ok_or_else(|| A::Error::custom("stopped"))?;
+            }
+            Ok(())
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.deserialize_seq(Elements(each)).ok()?;
+    de.end().ok()
 }
 
 /// The value of member `key` of the object `json`; when the name repeats,
@@ -503,59 +780,88 @@ impl<'de, W: Walk> Visitor<'de> for Walker<W> {
 }
 
 /// Walks a value without building it, keeping the path for the report.
+/// Names are counted in place ([`Names`]): a hostile object of millions of
+/// members costs a few bytes a name, and a name is decoded only to report
+/// its repeat.
 struct Scan<'s> {
-    path: &'s mut String,
+    json: &'s str,
+    path: &'s mut Vec<Step>,
     found: &'s mut Vec<DuplicateMember>,
     limit: usize,
 }
 
+/// One step of the path to a value: a member name (where it is in the
+/// scanned text, as sent) or an element's index.
+enum Step {
+    Name(usize, usize),
+    Index(usize),
+}
+
+impl Scan<'_> {
+    fn pointer(&self) -> String {
+        let mut pointer = String::new();
+        for step in self.path.iter() {
+            pointer.push('/');
+            match step {
+                Step::Name(start, end) => {
+                    let raw = self.json.get(*start..*end).unwrap_or_default();
+                    let name = super::names::decode(raw).unwrap_or_default();
+                    pointer.push_str(&pointer_token(&name));
+                }
+                Step::Index(index) => pointer.push_str(&index.to_string()),
+            }
+        }
+        pointer
+    }
+
+    fn inner(&mut self) -> Scan<'_> {
+        Scan {
+            json: self.json,
+            path: &mut *self.path,
+            found: &mut *self.found,
+            limit: self.limit,
+        }
+    }
+}
+
 impl Walk for Scan<'_> {
-    fn array<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let len = self.path.len();
+    fn array<'de, A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
         let mut index = 0usize;
         loop {
-            self.path.truncate(len);
-            self.path.push('/');
-            self.path.push_str(&index.to_string());
-            let more = seq.next_element_seed(Walker(Scan {
-                path: &mut *self.path,
-                found: &mut *self.found,
-                limit: self.limit,
-            }))?;
+            self.path.push(Step::Index(index));
+            let more = seq.next_element_seed(Walker(self.inner()))?;
+            self.path.pop();
             if more.is_none() {
                 break;
             }
             index += 1;
         }
-        self.path.truncate(len);
         Ok(())
     }
 
-    fn object<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let len = self.path.len();
-        let mut seen = HashSet::new();
-        let mut repeated: Vec<String> = Vec::new();
-        while let Some(key) = map.next_key::<String>()? {
-            self.path.truncate(len);
-            self.path.push('/');
-            self.path.push_str(&pointer_token(&key));
-            if !seen.insert(key.clone()) && !repeated.contains(&key) {
+    fn object<'de, A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
+        let mut names = Names::new(self.json).ok_or_else(|| A::Error::custom("text past 4 GiB"))?;
+        while let Some(name) = map.next_key::<&'de RawValue>()? {
+            let raw = name.get();
+            let (_, given) = names
+                .add(raw)
+                .ok_or_else(|| A::Error::custom("a name outside the text"))?;
+            let start = (raw.as_ptr() as usize).wrapping_sub(self.json.as_ptr() as usize);
+            self.path.push(Step::Name(start, start + raw.len()));
+            // Reported once per object, at its first repeat.
+            if given == 2 {
+                let key = super::names::decode(raw).unwrap_or_default().into_owned();
                 self.found.push(DuplicateMember {
-                    pointer: self.path.clone(),
-                    key: key.clone(),
+                    pointer: self.pointer(),
+                    key,
                 });
-                repeated.push(key);
                 if self.found.len() >= self.limit {
                     return Err(A::Error::custom("enough repeats found"));
                 }
             }
-            map.next_value_seed(Walker(Scan {
-                path: &mut *self.path,
-                found: &mut *self.found,
-                limit: self.limit,
-            }))?;
+            map.next_value_seed(Walker(self.inner()))?;
+            self.path.pop();
         }
-        self.path.truncate(len);
         Ok(())
     }
 }

@@ -1,0 +1,165 @@
+//! The member names of one JSON object, counted without copying them.
+//!
+//! A name is kept as the place of its text in the value being read (two
+//! 32-bit offsets), so an object of millions of tiny members costs a few
+//! bytes a name, not a `String` each (bench/hostile.py's `repeat` and
+//! `pairs`). Names are compared as decoded: `"a"` and `"\u0061"` are one.
+
+use hashbrown::HashTable;
+use std::borrow::Cow;
+use std::hash::BuildHasher;
+
+/// One distinct name: where its text (quotes included) is, and how many
+/// times the object gave it so far.
+#[derive(Clone, Copy)]
+struct Name {
+    start: u32,
+    end: u32,
+    given: u32,
+}
+
+/// The distinct member names of one object, each with the times it was
+/// given. Names are numbered from 0 in the order they first appear.
+pub(crate) struct Names<'t> {
+    /// The text every name is found in (any value that holds the object).
+    text: &'t str,
+    hasher: foldhash::fast::RandomState,
+    /// Numbers into `names`, found by the decoded name's hash.
+    table: HashTable<u32>,
+    names: Vec<Name>,
+}
+
+impl<'t> Names<'t> {
+    /// Names found in `text`; `None` when `text` is too long for 32-bit
+    /// offsets (4 GiB, far past any line limit).
+    pub fn new(text: &'t str) -> Option<Names<'t>> {
+        u32::try_from(text.len()).ok()?;
+        Some(Names {
+            text,
+            hasher: foldhash::fast::RandomState::default(),
+            table: HashTable::new(),
+            names: Vec::new(),
+        })
+    }
+
+    /// Counts the member name `raw` (as sent, quotes included, a slice of
+    /// this table's text): its number, and the times it has now been
+    /// given. `None` when `raw` is not a JSON string inside the text.
+    pub fn add(&mut self, raw: &str) -> Option<(u32, u32)> {
+        let start = (raw.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
+        let end = start.checked_add(raw.len())?;
+        if self.text.get(start..end)? != raw {
+            return None;
+        }
+        let decoded = decode(raw)?;
+        let hash = self.hasher.hash_one(decoded.as_ref());
+        let (text, names) = (self.text, &self.names);
+        let same = |&number: &u32| {
+            names
+                .get(number as usize)
+                .and_then(|name| text.get(name.start as usize..name.end as usize))
+                .and_then(decode)
+                .is_some_and(|known| known == decoded)
+        };
+        if let Some(&number) = self.table.find(hash, same) {
+            let name = self.names.get_mut(number as usize)?;
+            name.given = name.given.saturating_add(1);
+            return Some((number, name.given));
+        }
+        let number = u32::try_from(self.names.len()).ok()?;
+        self.names.push(Name {
+            start: u32::try_from(start).ok()?,
+            end: u32::try_from(end).ok()?,
+            given: 1,
+        });
+        let (hasher, text, names) = (&self.hasher, self.text, &self.names);
+        // Rehashing when the table grows: every number is in `names`.
+        self.table.insert_unique(hash, number, |&number| {
+            names
+                .get(number as usize)
+                .and_then(|name| text.get(name.start as usize..name.end as usize))
+                .and_then(decode)
+                .map_or(0, |decoded| hasher.hash_one(decoded.as_ref()))
+        });
+        Some((number, 1))
+    }
+
+    /// How many times the name numbered `number` was given (0 for a number
+    /// not given).
+    pub fn given(&self, number: u32) -> u32 {
+        self.names.get(number as usize).map_or(0, |name| name.given)
+    }
+
+    /// Distinct names.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+}
+
+/// A JSON string as sent (quotes included), decoded: borrowed when it has
+/// no escape.
+pub(crate) fn decode(raw: &str) -> Option<Cow<'_, str>> {
+    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+    if memchr::memchr(b'\\', inner.as_bytes()).is_none() {
+        return Some(Cow::Borrowed(inner));
+    }
+    serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw_names(text: &str) -> Vec<&str> {
+        // Every quoted name before a colon, in a flat object of numbers.
+        let mut out = Vec::new();
+        let mut rest = text;
+        let mut at = 0;
+        while let Some(open) = rest.find('"') {
+            let close = open + 1 + rest[open + 1..].find("\":").unwrap();
+            out.push(&text[at + open..at + close + 1]);
+            at += close + 1;
+            rest = &text[at..];
+        }
+        out
+    }
+
+    #[test]
+    fn names_are_counted_as_decoded() {
+        let text = r#"{"a":1,"b":2,"\u0061":3,"a\/b":4,"a/b":5,"a":6}"#;
+        let mut names = Names::new(text).unwrap();
+        let counted: Vec<(u32, u32)> = raw_names(text)
+            .into_iter()
+            .map(|raw| names.add(raw).unwrap())
+            .collect();
+        assert_eq!(counted, [(0, 1), (1, 1), (0, 2), (2, 1), (2, 2), (0, 3)]);
+        assert_eq!(names.len(), 3);
+        assert_eq!((names.given(0), names.given(1), names.given(7)), (3, 1, 0));
+    }
+
+    #[test]
+    fn text_from_elsewhere_is_refused() {
+        let text = r#"{"a":1}"#;
+        let mut names = Names::new(text).unwrap();
+        let elsewhere = String::from("\"a\"");
+        assert_eq!(names.add(&elsewhere), None);
+        assert_eq!(names.add(&text[1..3]), None, "not a whole string");
+        assert_eq!(names.add(&text[1..4]), Some((0, 1)));
+    }
+
+    #[test]
+    fn many_names_each_once() {
+        let text: String = format!(
+            "{{{}}}",
+            (0..50_000)
+                .map(|i| format!("\"{i:x}\":0"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let mut names = Names::new(&text).unwrap();
+        for raw in raw_names(&text) {
+            assert_eq!(names.add(raw).unwrap().1, 1);
+        }
+        assert_eq!(names.len(), 50_000);
+    }
+}
