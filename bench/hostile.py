@@ -15,7 +15,8 @@ Shapes (one file each, deterministic):
   readings 4 plan updates whose entry text fills the line and whose `_meta` repeats a member 8
            times: 8 readings, each a copy of the line
   repeat   1 plan update whose `_meta` has millions of tiny members and one repeated member
-           (over the target today: bench/README.md, "Not yet within the target")
+  pairs    1 plan update whose `_meta` has millions of tiny members, each name given twice
+  top      1 plan update whose message has millions of tiny members beside its own, and repeats `jsonrpc`
 
 and two of small lines, for time rather than memory (a line must not cost
 in proportion to the requests in flight):
@@ -96,6 +97,12 @@ def main():
     write(os.path.join(out, "hostile-members.jsonl"), [items("p%d" % i, entry_with_meta(tiny)) for i in range(4)])
     once_more = "{" + ",".join(members[:-3]) + ',"k":0,"k":1}'
     write(os.path.join(out, "hostile-repeat.jsonl"), [items("p", entry_with_meta(once_more))])
+    twice = "{" + ",".join(m + "," + m for m in members[:len(members) // 2 - 1]) + "}"
+    write(os.path.join(out, "hostile-pairs.jsonl"), [items("p", entry_with_meta(twice))])
+    plan = '{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[]}}'
+    top = ('{"direction":"agent_to_client","message":{"jsonrpc":"2.0","method":"session/update",'
+           '"params":{"sessionId":"s","update":%s},%s,"jsonrpc":"2.0"}}' % (plan, ",".join(members[:-12])))
+    write(os.path.join(out, "hostile-top.jsonl"), [top])
 
     entries = "[" + ",".join('{"content":"step %d","priority":"low","status":"pending"}' % k for k in range(10000)) + "]"
     write(os.path.join(out, "hostile-entries.jsonl"), [items("p%d" % i, entries) for i in range(200)])

@@ -303,6 +303,24 @@ fn a_repeated_identical_method_does_not_switch_off_the_capability_rule() {
 }
 
 #[test]
+fn a_message_repeating_a_name_past_the_readings_read_says_so_and_reads_the_last() {
+    // `method` ten times, the last one real: past the readings read, the
+    // one of every last value is still read (the capability rule fires),
+    // and the values left unread are a limit of the checker.
+    let init = initialize("{}");
+    let others = r#""method":"x","#.repeat(9);
+    let line = PLAN_UPDATE.replace(
+        r#""method":"session/update","#,
+        &format!(r#"{others}"method":"session/update","#),
+    );
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &line]);
+    let rules = rules(&report);
+    assert!(rules.contains(&"CAP-PLAN-OPS"), "{rules:?}");
+    assert!(rules.contains(&"TRACE-LIMIT"), "{rules:?}");
+    assert_eq!(rules[0], "ENV-DUPLICATE-KEY");
+}
+
+#[test]
 fn a_repeated_session_update_kind_is_checked_under_each() {
     let init = initialize("{}");
     let line = update(

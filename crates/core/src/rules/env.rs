@@ -432,6 +432,20 @@ pub fn readings_cut(pointer: &str) -> Diagnostic {
     .hint("send each member once")
 }
 
+/// A message (or envelope) whose top-level names repeat so often that not
+/// every value was read.
+pub fn message_readings_cut() -> Diagnostic {
+    let most = crate::trace::MAX_READINGS;
+    Diagnostic::new(
+        &super::trace_format::LIMIT,
+        format!(
+            "member names of the message repeat so often that it has more than {most} readings; \
+             {most} were checked (the first ones and the one of every last value)"
+        ),
+    )
+    .hint("send each member once")
+}
+
 /// A member name repeated inside a payload the rules read (`pointer` points
 /// at the member); `consequence` says what was not read because of it.
 pub fn duplicate_member(pointer: &str, key: &str, consequence: &str) -> Diagnostic {

@@ -26,7 +26,7 @@ use crate::state::ClientState;
 use crate::trace::interop::{self, Unpredictable};
 use crate::trace::{
     duplicate_keys, first_duplicate_member, is_object, last_member, parse_message, parse_record,
-    DuplicateMember, Limits, LineObject, LineReader, RawLine, Record, RecordFault, MAX_READINGS,
+    DuplicateMember, Limits, LineObject, LineReader, RawLine, Record, RecordFault,
 };
 use head::PlanRead;
 use serde::Deserialize;
@@ -35,7 +35,7 @@ use session::{PlanSlot, SessionTrack};
 use skim::{SkimFraming, Skimmer};
 use skim_rpc::RpcSkimmer;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use turns::Turns;
 
@@ -436,10 +436,7 @@ impl Validator {
     /// the line is read once per distinct reading (one for each value of a
     /// repeated name; identical repeats make one reading).
     fn repeated_members(&mut self, direction: Option<Direction>, text: &str, record: bool) {
-        let envelope = record
-            && crate::trace::member_names(text)
-                .iter()
-                .any(|n| n == "direction" || n == "message");
+        let envelope = record && crate::trace::gives_member(text, &["direction", "message"]);
         for repeat in duplicate_keys(text) {
             if envelope {
                 self.emit(Diagnostic::new(
@@ -457,19 +454,12 @@ impl Validator {
                 ));
             }
         }
-        let Some(members) = crate::trace::object_members(text) else {
-            return;
-        };
-        let count = members_reading_count(&members);
-        let mut seen: Vec<String> = Vec::new();
         let messages = self.messages;
-        for k in 0..count.min(MAX_READINGS) {
-            let reading = top_level_reading(&members, k);
-            if seen.contains(&reading) {
-                continue;
-            }
+        // Read one at a time (a hostile line costs one reading at a time).
+        let max_depth = self.config.limits.max_depth;
+        let complete = crate::trace::each_top_level_reading(text, |reading| {
             if envelope {
-                match parse_record(reading.as_bytes(), self.config.limits.max_depth) {
+                match parse_record(reading.as_bytes(), max_depth) {
                     Ok(Record::Envelope {
                         direction,
                         message,
@@ -489,10 +479,12 @@ impl Validator {
                         }
                     }
                 }
-            } else if let Ok(object) = serde_json::from_str::<LineObject<'_>>(&reading) {
+            } else if let Ok(object) = serde_json::from_str::<LineObject<'_>>(reading) {
                 self.message(direction, &object);
             }
-            seen.push(reading);
+        });
+        if complete == Some(false) {
+            self.emit(env::message_readings_cut());
         }
         // One message, however many readings.
         self.messages = messages + 1;
@@ -1637,42 +1629,6 @@ fn repeats_update_members(params: &RawValue) -> bool {
     repeated_member(params, &["sessionId", "update"]).is_some()
         || last_member(params.get(), "update")
             .is_some_and(|update| repeated_member(update, &["sessionUpdate"]).is_some())
-}
-
-/// How many readings an object's top level has: the most times a name occurs.
-fn members_reading_count(members: &[(String, &RawValue)]) -> usize {
-    let mut counts: HashMap<&str, usize> = HashMap::new();
-    for (name, _) in members {
-        *counts.entry(name.as_str()).or_default() += 1;
-    }
-    counts.values().copied().max().unwrap_or(1)
-}
-
-/// Reading `k` of an object's top level: each repeated name keeps its
-/// `k`-th value (its last when it has fewer); values are copied as sent, so
-/// repeats deeper down are left for the layer that reads them.
-fn top_level_reading(members: &[(String, &RawValue)], k: usize) -> String {
-    let mut total: HashMap<&str, usize> = HashMap::new();
-    for (name, _) in members {
-        *total.entry(name.as_str()).or_default() += 1;
-    }
-    let mut taken: HashMap<&str, usize> = HashMap::new();
-    let mut out = String::from("{");
-    for (name, value) in members {
-        let index = taken.entry(name.as_str()).or_default();
-        let keep = *index == k.min(total[name.as_str()] - 1);
-        *index += 1;
-        if keep {
-            if out.len() > 1 {
-                out.push(',');
-            }
-            out.push_str(&serde_json::to_string(name).unwrap_or_default());
-            out.push(':');
-            out.push_str(value.get());
-        }
-    }
-    out.push('}');
-    out
 }
 
 /// An envelope's direction and raw message, read leniently (a repeated
