@@ -17,6 +17,8 @@ Shapes (one file each, deterministic):
   repeat   1 plan update whose `_meta` has millions of tiny members and one repeated member
   pairs    1 plan update whose `_meta` has millions of tiny members, each name given twice
   top      1 plan update whose message has millions of tiny members beside its own, and repeats `jsonrpc`
+  envelope 1 plan update whose envelope has millions of tiny members beside its own
+  batch    1 batch of millions of elements, each `0`
 
 and two of small lines, for time rather than memory (a line must not cost
 in proportion to the requests in flight):
@@ -103,6 +105,11 @@ def main():
     top = ('{"direction":"agent_to_client","message":{"jsonrpc":"2.0","method":"session/update",'
            '"params":{"sessionId":"s","update":%s},%s,"jsonrpc":"2.0"}}' % (plan, ",".join(members[:-12])))
     write(os.path.join(out, "hostile-top.jsonl"), [top])
+    envelope = ('{"direction":"agent_to_client","message":{"jsonrpc":"2.0","method":"session/update",'
+                '"params":{"sessionId":"s","update":%s}},%s}' % (plan, ",".join(members[:-12])))
+    write(os.path.join(out, "hostile-envelope.jsonl"), [envelope])
+    batch = '{"direction":"agent_to_client","message":[' + ",".join(["0"] * ((budget - 64) // 2)) + "]}"
+    write(os.path.join(out, "hostile-batch.jsonl"), [batch])
 
     entries = "[" + ",".join('{"content":"step %d","priority":"low","status":"pending"}' % k for k in range(10000)) + "]"
     write(os.path.join(out, "hostile-entries.jsonl"), [items("p%d" % i, entries) for i in range(200)])

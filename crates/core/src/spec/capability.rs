@@ -187,15 +187,7 @@ pub fn read_capability_keys(params: Option<&RawValue>) -> CapabilityKeys {
 
 /// Every value of member `name` of the object `json`, in order.
 fn all_members<'a>(json: &'a str, name: &str) -> Vec<&'a RawValue> {
-    crate::trace::object_members(json)
-        .map(|members| {
-            members
-                .into_iter()
-                .filter(|(k, _)| k == name)
-                .map(|(_, v)| v)
-                .collect()
-        })
-        .unwrap_or_default()
+    crate::trace::members_named(json, name)
 }
 
 /// The `protocolVersion` of an `initialize` result, if it is an integer

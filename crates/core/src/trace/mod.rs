@@ -16,9 +16,9 @@ pub use record::{
     Record, RecordFault, MAX_SUPPORTED_DEPTH,
 };
 pub use unique::{
-    array_elements, duplicate_keys, duplicate_members, each_reading, each_top_level_reading,
-    first_duplicate_member, gives_member, is_plain, last_member, member_names, object_members,
-    readings, DuplicateMember, Readings, MAX_READINGS,
+    duplicate_keys, duplicate_members, each_element, each_member, each_reading,
+    each_top_level_reading, first_duplicate_member, gives_member, is_plain, last_member,
+    members_named, readings, DuplicateMember, Readings, MAX_READINGS,
 };
 
 /// Bounds that keep memory flat on hostile input. The defaults are far above

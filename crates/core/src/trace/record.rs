@@ -265,15 +265,17 @@ fn envelope_remarks(object: &LineObject<'_>, line: &[u8]) -> Vec<EnvelopeRemark>
         }
     }
     let text = std::str::from_utf8(line).unwrap_or_default();
-    for name in super::unique::member_names(text) {
-        if !matches!(name.as_str(), "direction" | "message" | "time")
-            && remarks.len() < MAX_ENVELOPE_REMARKS
-        {
+    let _ = super::unique::each_member(text, |name, _| {
+        if !matches!(name, "direction" | "message" | "time") {
+            if remarks.len() >= MAX_ENVELOPE_REMARKS {
+                return None;
+            }
             remarks.push(EnvelopeRemark::UnknownMember {
-                name: crate::text::shorten(&name, 60),
+                name: crate::text::shorten(name, 60),
             });
         }
-    }
+        Some(())
+    });
     remarks
 }
 

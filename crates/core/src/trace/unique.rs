@@ -89,7 +89,7 @@ pub fn duplicate_keys(json: &str) -> Vec<DuplicateMember> {
     let Some(mut names) = Names::new(text) else {
         return repeated;
     };
-    let read = each_member(text, |name, _| {
+    let read = each_raw_member(text, |name, _| {
         if names.add(name)?.1 == 2 {
             let key = super::names::decode(name)?.into_owned();
             repeated.push(DuplicateMember {
@@ -109,51 +109,52 @@ pub fn duplicate_keys(json: &str) -> Vec<DuplicateMember> {
 /// top level), without listing its names.
 pub fn gives_member(json: &str, names: &[&str]) -> bool {
     let mut found = false;
-    let _ = each_member(json.trim(), |name, _| {
+    let _ = each_raw_member(json.trim(), |name, _| {
         found |= super::names::decode(name).is_some_and(|name| names.contains(&name.as_ref()));
         (!found).then_some(())
     });
     found
 }
 
-/// The member names of the object `json`, in order, repeats included
-/// (values are skipped, not built). Text that is not a JSON object has none.
-pub fn member_names(json: &str) -> Vec<String> {
-    object_members(json)
-        .map(|members| members.into_iter().map(|(k, _)| k).collect())
-        .unwrap_or_default()
+/// Hands each member of the object `json` to `each` in order, repeats
+/// included: its name decoded and its value raw (values are skipped, not
+/// built, and no list of members is made). Stops when `each` gives `None`;
+/// `None` for text that is not one JSON object, or when stopped.
+pub fn each_member<'a>(
+    json: &'a str,
+    mut each: impl FnMut(&str, &'a RawValue) -> Option<()>,
+) -> Option<()> {
+    each_raw_member(json.trim(), |name, value| {
+        each(&super::names::decode(name)?, value)
+    })
 }
 
-/// The members of the object `json` in order, repeats included, with their
-/// values raw; `None` for text that is not a JSON object.
-pub fn object_members(json: &str) -> Option<Vec<(String, &RawValue)>> {
-    struct Members;
-    impl<'de> Visitor<'de> for Members {
-        type Value = Vec<(String, &'de RawValue)>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("an object")
+/// Every value of member `name` of the object `json`, in order (none for
+/// text that is not a JSON object).
+pub fn members_named<'a>(json: &'a str, name: &str) -> Vec<&'a RawValue> {
+    let mut values = Vec::new();
+    if each_member(json, |given, value| {
+        if given == name {
+            values.push(value);
         }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut members = Vec::new();
-            while let Some(name) = map.next_key::<String>()? {
-                members.push((name, map.next_value::<&'de RawValue>()?));
-            }
-            Ok(members)
-        }
+        Some(())
+    })
+    .is_none()
+    {
+        values.clear();
     }
-    let mut de = serde_json::Deserializer::from_str(json);
-    let members = de.deserialize_map(Members).ok()?;
-    de.end().ok()?;
-    Some(members)
+    values
 }
 
-/// The elements of the array `json`, raw; `None` for text that is not a
-/// JSON array.
-pub fn array_elements(json: &str) -> Option<Vec<&RawValue>> {
-    if !json.trim_start().starts_with('[') {
+/// Hands each element of the array `json` to `each` in order, raw, without
+/// a list of them. Stops when `each` gives `None`; `None` for text that is
+/// not one JSON array, or when stopped.
+pub fn each_element<'a>(json: &'a str, each: impl FnMut(&'a RawValue) -> Option<()>) -> Option<()> {
+    let text = json.trim();
+    if !text.starts_with('[') {
         return None;
     }
-    serde_json::from_str::<Vec<&RawValue>>(json).ok()
+    each_raw_element(text, each)
 }
 
 /// The distinct readings of a JSON value whose objects repeat member names
@@ -381,7 +382,8 @@ impl<'a> Composite<'a> {
         // member's index until the pieces are laid out).
         let mut nested: Vec<Nested<'a>> = Vec::new();
         let mut repeats = false;
-        each_member(text, |name, value| {
+        each_raw_member(text, |name, value| {
+            let value = value.get();
             let (number, given) = names.add(name)?;
             repeats |= given > 1;
             let (shape, count) = if shallow {
@@ -499,7 +501,8 @@ impl<'a> Composite<'a> {
         let mut pieces: Vec<Piece> = Vec::new();
         let mut nested: Vec<Nested<'a>> = Vec::new();
         let mut in_run = false;
-        each_element(text, |element| {
+        each_raw_element(text, |element| {
+            let element = element.get();
             let (shape, count) = Shape::of_value(element, cut)?;
             let start = offset_in(text, element)?;
             let end = start.checked_add(u32::try_from(element.len()).ok()?)?;
@@ -650,11 +653,14 @@ fn offset_in(text: &str, part: &str) -> Option<u32> {
 }
 
 /// Hands each member of the object `text` to `each`: its name as sent
-/// (quotes included) and its value, both slices of `text`. `None` for text
+/// (quotes included, a slice of `text`) and its value. `None` for text
 /// that is not one JSON object, or when `each` gives `None`.
-fn each_member<'a>(text: &'a str, each: impl FnMut(&'a str, &'a str) -> Option<()>) -> Option<()> {
+fn each_raw_member<'a>(
+    text: &'a str,
+    each: impl FnMut(&'a str, &'a RawValue) -> Option<()>,
+) -> Option<()> {
     struct Members<F>(F);
-    impl<'de, F: FnMut(&'de str, &'de str) -> Option<()>> Visitor<'de> for Members<F> {
+    impl<'de, F: FnMut(&'de str, &'de RawValue) -> Option<()>> Visitor<'de> for Members<F> {
         type Value = ();
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("an object")
@@ -662,7 +668,7 @@ fn each_member<'a>(text: &'a str, each: impl FnMut(&'a str, &'a str) -> Option<(
         fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
             while let Some(name) = map.next_key::<&'de RawValue>()? {
                 let value = map.next_value::<&'de RawValue>()?;
-                (self.0)(name.get(), value.get()).ok_or_else(|| A::Error::custom("stopped"))?;
+                (self.0)(name.get(), value).ok_or_else(|| A::Error::custom("stopped"))?;
             }
             Ok(())
         }
@@ -672,18 +678,18 @@ fn each_member<'a>(text: &'a str, each: impl FnMut(&'a str, &'a str) -> Option<(
     de.end().ok()
 }
 
-/// Hands each element of the array `text` to `each`, as a slice of `text`.
+/// Hands each element of the array `text` to `each` (a slice of `text`).
 /// `None` for text that is not one JSON array, or when `each` gives `None`.
-fn each_element<'a>(text: &'a str, each: impl FnMut(&'a str) -> Option<()>) -> Option<()> {
+fn each_raw_element<'a>(text: &'a str, each: impl FnMut(&'a RawValue) -> Option<()>) -> Option<()> {
     struct Elements<F>(F);
-    impl<'de, F: FnMut(&'de str) -> Option<()>> Visitor<'de> for Elements<F> {
+    impl<'de, F: FnMut(&'de RawValue) -> Option<()>> Visitor<'de> for Elements<F> {
         type Value = ();
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("an array")
         }
         fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
             while let Some(element) = seq.next_element::<&'de RawValue>()? {
-                (self.0)(element.get()).ok_or_else(|| A::Error::custom("stopped"))?;
+                (self.0)(element).ok_or_else(|| A::Error::custom("stopped"))?;
             }
             Ok(())
         }

@@ -355,12 +355,21 @@ impl Validator {
     /// noted under v1 and the draft; each element is checked as a message,
     /// with pointers into the batch (`/0/...`).
     fn batch(&mut self, direction: Option<Direction>, text: &str, base: &str) {
-        let Some(elements) = crate::trace::array_elements(text) else {
+        // Counted first, then read one at a time: no list of the elements
+        // (a hostile batch of millions of tiny ones).
+        let mut elements = 0usize;
+        if crate::trace::each_element(text, |_| {
+            elements += 1;
+            Some(())
+        })
+        .is_none()
+        {
             return;
-        };
+        }
         let before = self.diagnostics.len();
         let mut lifecycle = Vec::new();
-        for (index, element) in elements.iter().enumerate() {
+        let mut index = 0usize;
+        let _ = crate::trace::each_element(text, |element| {
             self.element_base = format!("{base}/{index}");
             self.element = u32::try_from(index + 1).unwrap_or(u32::MAX);
             match element.get().as_bytes().first() {
@@ -370,12 +379,7 @@ impl Validator {
                     // read each way, so each value is judged.
                     let methods: Vec<&serde_json::value::RawValue> = match &parsed {
                         Ok(object) => object.method.into_iter().collect(),
-                        Err(_) => crate::trace::object_members(element.get())
-                            .into_iter()
-                            .flatten()
-                            .filter(|(name, _)| name == "method")
-                            .map(|(_, value)| value)
-                            .collect(),
+                        Err(_) => crate::trace::members_named(element.get(), "method"),
                     };
                     let mut seen: Vec<std::borrow::Cow<'_, str>> = Vec::new();
                     for raw in methods {
@@ -392,7 +396,7 @@ impl Validator {
                             &method,
                             sender,
                             &self.element_base,
-                            elements.len(),
+                            elements,
                         ));
                         seen.push(method);
                     }
@@ -409,7 +413,9 @@ impl Validator {
                     ));
                 }
             }
-        }
+            index += 1;
+            Some(())
+        });
         self.element_base.clear();
         self.element = 0;
         // Judged by the revision in force after the batch: a batch that
@@ -420,9 +426,9 @@ impl Validator {
                 self.emit(d);
             }
         }
-        if elements.is_empty() || !allowed {
+        if elements == 0 || !allowed {
             let kept = self.diagnostics.len();
-            self.emit(env::batch(elements.len(), allowed).at(base));
+            self.emit(env::batch(elements, allowed).at(base));
             if self.diagnostics.len() > kept {
                 if let Some(note) = self.diagnostics.pop() {
                     self.diagnostics.insert(before.min(kept), note);
@@ -1698,12 +1704,10 @@ fn read_session_ids(raw: Option<&RawValue>) -> Vec<(String, Option<Unpredictable
         return interop::read_string(session.get()).into_iter().collect();
     }
     let mut sessions: Vec<(String, Option<Unpredictable>)> = Vec::new();
-    for (name, value) in crate::trace::object_members(raw.get()).unwrap_or_default() {
-        if name == "sessionId" {
-            if let Some(read) = interop::read_string(value.get()) {
-                if !sessions.iter().any(|(known, _)| *known == read.0) {
-                    sessions.push(read);
-                }
+    for value in crate::trace::members_named(raw.get(), "sessionId") {
+        if let Some(read) = interop::read_string(value.get()) {
+            if !sessions.iter().any(|(known, _)| *known == read.0) {
+                sessions.push(read);
             }
         }
     }
