@@ -1070,6 +1070,36 @@ mod tests {
     }
 
     #[test]
+    fn members_and_elements_are_read_in_order_without_a_list() {
+        let json = r#" {"method":"a","id":1,"\u006dethod":"b","x":{"method":"c"}} "#;
+        let named: Vec<&str> = members_named(json, "method")
+            .into_iter()
+            .map(RawValue::get)
+            .collect();
+        assert_eq!(named, [r#""a""#, r#""b""#], "decoded, top level only");
+        assert!(members_named(r#"{"method":"a""#, "method").is_empty());
+        assert!(gives_member(json, &["id", "z"]));
+        assert!(!gives_member(json, &["z"]));
+        // Stopping early reads no further.
+        let mut seen = Vec::new();
+        let stopped = each_member(json, |name, _| {
+            seen.push(name.to_owned());
+            (seen.len() < 2).then_some(())
+        });
+        assert_eq!((stopped, seen), (None, vec!["method".into(), "id".into()]));
+        let mut elements = Vec::new();
+        assert_eq!(
+            each_element("[1, {\"a\":2} ,[]]", |e| {
+                elements.push(e.get().to_owned());
+                Some(())
+            }),
+            Some(())
+        );
+        assert_eq!(elements, ["1", r#"{"a":2}"#, "[]"]);
+        assert_eq!(each_element(r#"{"a":1}"#, |_| Some(())), None);
+    }
+
+    #[test]
     fn shallow_scan_lists_each_repeated_key_once() {
         assert!(duplicate_keys(r#"{"a":{"x":1,"x":2}}"#).is_empty());
         let keys: Vec<String> = duplicate_keys(r#"{"a":{},"b":2,"a":1,"b":3,"a":4}"#)
