@@ -162,8 +162,9 @@ pub fn each_element<'a>(json: &'a str, each: impl FnMut(&'a RawValue) -> Option<
 /// reading" reads, each text once.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Readings {
-    /// Each reading once, in order; the last keeps every repeated member's
-    /// last value (what serde_json and JavaScript read).
+    /// Each distinct reading once, in order (of equal ones, the last);
+    /// the last keeps every repeated member's last value (what serde_json
+    /// and JavaScript read).
     pub texts: Vec<String>,
     /// Whether every value of every repeated member is in one of `texts`
     /// (false for text that is not JSON, and for a value with more than
@@ -179,10 +180,12 @@ pub struct Readings {
 /// its `j`-th reading likewise. So readings pair up the values of names
 /// repeated side by side (`{"a":1,"a":2,"b":3,"b":4}` reads as `a` 1 with
 /// `b` 3, then 2 with 4), and a repeat inside one value of a repeated
-/// member is read in readings of its own. Text is copied as sent (strings
-/// and numbers are not re-encoded; member names are written as JSON
-/// strings), and parts without repeats are copied whole. At most
-/// [`MAX_READINGS`]: beyond that, the first ones and the last.
+/// member is read in readings of its own. Text is copied as sent (names,
+/// strings and numbers are not re-encoded, whitespace inside a member is
+/// kept), and parts without repeats are copied whole. At most
+/// [`MAX_READINGS`]: beyond that, the first ones and the last. Equal
+/// readings are given once, at the place of the last of them, so the last
+/// reading is always every last value.
 pub fn readings(json: &str) -> Readings {
     let mut texts = Vec::new();
     let complete = each_reading(json, |text| texts.push(text.to_owned()));
@@ -1020,6 +1023,20 @@ mod tests {
         assert_eq!(readings(same).texts, [r#"{"x":[{"y":1}],"z":2}"#]);
         // Without repeats, the one reading is the text.
         assert_eq!(readings(" [1, 2] ").texts, ["[1, 2]"]);
+        // Members are copied as sent, names and whitespace included; the
+        // separators between them are the reading's own.
+        assert_eq!(
+            readings(r#"{ "a" : 1 , "\u0062" : [ 1 ] , "a" : 2 }"#).texts,
+            [
+                r#"{"a" : 1,"\u0062" : [ 1 ]}"#,
+                r#"{"\u0062" : [ 1 ],"a" : 2}"#
+            ]
+        );
+        // Equal readings are given once, at the place of the last.
+        assert_eq!(
+            readings(r#"{"c":[],"c":0,"c":[]}"#).texts,
+            [r#"{"c":0}"#, r#"{"c":[]}"#]
+        );
         // At most MAX_READINGS.
         let many = format!(
             "{{{}}}",
