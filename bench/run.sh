@@ -24,8 +24,9 @@
 # --hostile: peak memory of `check` on hostile shapes (bench/hostile.py:
 # huge arrays of small numbers, deep-but-legal objects, millions of tiny
 # members, many plans at the entry limit, lines of one huge string, a line
-# whose repeated member gives it 8 readings, one of millions of members and
-# one repeat), each
+# whose repeated member gives it 8 readings, millions of members with one
+# repeat or every name twice, a message or an envelope of millions of
+# members, a batch of millions of elements), each
 # line just under the default --max-line-bytes; target: peak RSS at most
 # 4 x --max-line-bytes + 64 MB (issue 11). Three more shapes of small lines
 # (thousands of requests in flight, loads failing oldest first) are there
