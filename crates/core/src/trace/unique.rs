@@ -440,18 +440,7 @@ impl<'a> Composite<'a> {
         for (member, &(number, start, end)) in members.iter().enumerate() {
             let inner = nested_at(&nested, cursor, member);
             if names.given(number) <= 1 && inner.is_none() {
-                match pieces.last_mut() {
-                    Some(last) if in_run => last.end = end,
-                    _ => {
-                        pieces.push(Piece {
-                            start,
-                            end,
-                            group: EVERY,
-                            nth: 0,
-                        });
-                        in_run = true;
-                    }
-                }
+                extend_run(&mut pieces, &mut in_run, start, end);
                 continue;
             }
             in_run = false;
@@ -510,18 +499,7 @@ impl<'a> Composite<'a> {
             let start = offset_in(text, element)?;
             let end = start.checked_add(u32::try_from(element.len()).ok()?)?;
             if count == 1 {
-                match pieces.last_mut() {
-                    Some(last) if in_run => last.end = end,
-                    _ => {
-                        pieces.push(Piece {
-                            start,
-                            end,
-                            group: EVERY,
-                            nth: 0,
-                        });
-                        in_run = true;
-                    }
-                }
+                extend_run(&mut pieces, &mut in_run, start, end);
                 return Some(());
             }
             in_run = false;
@@ -644,6 +622,24 @@ impl<'a> Composite<'a> {
             *seen += readings;
         }
         Some(chosen)
+    }
+}
+
+/// A member or element the same in every reading, from `start` to `end`:
+/// the end of the run before it when there is one (`in_run`), else a run
+/// of its own.
+fn extend_run(pieces: &mut Vec<Piece>, in_run: &mut bool, start: u32, end: u32) {
+    match pieces.last_mut() {
+        Some(last) if *in_run => last.end = end,
+        _ => {
+            pieces.push(Piece {
+                start,
+                end,
+                group: EVERY,
+                nth: 0,
+            });
+            *in_run = true;
+        }
     }
 }
 
