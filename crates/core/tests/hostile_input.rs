@@ -400,6 +400,48 @@ fn an_object_with_countless_unknown_members_names_a_few() {
     );
 }
 
+#[test]
+fn one_repeat_among_countless_members_is_found_and_every_reading_checked() {
+    // bench/hostile.py's `repeat` and `pairs`, small: the repeat is named
+    // where it is, and the update is applied as its last reading.
+    let members: Vec<String> = (0..100_000).map(|n| format!(r#""{n:x}":0"#)).collect();
+    for (repeats, last) in [
+        (r#""k":"a","k":"b""#.to_owned(), "p1"),
+        (members[..1000].join(","), "p2"),
+    ] {
+        let line = update(&format!(
+            r#"{{"sessionUpdate":"plan_update","plan":{{"type":"items","planId":"{last}","entries":[{{"content":"x","priority":"low","status":"pending","_meta":{{{},{repeats}}}}}]}}}}"#,
+            members.join(",")
+        ));
+        let (found, state) = check(&[INIT, INIT_OK, NEW, NEW_OK, &line]);
+        assert_eq!(found[0], "ENV-DUPLICATE-KEY", "{found:?}");
+        assert!(found.iter().all(|r| *r == "ENV-DUPLICATE-KEY"), "{found:?}");
+        assert_eq!(
+            state["sessions"]["s"]["plans"][last]["entries"][0]["content"], "x",
+            "applied: every reading is well-formed"
+        );
+    }
+}
+
+#[test]
+fn a_batch_of_countless_elements_is_read_element_by_element() {
+    let mut v = validator();
+    let next = handshake(&mut v);
+    let line = format!("[{}]", vec!["0"; 100_000].join(","));
+    v.push_record(next, line.as_bytes());
+    // Every element is a fault: the diagnostics kept stop at the limit,
+    // the count does not.
+    let found = v.take_diagnostics();
+    assert_eq!(found.len(), small_limits().max_diagnostics);
+    assert!(found.iter().all(|d| d.rule.id == "ENV-OBJECT"));
+    let not_kept = v.take_not_kept();
+    assert_eq!(
+        found.len() as u64 + not_kept.total(),
+        100_001,
+        "one per element, and the batch under v1"
+    );
+}
+
 /// `len` bytes of `x` without a newline, never held in memory at once.
 struct Endless {
     left: u64,
