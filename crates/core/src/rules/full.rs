@@ -247,12 +247,10 @@ fn check_update_in_full(
                 !**taken
                     && left_out
                         .get_mut(entry.content.as_str())
-                        .is_some_and(|count| match count.checked_sub(1) {
-                            Some(rest) => {
-                                *count = rest;
-                                true
-                            }
-                            None => false,
+                        .is_some_and(|count| {
+                            let one_more = *count > 0;
+                            *count = count.saturating_sub(1);
+                            one_more
                         })
             })
             .map(|(entry, _)| Vanished {

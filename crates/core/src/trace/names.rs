@@ -46,11 +46,8 @@ impl<'t> Names<'t> {
     /// this table's text): its number, and the times it has now been
     /// given. `None` when `raw` is not a JSON string inside the text.
     pub fn add(&mut self, raw: &str) -> Option<(u32, u32)> {
-        let start = (raw.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
-        let end = start.checked_add(raw.len())?;
-        if self.text.get(start..end)? != raw {
-            return None;
-        }
+        let start = offset_in(self.text, raw)?;
+        let end = start.checked_add(u32::try_from(raw.len()).ok()?)?;
         let decoded = decode(raw)?;
         let hash = self.hasher.hash_one(decoded.as_ref());
         let (text, names) = (self.text, &self.names);
@@ -68,8 +65,8 @@ impl<'t> Names<'t> {
         }
         let number = u32::try_from(self.names.len()).ok()?;
         self.names.push(Name {
-            start: u32::try_from(start).ok()?,
-            end: u32::try_from(end).ok()?,
+            start,
+            end,
             given: 1,
         });
         let (hasher, text, names) = (&self.hasher, self.text, &self.names);
@@ -94,6 +91,15 @@ impl<'t> Names<'t> {
     pub fn len(&self) -> usize {
         self.names.len()
     }
+}
+
+/// Where `part`, a slice of `text`, starts in it (`None` for text from
+/// elsewhere, or past 4 GiB).
+pub(crate) fn offset_in(text: &str, part: &str) -> Option<u32> {
+    let start = (part.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    (start + part.len() <= text.len())
+        .then(|| u32::try_from(start).ok())
+        .flatten()
 }
 
 /// A JSON string as sent (quotes included), decoded: borrowed when it has

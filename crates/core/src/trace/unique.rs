@@ -6,7 +6,7 @@
 //! check or apply a plan update with one, and elsewhere it reads the last
 //! value, so that one party's repeat never makes it blame the other.
 
-use super::names::Names;
+use super::names::{offset_in, Names};
 use crate::text::pointer_token;
 use serde::de::{
     DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
@@ -643,14 +643,6 @@ fn extend_run(pieces: &mut Vec<Piece>, in_run: &mut bool, start: u32, end: u32) 
     }
 }
 
-/// Where `part`, a slice of `text`, starts in it.
-fn offset_in(text: &str, part: &str) -> Option<u32> {
-    let start = (part.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-    (start + part.len() <= text.len())
-        .then(|| u32::try_from(start).ok())
-        .flatten()
-}
-
 /// Hands each member of the object `text` to `each`: its name as sent
 /// (quotes included, a slice of `text`) and its value. `None` for text
 /// that is not one JSON object, or when `each` gives `None`.
@@ -851,7 +843,9 @@ impl Walk for Scan<'_> {
             let (_, given) = names
                 .add(raw)
                 .ok_or_else(|| A::Error::custom("a name outside the text"))?;
-            let start = (raw.as_ptr() as usize).wrapping_sub(self.json.as_ptr() as usize);
+            let start = offset_in(self.json, raw)
+                .ok_or_else(|| A::Error::custom("a name outside the text"))?
+                as usize;
             self.path.push(Step::Name(start, start + raw.len()));
             // Reported once per object, at its first repeat.
             if given == 2 {
