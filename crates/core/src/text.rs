@@ -24,7 +24,7 @@ pub fn snippet(line: &[u8], pointer: &str) -> String {
         .rsplit('/')
         .filter(|t| !t.is_empty() && !t.bytes().all(|b| b.is_ascii_digit()))
         .find_map(|t| {
-            let key = format!("\"{}\"", t.replace("~1", "/").replace("~0", "~"));
+            let key = format!("\"{}\"", unescape_pointer_token(t));
             text.rfind(&key)
         })
         .unwrap_or(0);
@@ -87,6 +87,12 @@ pub fn pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
+/// The member name one JSON pointer reference token stands for (RFC 6901:
+/// `~1` before `~0`, the inverse of [`pointer_token`]).
+pub fn unescape_pointer_token(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
 /// Longest member name a pointer repeats; reports stay small whatever the input.
 const MAX_POINTER_KEY_CHARS: usize = 120;
 
@@ -136,7 +142,7 @@ mod tests {
         let focus = pointer
             .rsplit('/')
             .filter(|t| !t.is_empty() && !t.bytes().all(|b| b.is_ascii_digit()))
-            .find_map(|t| text.rfind(&format!("\"{}\"", t.replace("~1", "/").replace("~0", "~"))))
+            .find_map(|t| text.rfind(&format!("\"{}\"", unescape_pointer_token(t))))
             .unwrap_or(0);
         let start = text[..focus]
             .chars()
@@ -173,6 +179,9 @@ mod tests {
     #[test]
     fn pointer_tokens_are_escaped() {
         assert_eq!(pointer_token("a/b~c"), "a~1b~0c");
+        assert_eq!(unescape_pointer_token("a~1b~0c"), "a/b~c");
+        // `~01` is `~1` unescaped, not `/`.
+        assert_eq!(unescape_pointer_token("~01"), "~1");
     }
 
     #[test]

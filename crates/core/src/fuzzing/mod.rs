@@ -248,7 +248,7 @@ impl Written {
         };
         let tokens: Vec<String> = tokens
             .split('/')
-            .map(|t| t.replace("~1", "/").replace("~0", "~"))
+            .map(crate::text::unescape_pointer_token)
             .collect();
         let mut at: Vec<&Written> = vec![self];
         for (index, token) in tokens.iter().enumerate() {
