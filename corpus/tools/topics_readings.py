@@ -181,7 +181,29 @@ def readings(rev):
     c.apply(SESSION, second)
     c.end_turn(p)
 
+    c = case("repeat-last-value-equals-the-first",
+             "A markdown plan's `content` given three times, the last equal to the first: the plan shown keeps every last value (what serde_json and JavaScript keep), the first text again, although equal readings are checked once.",
+             docs=[(RFC8259, "4. Objects")])
+    p = c.start()
+    first = markdown(rev, "plan-md", "## Steps")
+    text = repeat(session_update(SESSION, first), '"content":"## Steps"', '"content":"## Steps"',
+                  '"content":"## Steps (revised)","content":"## Steps"')
+    c.expect("ENV-DUPLICATE-KEY", c.raw("agent_to_client", text), "/params/update/plan/content")
+    c.apply(SESSION, first)
+    c.end_turn(p)
+
     if rev.cap_key is not None:
+        c = case("repeat-method-past-the-readings-read",
+                 "`method` given ten times, the last `session/update`: past 8 readings the one of every last value is still read, so the capability rule is judged, and the values not read are the checker's limit.")
+        p = c.start({})
+        update = items(rev, "plan-1", steps3())
+        text = repeat(session_update(SESSION, update), '"method":"session/update"',
+                      ",".join(['"method":"x"'] * 9), '"method":"session/update"')
+        c.expect("ENV-DUPLICATE-KEY", c.raw("agent_to_client", text), "/method")
+        c.expect("CAP-PLAN-OPS", c.last, CAP_POINTER)
+        c.expect("TRACE-LIMIT", c.last, "")
+        c.end_turn(p)
+
         c = case("repeat-identical-method-keeps-capability-rule",
                  "`method` repeated with the same value: the message has one reading, and it breaks the capability rule.")
         p = c.start({})
