@@ -268,6 +268,11 @@ def replacement(rev):
                   [entry(a, "high", "completed"), entry(b, "high", "completed")],
                   [entry(a, "high", "completed"), entry(b, "high", "completed"), entry(cc, "medium")]],
                  near_miss=["FULL-DELTA"], docs=[UPDATING, (PLAN_V1, "Dynamic Planning")])
+        sequence(f"full-{kind}-twin-sent-as-often",
+                 f"Three tasks of the {what} share a text; one update carries only a pending one (two vanish), the next a completed one, the last a pending one again. The text is never sent fewer times than in the update before, so nothing was left out and the pending task's return proves no delta.",
+                 [[entry(a, "high", "in_progress"), entry(a, "high", "completed"), entry(a, "high", "in_progress")],
+                  [entry(a)], [entry(a, "high", "completed")], [entry(a)]],
+                 near_miss=["FULL-DELTA"], docs=[UPDATING, (PLAN_V1, "Dynamic Planning")])
         sequence(f"full-{kind}-progress", f"The {what} is sent in full on every update as its tasks progress.",
                  [steps3(), steps3("in_progress"), steps3("completed", "in_progress"), steps3("completed", "completed", "completed")],
                  near_miss=["FULL-DELTA"])
