@@ -352,6 +352,35 @@ def readings(rev):
     answer = {"jsonrpc": "2.0", "id": "turn @@", "result": {"stopReason": "end_turn"}}
     c.expect("ENV-UNPAIRED-SURROGATE", c.raw("agent_to_client", line(answer).replace("@@", "\\ud83d")), "/id")
 
+    # Half of a character in member names: names are read as values are (U+FFFD), so such a
+    # member is a member like any other, wherever it is.
+    c = case("unpaired-surrogate-in-member-names",
+             "Half of an emoji in member names of the message, its params, the update and a `_meta` key: the names are read as U+FFFD, the one in the update's `_meta` is named, and the plan is checked and shown.",
+             near_miss=["ENV-JSON", "SES-UPDATE-PARAMS", "SHAPE-UNKNOWN-FIELD"],
+             docs=[(RFC8259, "8.2. Unicode Characters")])
+    p = c.start()
+    update = plan_of(steps3("in_progress"))
+    update["_meta"] = {"acme.dev/@@": True}
+    message = session_update(SESSION, update)
+    message = {"@@": 0, **message, "params": {"@@": 0, **message["params"]}}
+    c.expect("ENV-UNPAIRED-SURROGATE", c.raw("agent_to_client", line(message).replace("@@", "\\ud83d")),
+             "/params/update/_meta")
+    c.apply(SESSION, update)
+    c.end_turn(p)
+
+    c = case("unpaired-surrogate-beside-a-repeat",
+             "An update's `_meta` repeats a name and holds another with half of an emoji, and its entry's priority is not one of the priorities: all three are named, the update being read past that name, not stopped at it.",
+             docs=[(RFC8259, "8.2. Unicode Characters")])
+    p = c.start()
+    update = plan_of([entry("Analyze the existing codebase structure", "urgent", "pending")])
+    update["_meta"] = {"acme.dev/a": 1, "acme.dev/b": 2, "acme.dev/@@": 3}
+    text = line(session_update(SESSION, update)).replace('"acme.dev/b"', '"acme.dev/a"').replace("@@", "\\udc00")
+    meta = "/params/update/_meta"
+    c.expect("ENV-DUPLICATE-KEY", c.raw("agent_to_client", text), meta + "/acme.dev~1a")
+    c.expect("ENV-UNPAIRED-SURROGATE", c.last, meta)
+    c.expect("SHAPE-PRIORITY", c.last, entries_at(0, "priority"))
+    c.end_turn(p)
+
     # ---- odd but legal frames
     c = case("null-request-id",
              "A request with \"id\": null (allowed, discouraged) is answered with id null: the answer pairs with it.",

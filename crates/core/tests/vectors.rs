@@ -734,12 +734,122 @@ fn every_rule_and_update_kind_is_covered_in_every_revision(
     }
 }
 
+/// `message` written with `added` (member text, e.g. `"a":0`) first in every
+/// object, at every depth.
+fn with_member_in_every_object(message: &Value, added: &str, out: &mut String) {
+    match message {
+        Value::Object(members) => {
+            out.push('{');
+            out.push_str(added);
+            for (name, value) in members {
+                out.push(',');
+                out.push_str(&Value::from(name.as_str()).to_string());
+                out.push(':');
+                with_member_in_every_object(value, added, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                with_member_in_every_object(item, added, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+/// A member named with half of a character (an unpaired surrogate escape,
+/// legal JSON that serde_json will not decode) is read as U+FFFD, like a
+/// value holding one: added to every object of every message of every case,
+/// it changes nothing but ENV-UNPAIRED-SURROGATE warnings, against the same
+/// run with the name spelled U+FFFD. Two such names, distinct or not, are one
+/// repeated name, as a reader that replaces them sees it.
+fn a_member_named_with_half_a_character_is_read_as_u_fffd(
+    files: &[VectorFile],
+) -> Result<(), Failed> {
+    const PAIRS: [(&str, &str); 2] = [
+        (r#""\ud800":0"#, r#""\ufffd":0"#),
+        (
+            r#""\ud83d":0,"x\udc00y":1,"\udc00":2"#,
+            r#""\ufffd":0,"x\ufffdy":1,"\ufffd":2"#,
+        ),
+    ];
+    let run_with = |revision: Revision,
+                    case: &Case,
+                    added: &str|
+     -> Result<(Vec<String>, usize, Value), String> {
+        let mut validator = Validator::new(Config {
+            spec: SpecChoice::Fixed(revision),
+            limits: limits(case.limits.as_ref()),
+        });
+        for (index, item) in case.messages.iter().enumerate() {
+            if let (Some(message), Some(direction)) = (&item.message, item.direction) {
+                let mut text = String::new();
+                with_member_in_every_object(message, added, &mut text);
+                validator.push_message(index as u64 + 1, direction, text.as_bytes());
+            }
+        }
+        let diagnostics = validator.take_diagnostics();
+        let surrogates = diagnostics
+            .iter()
+            .filter(|d| d.rule.id == "ENV-UNPAIRED-SURROGATE")
+            .count();
+        let rest = diagnostics
+            .iter()
+            .filter(|d| d.rule.id != "ENV-UNPAIRED-SURROGATE")
+            .map(describe)
+            .collect();
+        Ok((rest, surrogates, validator.state().to_json()))
+    };
+    let mut problems = Vec::new();
+    let mut reported = 0;
+    for (file, case) in cases(files) {
+        let revision = file.group.revision;
+        for (half, whole) in PAIRS {
+            let (got, surrogates, got_state) = run_with(revision, case, half)?;
+            let (want, _, want_state) = run_with(revision, case, whole)?;
+            reported += surrogates;
+            if got != want || got_state != want_state {
+                problems.push(format!(
+                    "{} with {half}:\n{}\n  with {whole}:\n{}",
+                    case.id,
+                    got.join("\n"),
+                    want.join("\n")
+                ));
+            }
+        }
+    }
+    if reported == 0 {
+        problems.push("no run reported ENV-UNPAIRED-SURROGATE: the names were not added".into());
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} differences:\n{}",
+            problems.len(),
+            problems
+                .iter()
+                .take(5)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+        .into())
+    }
+}
+
 // ------------------------------------------------------------------ harness
 
 /// A check over the whole corpus, which needs its files read as vector groups.
 type CorpusCheck = fn(&[VectorFile]) -> Result<(), Failed>;
 
-const CORPUS_CHECKS: [(&str, CorpusCheck); 2] = [
+const CORPUS_CHECKS: [(&str, CorpusCheck); 3] = [
     (
         "meta::vectors_agree_with_themselves_and_the_catalog",
         vectors_agree_with_themselves_and_the_catalog,
@@ -747,6 +857,10 @@ const CORPUS_CHECKS: [(&str, CorpusCheck); 2] = [
     (
         "meta::every_rule_and_update_kind_is_covered_in_every_revision",
         every_rule_and_update_kind_is_covered_in_every_revision,
+    ),
+    (
+        "meta::a_member_named_with_half_a_character_is_read_as_u_fffd",
+        a_member_named_with_half_a_character_is_read_as_u_fffd,
     ),
 ];
 

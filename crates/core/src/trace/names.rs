@@ -103,13 +103,49 @@ pub(crate) fn offset_in(text: &str, part: &str) -> Option<u32> {
 }
 
 /// A JSON string as sent (quotes included), decoded: borrowed when it has
-/// no escape.
+/// no escape. An unpaired surrogate escape is read as U+FFFD, the way the
+/// suite reads one everywhere ([`super::interop`]), so that a name holding
+/// half of a character is still a name (and `"\ud800"` and `"\udc00"` one
+/// name, as a reader that replaces them sees it). `None` when `raw` is not
+/// a JSON string.
 pub(crate) fn decode(raw: &str) -> Option<Cow<'_, str>> {
     let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
     if memchr::memchr(b'\\', inner.as_bytes()).is_none() {
         return Some(Cow::Borrowed(inner));
     }
-    serde_json::from_str::<String>(raw).ok().map(Cow::Owned)
+    super::interop::read_string(raw).map(|(name, _)| Cow::Owned(name))
+}
+
+/// The members named `fields` of the object `map` reads, each as its raw
+/// value (in `slots`, by the field's place), the other members skipped. A
+/// name is read as [`decode`] reads it, so that a member named with half of
+/// a character is skipped like any other instead of failing the object (a
+/// derived `Deserialize` fails on it: serde_json will not decode the name).
+/// A field given twice fails the read, as a derived one does.
+pub(crate) fn read_fields<'de, A: serde::de::MapAccess<'de>>(
+    mut map: A,
+    fields: &'static [&'static str],
+    slots: &mut [Option<&'de serde_json::value::RawValue>],
+) -> Result<(), A::Error> {
+    use serde::de::{Error, IgnoredAny};
+    use serde_json::value::RawValue;
+    while let Some(raw) = map.next_key::<&'de RawValue>()? {
+        let name = decode(raw.get())
+            .ok_or_else(|| A::Error::custom("a member name that is not a string"))?;
+        let Some(at) = fields.iter().position(|field| *field == name) else {
+            map.next_value::<IgnoredAny>()?;
+            continue;
+        };
+        let (Some(slot), Some(field)) = (slots.get_mut(at), fields.get(at)) else {
+            map.next_value::<IgnoredAny>()?;
+            continue;
+        };
+        if slot.is_some() {
+            return Err(A::Error::duplicate_field(field));
+        }
+        *slot = Some(map.next_value::<&'de RawValue>()?);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -141,6 +177,55 @@ mod tests {
         assert_eq!(counted, [(0, 1), (1, 1), (0, 2), (2, 1), (2, 2), (0, 3)]);
         assert_eq!(names.len(), 3);
         assert_eq!((names.given(0), names.given(1), names.given(7)), (3, 1, 0));
+    }
+
+    #[test]
+    fn half_a_character_is_read_as_u_fffd() {
+        // Legal JSON serde_json will not decode: the name is still a name.
+        assert_eq!(decode(r#""a\ud800b""#).as_deref(), Some("a\u{fffd}b"));
+        assert_eq!(decode(r#""\udc00""#).as_deref(), Some("\u{fffd}"));
+        assert_eq!(decode(r#""\ud83d\ude00""#).as_deref(), Some("\u{1f600}"));
+        assert_eq!(decode("0"), None);
+        let text = r#"{"\ud800":1,"\udc00":2,"\ufffd":3}"#;
+        let mut names = Names::new(text).unwrap();
+        let counted: Vec<(u32, u32)> = raw_names(text)
+            .into_iter()
+            .map(|raw| names.add(raw).unwrap())
+            .collect();
+        assert_eq!(counted, [(0, 1), (0, 2), (0, 3)], "one name, as replaced");
+    }
+
+    #[test]
+    fn fields_are_read_past_any_name() {
+        use serde::Deserializer as _;
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = [Option<&'de serde_json::value::RawValue>; 2];
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut slots = [None; 2];
+                read_fields(map, &["a", "b"], &mut slots)?;
+                Ok(slots)
+            }
+        }
+        let read = |text: &'static str| {
+            serde_json::Deserializer::from_str(text)
+                .deserialize_map(Fields)
+                .map(|slots| slots.map(|slot| slot.map(|raw| raw.get())))
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            read(r#"{"\ud800":[1],"\u0062":2,"c":{"a":0},"a":null}"#),
+            Ok([Some("null"), Some("2")])
+        );
+        assert_eq!(read("{}"), Ok([None, None]));
+        let repeated = read(r#"{"a":1,"b":2,"\u0061":3}"#).unwrap_err();
+        assert!(repeated.starts_with("duplicate field `a`"), "{repeated}");
     }
 
     #[test]

@@ -5,27 +5,65 @@ use serde_json::value::RawValue;
 
 /// The members of a line's top-level object that anyone downstream reads,
 /// borrowed from the line. Payloads stay raw until a rule needs them.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default)]
 pub struct LineObject<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
     pub jsonrpc: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
     pub id: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
     pub method: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
     pub params: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
     pub result: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
     pub error: Option<&'a RawValue>,
     // Envelope members.
-    #[serde(default, borrow, deserialize_with = "present")]
     pub direction: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
     pub message: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
     pub time: Option<&'a RawValue>,
+}
+
+/// Read from a JSON object only (not from an array, as a derived struct
+/// would be), each member `Some` when it is there, even as `null`; any
+/// other member skipped, whatever its name (even one holding half of a
+/// character, which a derived read fails on).
+impl<'de> Deserialize<'de> for LineObject<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = LineObject<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                const FIELDS: &[&str] = &[
+                    "jsonrpc",
+                    "id",
+                    "method",
+                    "params",
+                    "result",
+                    "error",
+                    "direction",
+                    "message",
+                    "time",
+                ];
+                let mut slots = [None; 9];
+                super::names::read_fields(map, FIELDS, &mut slots)?;
+                let [jsonrpc, id, method, params, result, error, direction, message, time] = slots;
+                Ok(LineObject {
+                    jsonrpc,
+                    id,
+                    method,
+                    params,
+                    result,
+                    error,
+                    direction,
+                    message,
+                    time,
+                })
+            }
+        }
+        d.deserialize_map(Members)
+    }
 }
 
 /// Whether a raw JSON value is an object. Check it before reading a struct

@@ -708,8 +708,10 @@ pub fn last_member<'a>(json: &'a str, key: &str) -> Option<&'a RawValue> {
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
             let mut last = None;
-            while let Some(name) = map.next_key::<String>()? {
-                if name == self.0 {
+            while let Some(name) = map.next_key::<&'de RawValue>()? {
+                // Decoded, so that a name holding half of a character is
+                // passed over, not the end of the read.
+                if super::names::decode(name.get()).is_some_and(|name| name == self.0) {
                     last = Some(map.next_value::<&'de RawValue>()?);
                 } else {
                     map.next_value::<IgnoredAny>()?;

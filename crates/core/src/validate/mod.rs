@@ -1517,20 +1517,23 @@ impl Validator {
             );
             return None;
         }
-        let kind = match serde_json::from_str::<UpdateKind<'_>>(update.get()) {
-            Ok(UpdateKind {
-                session_update: Some(kind),
-            }) if is_object(update) => kind,
-            Ok(UpdateKind {
-                session_update: None,
-            }) if is_object(update) => {
+        let kind = match update_kind(update) {
+            Ok(Some((kind, found))) => {
+                if let Some(found) = found {
+                    let at = "/params/update/sessionUpdate";
+                    let d = env::unpredictable(&found, at).session(&session);
+                    self.emit(d);
+                }
+                kind
+            }
+            Ok(None) => {
                 self.emit(
                     ses::bad_params("/params/update", "`update` has no string `sessionUpdate`")
                         .session(&session),
                 );
                 return None;
             }
-            _ => {
+            Err(()) => {
                 self.emit(
                     ses::bad_params(
                         "/params/update",
@@ -1668,18 +1671,70 @@ struct UpdateRead<'a> {
     update: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
 struct UpdateParams<'a> {
-    #[serde(rename = "sessionId", default, borrow)]
     session_id: Option<&'a RawValue>,
-    #[serde(default, borrow)]
     update: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
-struct UpdateKind<'a> {
-    #[serde(rename = "sessionUpdate", default, borrow)]
-    session_update: Option<Cow<'a, str>>,
+/// Read like a derived struct, but past a member named with half of a
+/// character ([`crate::trace::read_fields`]).
+impl<'de> Deserialize<'de> for UpdateParams<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> serde::de::Visitor<'de> for Members {
+            type Value = UpdateParams<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("session/update params")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut slots = [None; 2];
+                crate::trace::read_fields(map, &["sessionId", "update"], &mut slots)?;
+                let [session_id, update] = slots;
+                Ok(UpdateParams { session_id, update })
+            }
+        }
+        d.deserialize_map(Members)
+    }
+}
+
+/// An update's `sessionUpdate`, with the unpaired surrogate escape it holds.
+type KindRead<'a> = (Cow<'a, str>, Option<Unpredictable>);
+
+/// An update's `sessionUpdate` (as [`interop::read_string`] reads it),
+/// `Ok(None)` when it has none (or `null`, as a derived read has it), and
+/// `Err` when `update` is not an object or its `sessionUpdate` is not a
+/// string.
+fn update_kind(update: &RawValue) -> Result<Option<KindRead<'_>>, ()> {
+    struct Members;
+    impl<'de> serde::de::Visitor<'de> for Members {
+        type Value = Option<&'de RawValue>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a session update")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            let mut slots = [None; 1];
+            crate::trace::read_fields(map, &["sessionUpdate"], &mut slots)?;
+            let [kind] = slots;
+            Ok(kind)
+        }
+    }
+    use serde::Deserializer as _;
+    let kind = serde_json::Deserializer::from_str(update.get())
+        .deserialize_map(Members)
+        .map_err(|_| ())?;
+    let Some(kind) = kind.filter(|kind| kind.get() != "null") else {
+        return Ok(None);
+    };
+    if let Ok(kind) = serde_json::from_str::<Cow<'_, str>>(kind.get()) {
+        return Ok(Some((kind, None)));
+    }
+    match interop::read_string(kind.get()) {
+        Some((kind, found)) => Ok(Some((Cow::Owned(kind), found))),
+        None => Err(()),
+    }
 }
 
 /// The `update` of params that [`head::read_head`] accepted.
