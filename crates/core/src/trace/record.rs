@@ -338,7 +338,7 @@ fn parse_object(text: &str, in_envelope: bool) -> Result<LineObject<'_>, RecordF
     if first != Some(b'{') {
         // serde would read a struct from an array too: decide on the shape first.
         if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
-            return Err(not_json(&e));
+            return Err(not_json(&e, text));
         }
         return Err(match first {
             Some(b'[') if !in_envelope => RecordFault::Batch,
@@ -347,12 +347,12 @@ fn parse_object(text: &str, in_envelope: bool) -> Result<LineObject<'_>, RecordF
     }
     serde_json::from_str::<LineObject<'_>>(text).map_err(|e| {
         if e.is_syntax() || e.is_eof() {
-            return not_json(&e);
+            return not_json(&e, text);
         }
         // serde stops at the first repeated member; the rest of the line
         // may not even be JSON, which is the graver fault.
         if let Err(syntax) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
-            return not_json(&syntax);
+            return not_json(&syntax, text);
         }
         RecordFault::DuplicateKey {
             reason: strip_position(&e.to_string()),
@@ -361,9 +361,17 @@ fn parse_object(text: &str, in_envelope: bool) -> Result<LineObject<'_>, RecordF
     })
 }
 
-fn not_json(e: &serde_json::Error) -> RecordFault {
+fn not_json(e: &serde_json::Error, text: &str) -> RecordFault {
+    let mut column = e.column();
+    // serde_json names the column of a control character in a string it
+    // decodes, and the one before it in a string it skips: the byte is
+    // named, wherever it is.
+    let is_control = |index: usize| text.as_bytes().get(index).is_some_and(|b| *b < 0x20);
+    if e.line() == 1 && !is_control(column.wrapping_sub(1)) && is_control(column) {
+        column += 1;
+    }
     RecordFault::NotJson {
-        column: e.column(),
+        column,
         reason: strip_position(&e.to_string()),
     }
 }
@@ -416,6 +424,31 @@ fn nesting_exceeds(bytes: &[u8], limit: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_control_character_is_named_at_its_column() {
+        // In a name (decoded), in a value (skipped), first in a string, in
+        // an envelope's message, and two in a row.
+        let lines: [(&[u8], usize); 5] = [
+            (b"{\"a\x01b\":1}", 4),
+            (b"{\"x\":\"a\x01b\"}", 8),
+            (b"{\"x\":\"\x1f\"}", 7),
+            (
+                b"{\"direction\":\"agent_to_client\",\"message\":{\"m\":\"\x00\"}}",
+                48,
+            ),
+            (b"{\"x\":\"\x01\x02\"}", 7),
+        ];
+        for (line, column) in lines {
+            assert_eq!(line.get(column - 1).map(|b| *b < 0x20), Some(true));
+            match parse_record(line, 8) {
+                Err(RecordFault::NotJson { column: got, .. }) => {
+                    assert_eq!(got, column, "{}", String::from_utf8_lossy(line))
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
 
     #[test]
     fn bare_and_envelope() {
