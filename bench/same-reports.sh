@@ -8,32 +8,41 @@
 #   - the same traces with bytes mutated line by line (escapes, quotes,
 #     brackets, control and invalid UTF-8 bytes, repeated members).
 #
-#   bench/same-reports.sh BEFORE/acp-plan AFTER/acp-plan [--dir DIR]
+#   bench/same-reports.sh BEFORE/acp-plan AFTER/acp-plan [--dir DIR] [--all]
 #
 # Needs python3 (for the mutations). Exits 1 on the first difference and
-# shows it.
+# shows it; with --all, shows every difference (a change meant to alter
+# some reports lists each one) and exits 1 at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 [ $# -ge 2 ] || { echo "usage: $0 BEFORE AFTER [--dir DIR]" >&2; exit 2; }
 before=$1 after=$2; shift 2
 dir=/tmp/acp-plan-same-reports
-[ "${1:-}" = --dir ] && dir=$2
+all=false
+while [ $# -gt 0 ]; do
+  case $1 in
+    --dir) dir=$2; shift 2 ;;
+    --all) all=true; shift ;;
+    *) echo "$0: unknown option $1" >&2; exit 2 ;;
+  esac
+done
 command -v python3 > /dev/null || { echo "$0: needs python3" >&2; exit 2; }
 rm -rf "$dir"; mkdir -p "$dir/traces"
 
-compared=0
+compared=0 different=0
 compare() { # FILE [OPTIONS...]
   local file=$1; shift
   local a b sa=0 sb=0
+  compared=$((compared + 1))
   a=$("$before" check --format json --show-state "$@" "$file" 2>&1) || sa=$?
   b=$("$after" check --format json --show-state "$@" "$file" 2>&1) || sb=$?
   if [ "$a" != "$b" ] || [ "$sa" != "$sb" ]; then
     echo "DIFFERENT: $file $* (exit $sa vs $sb)"
-    diff <(echo "$a") <(echo "$b") | head -40
-    exit 1
+    diff <(echo "$a") <(echo "$b") | head -40 || true
+    $all || exit 1
+    different=$((different + 1))
   fi
-  compared=$((compared + 1))
 }
 
 while IFS= read -r file; do compare "$file"; done < <(find corpus -name '*.jsonl' | sort)
@@ -103,4 +112,8 @@ for file in "$dir"/traces/*.jsonl; do compare "$file"; done
 for spec in draft-2026-05 v1 v2; do
   for file in "$dir"/traces/mutated-0-gen-*.jsonl; do compare "$file" --spec "$spec"; done
 done
+if [ "$different" -gt 0 ]; then
+  echo "same reports: $different of $compared runs differ"
+  exit 1
+fi
 echo "same reports: $compared runs compared, all byte-identical (exit status too)"
