@@ -19,6 +19,8 @@ Shapes (one file each, deterministic):
   top      1 plan update whose message has millions of tiny members beside its own, and repeats `jsonrpc`
   envelope 1 plan update whose envelope has millions of tiny members beside its own
   batch    1 batch of millions of elements, each `0`
+  lifecycle v2: 1 batch of hundreds of thousands of `session/new` notifications (each a warning
+           that must not be held as one)
 
 and two of small lines, for time rather than memory (a line must not cost
 in proportion to the requests in flight):
@@ -110,6 +112,10 @@ def main():
     write(os.path.join(out, "hostile-envelope.jsonl"), [envelope])
     batch = '{"direction":"agent_to_client","message":[' + ",".join(["0"] * ((budget - 64) // 2)) + "]}"
     write(os.path.join(out, "hostile-batch.jsonl"), [batch])
+    element = '{"method":"session/new"}'
+    lifecycle = ('{"direction":"client_to_agent","message":['
+                 + ",".join([element] * ((budget - 64) // (len(element) + 1))) + "]}")
+    write(os.path.join(out, "hostile-lifecycle.jsonl"), [lifecycle], HEAD_V2[:2])
 
     entries = "[" + ",".join('{"content":"step %d","priority":"low","status":"pending"}' % k for k in range(10000)) + "]"
     write(os.path.join(out, "hostile-entries.jsonl"), [items("p%d" % i, entries) for i in range(200)])

@@ -430,10 +430,11 @@ fn a_batch_of_countless_elements_is_read_element_by_element() {
     let line = format!("[{}]", vec!["0"; 100_000].join(","));
     v.push_record(next, line.as_bytes());
     // Every element is a fault: the diagnostics kept stop at the limit,
-    // the count does not.
+    // the count does not, and the batch's note still heads them.
     let found = v.take_diagnostics();
     assert_eq!(found.len(), small_limits().max_diagnostics);
-    assert!(found.iter().all(|d| d.rule.id == "ENV-OBJECT"));
+    assert_eq!(found[0].rule.id, "ENV-BATCH");
+    assert!(found[1..].iter().all(|d| d.rule.id == "ENV-OBJECT"));
     let not_kept = v.take_not_kept();
     assert_eq!(
         found.len() as u64 + not_kept.total(),
