@@ -734,33 +734,111 @@ fn every_rule_and_update_kind_is_covered_in_every_revision(
     }
 }
 
-/// `message` written with `added` (member text, e.g. `"a":0`) first in every
-/// object, at every depth.
-fn with_member_in_every_object(message: &Value, added: &str, out: &mut String) {
-    match message {
-        Value::Object(members) => {
-            out.push('{');
-            out.push_str(added);
-            for (name, value) in members {
-                out.push(',');
-                out.push_str(&Value::from(name.as_str()).to_string());
-                out.push(':');
-                with_member_in_every_object(value, added, out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
+/// How a message is written out again: the same JSON value, spelled
+/// another way (or, with `added`, a member more in every object).
+#[derive(Clone, Copy, Default)]
+struct Spelling<'a> {
+    /// Member text (e.g. `"a":0`) written first in every object, at every depth.
+    added: Option<&'a str>,
+    /// Every character of names and strings as a `\uXXXX` escape.
+    escaped: bool,
+    /// Members in the reverse order.
+    reversed: bool,
+    /// A space around every token.
+    spaced: bool,
+}
+
+impl Spelling<'_> {
+    fn write(&self, value: &Value, out: &mut String) {
+        let gap = if self.spaced { " " } else { "" };
+        match value {
+            Value::Object(members) => {
+                out.push('{');
+                out.push_str(gap);
+                let mut first = true;
+                if let Some(added) = self.added {
+                    out.push_str(added);
+                    first = false;
                 }
-                with_member_in_every_object(item, added, out);
+                let mut members: Vec<(&String, &Value)> = members.iter().collect();
+                if self.reversed {
+                    members.reverse();
+                }
+                for (name, value) in members {
+                    if !first {
+                        out.push_str(gap);
+                        out.push(',');
+                        out.push_str(gap);
+                    }
+                    first = false;
+                    self.string(name, out);
+                    out.push_str(gap);
+                    out.push(':');
+                    out.push_str(gap);
+                    self.write(value, out);
+                }
+                out.push_str(gap);
+                out.push('}');
             }
-            out.push(']');
+            Value::Array(items) => {
+                out.push('[');
+                out.push_str(gap);
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(gap);
+                        out.push(',');
+                        out.push_str(gap);
+                    }
+                    self.write(item, out);
+                }
+                out.push_str(gap);
+                out.push(']');
+            }
+            Value::String(text) => self.string(text, out),
+            scalar => out.push_str(&scalar.to_string()),
         }
-        scalar => out.push_str(&scalar.to_string()),
     }
+
+    fn string(&self, text: &str, out: &mut String) {
+        if !self.escaped {
+            out.push_str(&Value::from(text).to_string());
+            return;
+        }
+        out.push('"');
+        for unit in text.encode_utf16() {
+            let _ = write!(out, "\\u{unit:04x}");
+        }
+        out.push('"');
+    }
+}
+
+/// A case's messages written in `spelling`, run: the diagnostics (as
+/// [`describe`] writes them) and the final state.
+fn run_spelled(
+    revision: Revision,
+    case: &Case,
+    spelling: Spelling<'_>,
+) -> (Vec<Diagnostic>, Value) {
+    let mut validator = Validator::new(Config {
+        spec: SpecChoice::Fixed(revision),
+        limits: limits(case.limits.as_ref()),
+    });
+    for (index, item) in case.messages.iter().enumerate() {
+        if let (Some(message), Some(direction)) = (&item.message, item.direction) {
+            let mut text = String::new();
+            spelling.write(message, &mut text);
+            validator.push_message(index as u64 + 1, direction, text.as_bytes());
+        }
+    }
+    (validator.take_diagnostics(), validator.state().to_json())
+}
+
+fn differences(problems: &[String]) -> Result<(), Failed> {
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<&str> = problems.iter().take(5).map(String::as_str).collect();
+    Err(format!("{} differences:\n{}", problems.len(), shown.join("\n")).into())
 }
 
 /// A member named with half of a character (an unpaired surrogate escape,
@@ -779,47 +857,30 @@ fn a_member_named_with_half_a_character_is_read_as_u_fffd(
             r#""\ufffd":0,"x\ufffdy":1,"\ufffd":2"#,
         ),
     ];
-    let run_with = |revision: Revision,
-                    case: &Case,
-                    added: &str|
-     -> Result<(Vec<String>, usize, Value), String> {
-        let mut validator = Validator::new(Config {
-            spec: SpecChoice::Fixed(revision),
-            limits: limits(case.limits.as_ref()),
-        });
-        for (index, item) in case.messages.iter().enumerate() {
-            if let (Some(message), Some(direction)) = (&item.message, item.direction) {
-                let mut text = String::new();
-                with_member_in_every_object(message, added, &mut text);
-                validator.push_message(index as u64 + 1, direction, text.as_bytes());
-            }
-        }
-        let diagnostics = validator.take_diagnostics();
-        let surrogates = diagnostics
+    let others = |diagnostics: &[Diagnostic]| -> Vec<String> {
+        let others = diagnostics
             .iter()
-            .filter(|d| d.rule.id == "ENV-UNPAIRED-SURROGATE")
-            .count();
-        let rest = diagnostics
-            .iter()
-            .filter(|d| d.rule.id != "ENV-UNPAIRED-SURROGATE")
-            .map(describe)
-            .collect();
-        Ok((rest, surrogates, validator.state().to_json()))
+            .filter(|d| d.rule.id != "ENV-UNPAIRED-SURROGATE");
+        others.map(describe).collect()
     };
     let mut problems = Vec::new();
     let mut reported = 0;
     for (file, case) in cases(files) {
         let revision = file.group.revision;
         for (half, whole) in PAIRS {
-            let (got, surrogates, got_state) = run_with(revision, case, half)?;
-            let (want, _, want_state) = run_with(revision, case, whole)?;
-            reported += surrogates;
-            if got != want || got_state != want_state {
+            let with = |added| Spelling {
+                added: Some(added),
+                ..Spelling::default()
+            };
+            let (got, got_state) = run_spelled(revision, case, with(half));
+            let (want, want_state) = run_spelled(revision, case, with(whole));
+            reported += got.len() - others(&got).len();
+            if others(&got) != others(&want) || got_state != want_state {
                 problems.push(format!(
                     "{} with {half}:\n{}\n  with {whole}:\n{}",
                     case.id,
-                    got.join("\n"),
-                    want.join("\n")
+                    others(&got).join("\n"),
+                    others(&want).join("\n")
                 ));
             }
         }
@@ -827,21 +888,62 @@ fn a_member_named_with_half_a_character_is_read_as_u_fffd(
     if reported == 0 {
         problems.push("no run reported ENV-UNPAIRED-SURROGATE: the names were not added".into());
     }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{} differences:\n{}",
-            problems.len(),
-            problems
-                .iter()
-                .take(5)
-                .cloned()
-                .collect::<Vec<_>>()
-                .join("\n")
-        )
-        .into())
+    differences(&problems)
+}
+
+/// A message means what its JSON value is, however it is spelled: every
+/// case's messages written with every name and string as `\u` escapes, with
+/// members in the reverse order, or with spaces between tokens, report the
+/// same findings (rule and place, in any order) and end in the same state.
+fn every_spelling_of_a_message_is_read_alike(files: &[VectorFile]) -> Result<(), Failed> {
+    let spellings = [
+        (
+            "escaped",
+            Spelling {
+                escaped: true,
+                ..Spelling::default()
+            },
+        ),
+        (
+            "reversed",
+            Spelling {
+                reversed: true,
+                ..Spelling::default()
+            },
+        ),
+        (
+            "spaced",
+            Spelling {
+                spaced: true,
+                ..Spelling::default()
+            },
+        ),
+    ];
+    // Messages quote values as sent, so they may differ: what is found, and
+    // where, may not.
+    let sorted_findings = |diagnostics: &[Diagnostic]| {
+        sorted(diagnostics.iter().map(|d| {
+            let severity = d.severity().as_str();
+            format!("message {} {severity} {} {}", d.line, d.rule.id, d.pointer)
+        }))
+    };
+    let mut problems = Vec::new();
+    for (file, case) in cases(files) {
+        let revision = file.group.revision;
+        let (plain, plain_state) = run_spelled(revision, case, Spelling::default());
+        for (name, spelling) in spellings {
+            let (got, got_state) = run_spelled(revision, case, spelling);
+            if sorted_findings(&got) != sorted_findings(&plain) || got_state != plain_state {
+                problems.push(format!(
+                    "{} {name}:\n{}\n  as written:\n{}",
+                    case.id,
+                    sorted_findings(&got).join("\n"),
+                    sorted_findings(&plain).join("\n")
+                ));
+            }
+        }
     }
+    differences(&problems)
 }
 
 // ------------------------------------------------------------------ harness
@@ -849,7 +951,7 @@ fn a_member_named_with_half_a_character_is_read_as_u_fffd(
 /// A check over the whole corpus, which needs its files read as vector groups.
 type CorpusCheck = fn(&[VectorFile]) -> Result<(), Failed>;
 
-const CORPUS_CHECKS: [(&str, CorpusCheck); 3] = [
+const CORPUS_CHECKS: [(&str, CorpusCheck); 4] = [
     (
         "meta::vectors_agree_with_themselves_and_the_catalog",
         vectors_agree_with_themselves_and_the_catalog,
@@ -861,6 +963,10 @@ const CORPUS_CHECKS: [(&str, CorpusCheck); 3] = [
     (
         "meta::a_member_named_with_half_a_character_is_read_as_u_fffd",
         a_member_named_with_half_a_character_is_read_as_u_fffd,
+    ),
+    (
+        "meta::every_spelling_of_a_message_is_read_alike",
+        every_spelling_of_a_message_is_read_alike,
     ),
 ];
 

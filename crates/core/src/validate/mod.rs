@@ -1223,7 +1223,9 @@ impl Validator {
             let idle = update
                 .or_else(|| reread_update(params))
                 .and_then(|u| last_member(u, "state"))
-                .is_some_and(|s| s.get() == "\"idle\"");
+                // By value: `"\u0069dle"` is idle too.
+                .and_then(|s| interop::read_string(s.get()))
+                .is_some_and(|(state, _)| state == "idle");
             if idle {
                 self.turns.cancelling.remove(session);
                 let limit = self.config.limits.max_outstanding_requests;
