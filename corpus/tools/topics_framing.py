@@ -4,8 +4,8 @@
 import json
 
 from vectorlib import (
-    Case, SESSION, JSONRPC,
-    steps3, entries_plan, entries_pointer, chunk, notification, session_update, line,
+    Case, SESSION, JSONRPC, RFC8259,
+    steps3, entry, entries_plan, entries_pointer, chunk, notification, session_update, line,
 )
 
 
@@ -187,9 +187,29 @@ def framing(rev):
     c.expect("ENV-JSON", c.raw("agent_to_client", plan_line[cut:]), "")
     c.end_turn(p)
 
-    c = case("env-json-byte-order-mark", "A line that starts with a UTF-8 byte order mark is not a JSON text (RFC 8259 forbids adding one).")
+    # ---- ENV-BOM
+    c = case("env-bom-plan-update",
+             "A plan update that starts with a UTF-8 byte order mark (as .NET writes by default): named, and what follows is read, checked and shown.",
+             docs=[(RFC8259, "8.1. Character Encoding")])
     p = c.start()
-    c.expect("ENV-JSON", c.raw_hex("agent_to_client", b"\xef\xbb\xbf" + chunk_line().encode()), "")
+    c.expect("ENV-BOM", c.raw_hex("agent_to_client", b"\xef\xbb\xbf" + plan_line.encode()), "")
+    c.apply(SESSION, entries_plan(rev, steps3()))
+    c.end_turn(p)
+
+    c = case("env-bom-inside-a-string",
+             "U+FEFF inside an entry's text (a zero-width no-break space) is a character like any other.",
+             near_miss=["ENV-BOM", "ENV-JSON"], docs=[(RFC8259, "8.1. Character Encoding")])
+    p = c.start()
+    update = entries_plan(rev, [entry("\ufeffAnalyze the existing codebase structure", "high", "pending")])
+    c.update(SESSION, update)
+    c.end_turn(p)
+
+    c = case("env-bom-before-an-envelope",
+             "A trace line whose envelope follows a byte order mark: the trace file's fault (TRACE-RECORD), not the message's; the message is still checked.",
+             near_miss=["ENV-BOM"])
+    p = c.start()
+    c.expect("TRACE-RECORD", c.record("\ufeff" + line({"direction": "agent_to_client",
+                                                             "message": session_update(SESSION, chunk("Reading files."))})), "")
     c.end_turn(p)
 
     c = case("env-json-complete-line", "The complete plan update on one line, sent as raw bytes, is read and applied.",

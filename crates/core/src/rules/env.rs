@@ -157,6 +157,32 @@ pub const DUPLICATE_KEY: Rule = Rule {
     revision_citations: &[],
 };
 
+/// A message that starts with a byte order mark: not JSON to the readers
+/// the official SDKs use, so the suite reads what follows it.
+pub const BOM: Rule = Rule {
+    id: "ENV-BOM",
+    level: Level::Must,
+    basis: Basis::Text,
+    revisions: ALL_REVISIONS,
+    summary: "A message does not start with a byte order mark (U+FEFF) (the suite reads what follows it and checks that)",
+    citation: Citation {
+        document: docs::RFC8259,
+        section: "8.1. Character Encoding",
+        text: "Implementations MUST NOT add a byte order mark (U+FEFF) to the beginning of a networked-transmitted JSON text.",
+        note: "Each message on the wire is a JSON text. RFC 8259 lets a reader ignore the mark, but JSON.parse, Python's json and serde_json reject the line: the message is lost to such a client. The suite reads what follows the mark and checks it.",
+    },
+    revision_citations: &[],
+};
+
+/// A message (a bare line, or one read live) that starts with a byte order mark.
+pub fn byte_order_mark() -> Diagnostic {
+    Diagnostic::new(
+        &BOM,
+        "the message starts with a byte order mark (U+FEFF, bytes EF BB BF): JSON.parse, Python's json and serde_json reject it; the suite reads what follows",
+    )
+    .hint("write messages as UTF-8 without a byte order mark (e.g. .NET's UTF8Encoding(false))")
+}
+
 /// Grammatical JSON that RFC 8259 says readers treat unpredictably: the
 /// suite reads it one documented way and checks the message as read.
 pub const NUMBER_RANGE: Rule = Rule {
@@ -335,6 +361,7 @@ pub const ID_REUSE: Rule = Rule {
 
 pub const RULES: &[&Rule] = &[
     &UTF8,
+    &BOM,
     &JSON,
     &OBJECT,
     &BATCH,

@@ -106,6 +106,16 @@ pub fn envelope_remark(remark: &EnvelopeRemark) -> Diagnostic {
     }
 }
 
+/// An envelope line that starts with a byte order mark: the trace file's
+/// fault (whatever wrote it), not the message's.
+pub fn envelope_byte_order_mark() -> Diagnostic {
+    Diagnostic::new(
+        &RECORD,
+        "the line starts with a byte order mark (U+FEFF) before its envelope, which is not part of the trace format; the message was still checked",
+    )
+    .hint("write trace files as UTF-8 without a byte order mark")
+}
+
 /// A line longer than the limit.
 pub fn line_too_long(bytes: u64, limit: usize) -> Diagnostic {
     Diagnostic::new(

@@ -272,6 +272,20 @@ impl Validator {
             return;
         }
         let before = self.diagnostics.len();
+        let bytes = match bytes.strip_prefix(BYTE_ORDER_MARK) {
+            Some(rest) => {
+                // Before an envelope, the trace file's; before a bare
+                // message, its sender's (a bare trace is the wire as sent).
+                let text = std::str::from_utf8(rest).unwrap_or_default();
+                if crate::trace::gives_member(text, &["direction", "message"]) {
+                    self.emit(trace_format::envelope_byte_order_mark());
+                } else {
+                    self.emit(env::byte_order_mark());
+                }
+                rest
+            }
+            None => bytes,
+        };
         if self.skim {
             let max_depth = self.config.limits.max_depth;
             // Requests and responses first when the line's start names no
@@ -546,6 +560,13 @@ impl Validator {
             return;
         }
         let before = self.diagnostics.len();
+        let bytes = match bytes.strip_prefix(BYTE_ORDER_MARK) {
+            Some(rest) => {
+                self.emit(env::byte_order_mark());
+                rest
+            }
+            None => bytes,
+        };
         if self.skim {
             let max_depth = self.config.limits.max_depth;
             let rpc_first = !names_update(bytes);
@@ -1567,6 +1588,9 @@ impl Validator {
         })
     }
 }
+
+/// U+FEFF in UTF-8: a byte order mark, read past (ENV-BOM).
+const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
 
 /// Whether a line's start (where a writer puts `method`) names
 /// `session/update`: which one-pass read to try first.
