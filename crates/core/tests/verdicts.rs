@@ -114,6 +114,32 @@ fn an_ambiguous_bare_response_judges_no_one() {
 }
 
 #[test]
+fn a_bare_response_is_judged_against_the_party_its_result_names() {
+    let init = initialize(r#"{"plan":{}}"#);
+    let prompt = r#"{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"s","prompt":[]}}"#;
+    // A permission outcome is only ever the client's: it answers no request
+    // of the agent's, and the agent's answer that follows is its first.
+    let stray = r#"{"jsonrpc":"2.0","id":2,"result":{"outcome":{"outcome":"cancelled"}}}"#;
+    let end = r#"{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}"#;
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, prompt, stray, end]);
+    assert_eq!(found(&report), [("ENV-UNKNOWN-RESPONSE", 6, "/id".into())]);
+    assert!(report.diagnostics[0]
+        .message
+        .starts_with("the client answered"));
+    // A session id is only ever the agent's: the agent answered twice.
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, NEW_OK]);
+    assert_eq!(
+        found(&report),
+        [("ENV-DUPLICATE-RESPONSE", 5, "/id".into())]
+    );
+    // An empty result names no one: either the agent answered twice or
+    // the client answered nothing, so neither is judged.
+    let ok = r#"{"jsonrpc":"2.0","id":2,"result":{}}"#;
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, prompt, ok, ok]);
+    assert_eq!(found(&report), [("TRACE-DIRECTION", 7, "/id".into())]);
+}
+
+#[test]
 fn a_null_request_id_is_paired_with_its_null_response() {
     let init = r#"{"jsonrpc":"2.0","id":null,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#;
     let ok = r#"{"jsonrpc":"2.0","id":null,"result":{"protocolVersion":1}}"#;

@@ -68,6 +68,11 @@ pub enum ResponseOutcome {
     AnswersUnplaced { method: String },
     /// The id was answered already.
     Duplicate { direction: Direction },
+    /// A bare response whose id was answered already by a bare response:
+    /// either `direction`'s sender answered twice, or the other party sent
+    /// one of the two to no request of `direction`'s sender. No reading
+    /// judges the same party, so neither is judged.
+    DuplicateOrStray { direction: Direction },
     /// No request with this id is in flight.
     Unknown { direction: Option<Direction> },
     /// Requests were dropped at the outstanding limit, so an unmatched
@@ -212,7 +217,7 @@ impl Correlator {
                             [Direction::ClientToAgent, Direction::AgentToClient]
                         {
                             if self.answered[request_direction.index()].contains(id) {
-                                return ResponseOutcome::Duplicate {
+                                return ResponseOutcome::DuplicateOrStray {
                                     direction: request_direction.opposite(),
                                 };
                             }
@@ -222,6 +227,15 @@ impl Correlator {
                 }
             }
         }
+    }
+
+    /// Whether a bare response with `id` is read as ambiguous whatever it
+    /// carries: the id is in flight in both directions, or its first bare
+    /// response was (the second is paired by what is left, not placed anew).
+    pub fn is_ambiguous(&self, id: &Id) -> bool {
+        let in_flight = |direction: Direction| self.outstanding[direction.index()].contains_key(id);
+        (in_flight(Direction::ClientToAgent) && in_flight(Direction::AgentToClient))
+            || self.ambiguous.iter().any(|(known, _)| known == id)
     }
 
     /// The request that a response with `id` travelling in `direction`

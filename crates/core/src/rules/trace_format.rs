@@ -139,6 +139,21 @@ pub fn unplaced_method(method: &str) -> Diagnostic {
 }
 
 /// A bare response whose id is in flight in both directions.
+/// A second bare response with an id already answered: its sender, or the
+/// first one's, is unknown, so is the party at fault.
+pub fn duplicate_or_stray_response(id: &str, direction: crate::jsonrpc::Direction) -> Diagnostic {
+    Diagnostic::new(
+        &DIRECTION,
+        format!(
+            "response id {id} came again in a bare trace: either the {} answered request {id} twice, or the {} sent one of the two responses to no request; no one is judged on which",
+            direction.sender(),
+            direction.opposite().sender()
+        ),
+    )
+    .at("/id")
+    .hint("record the trace with envelopes so each response's direction is known")
+}
+
 pub fn ambiguous_response(id: &str, assumed: &str, alternative: &str) -> Diagnostic {
     Diagnostic::new(
         &DIRECTION,

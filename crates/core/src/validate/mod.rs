@@ -720,7 +720,19 @@ impl Validator {
                 self.call(direction, &method, params, false);
             }
             Frame::Response { id, result, error } => {
+                // A bare response whose result only one party's answers
+                // carry is that party's, as if its line said so (unless its
+                // id is ambiguous: then what is left of the pair decides).
+                let direction = direction.or_else(|| {
+                    result
+                        .and_then(sender_of_result)
+                        .filter(|_| !self.correlator.is_ambiguous(&id))
+                });
                 let outcome = self.correlator.response(direction, &id);
+                if let ResponseOutcome::DuplicateOrStray { direction } = outcome {
+                    let id = id.to_string();
+                    self.emit(trace_format::duplicate_or_stray_response(&id, direction));
+                }
                 if let Some(d) = env::response_outcome(&outcome, &id) {
                     self.emit(d);
                 }
@@ -954,6 +966,11 @@ impl Validator {
                 _ => {}
             }
             return true;
+        }
+        // A bare response's result may name its sender (`sender_of_result`),
+        // which this read does not look at: the exact path reads it.
+        if direction.is_none() {
+            return false;
         }
         let Some(pending) = self.correlator.plain_answer(direction, &id) else {
             return false;
@@ -1670,6 +1687,24 @@ fn answer_fits(method: &str, result: Option<&RawValue>, error: Option<&RawValue>
         "session/new" | "session/fork" => error.is_none() && has("sessionId"),
         _ => false,
     }
+}
+
+/// Who sent a response, when its result carries a member that only one
+/// party's answers carry (ACP's schema): `protocolVersion` (initialize),
+/// `sessionId` (session/new, session/fork) and `stopReason` (session/prompt)
+/// only the agent's; `outcome` (session/request_permission) and `terminalId`
+/// (terminal/create) only the client's.
+fn sender_of_result(result: &RawValue) -> Option<Direction> {
+    let mut sender = None;
+    let _ = crate::trace::each_member(result.get(), |name, _| {
+        sender = match name {
+            "protocolVersion" | "sessionId" | "stopReason" => Some(Direction::AgentToClient),
+            "outcome" | "terminalId" => Some(Direction::ClientToAgent),
+            _ => return Some(()),
+        };
+        None
+    });
+    sender
 }
 
 /// Whether `session/update` params repeat a member the update is read by
