@@ -236,16 +236,20 @@ fn read_each(
     // `count - 1`, every last value (what serde_json keeps, and what the
     // validator applies): `{"c":[],"c":0,"c":[]}` reads `{"c":0}`, then
     // `{"c":[]}`.
-    let hasher = std::collections::hash_map::RandomState::new();
+    // Hashed as written, piece by piece, never held: a reading is written
+    // out only to be read (or compared, when two hashes are equal).
+    let keys = std::collections::hash_map::RandomState::new();
+    let hash = |j: usize| {
+        let mut sink = HashSink(keys.build_hasher());
+        shape
+            .write(j, &mut sink)
+            .map(|()| std::hash::Hasher::finish(&sink.0))
+    };
     // Each as long as the text at most (a reading drops members): no
     // doubling past it.
     let mut text = String::with_capacity(longest);
     let mut later = String::new();
-    let mut hashes: Vec<Option<u64>> = Vec::with_capacity(count);
-    for j in 0..count {
-        text.clear();
-        hashes.push(shape.write(j, &mut text).map(|()| hasher.hash_one(&text)));
-    }
+    let hashes: Vec<Option<u64>> = (0..count).map(hash).collect();
     for (j, hash) in hashes.iter().enumerate() {
         let Some(hash) = hash else {
             complete = false;
@@ -268,6 +272,28 @@ fn read_each(
         }
     }
     complete
+}
+
+/// Where a reading is written: a buffer, or a hasher that never holds it.
+trait Sink {
+    fn push_str(&mut self, text: &str);
+}
+
+impl Sink for String {
+    fn push_str(&mut self, text: &str) {
+        String::push_str(self, text);
+    }
+}
+
+/// A reading's hash, fed piece by piece: `Hasher::write` of SipHash is the
+/// same over the pieces as over their concatenation, so this equals the
+/// hash of the reading written out (`hash_written`).
+struct HashSink(std::collections::hash_map::DefaultHasher);
+
+impl Sink for HashSink {
+    fn push_str(&mut self, text: &str) {
+        std::hash::Hasher::write(&mut self.0, text.as_bytes());
+    }
 }
 
 /// A value whose readings are counted, read once: what is the same in every
@@ -363,7 +389,7 @@ impl<'a> Shape<'a> {
     }
 
     /// Reading `j` (see [`readings`]) written to `out`.
-    fn write(&self, j: usize, out: &mut String) -> Option<()> {
+    fn write(&self, j: usize, out: &mut impl Sink) -> Option<()> {
         match self {
             Shape::Whole(text) => out.push_str(text),
             Shape::Composite(composite) => composite.write(j, out)?,
@@ -536,10 +562,10 @@ impl<'a> Composite<'a> {
     /// its values taken in turn (the last once they run out; past the cap,
     /// the last stands in the cap's last place); every other member, and
     /// each element, with its value's `j`-th reading likewise.
-    fn write(&self, j: usize, out: &mut String) -> Option<()> {
+    fn write(&self, j: usize, out: &mut impl Sink) -> Option<()> {
         let chosen = self.choose(j)?;
-        let (open, close) = if self.object { ('{', '}') } else { ('[', ']') };
-        out.push(open);
+        let (open, close) = if self.object { ("{", "}") } else { ("[", "]") };
+        out.push_str(open);
         let mut nested = self.nested.iter().peekable();
         let mut first = true;
         for (index, piece) in self.pieces.iter().enumerate() {
@@ -553,7 +579,7 @@ impl<'a> Composite<'a> {
                 }
             };
             if !first {
-                out.push(',');
+                out.push_str(",");
             }
             first = false;
             match inner {
@@ -564,7 +590,7 @@ impl<'a> Composite<'a> {
                 }
             }
         }
-        out.push(close);
+        out.push_str(close);
         Some(())
     }
 
@@ -955,6 +981,27 @@ mod tests {
             let last: Value = serde_json::from_str(read.texts.last().unwrap()).unwrap();
             let serde: Value = serde_json::from_str(&text).unwrap();
             prop_assert_eq!(last, serde);
+        }
+
+        /// A reading hashed piece by piece (as `read_each` finds equal
+        /// readings) hashes as the reading written out.
+        #[test]
+        fn a_reading_hashed_in_pieces_hashes_as_written(tree in tree()) {
+            use std::hash::{BuildHasher, Hasher};
+            let (mut leaves, mut text) = (0, String::new());
+            write(&tree, &mut leaves, &mut text);
+            let mut cut = false;
+            let (shape, count) = Shape::of(&text, &mut cut).unwrap();
+            let keys = std::collections::hash_map::RandomState::new();
+            for j in 0..count {
+                let mut sink = HashSink(keys.build_hasher());
+                shape.write(j, &mut sink).unwrap();
+                let mut written = String::new();
+                shape.write(j, &mut written).unwrap();
+                let mut whole = keys.build_hasher();
+                whole.write(written.as_bytes());
+                prop_assert_eq!(sink.0.finish(), whole.finish(), "{}", written);
+            }
         }
     }
 
