@@ -746,6 +746,8 @@ struct Spelling<'a> {
     reversed: bool,
     /// A space around every token.
     spaced: bool,
+    /// Bare lines, as a wire capture holds them: no direction is given.
+    bare: bool,
 }
 
 impl Spelling<'_> {
@@ -827,7 +829,11 @@ fn run_spelled(
         if let (Some(message), Some(direction)) = (&item.message, item.direction) {
             let mut text = String::new();
             spelling.write(message, &mut text);
-            validator.push_message(index as u64 + 1, direction, text.as_bytes());
+            if spelling.bare {
+                validator.push_record(index as u64 + 1, text.as_bytes());
+            } else {
+                validator.push_message(index as u64 + 1, direction, text.as_bytes());
+            }
         }
     }
     (validator.take_diagnostics(), validator.state().to_json())
@@ -946,12 +952,66 @@ fn every_spelling_of_a_message_is_read_alike(files: &[VectorFile]) -> Result<(),
     differences(&problems)
 }
 
+/// A bare trace is read as its envelopes say: every case's messages
+/// written as bare lines report the same findings (rule and place, in any
+/// order) and end in the same state, apart from what only a direction can
+/// tell. A `TRACE-DIRECTION` warning says where the suite could not place a
+/// message, and a client's `session/update` (`SES-UPDATE-NOTIFICATION`)
+/// reads as an agent's without one.
+fn a_bare_trace_is_read_as_its_envelopes_say(files: &[VectorFile]) -> Result<(), Failed> {
+    let findings = |diagnostics: &[Diagnostic]| {
+        sorted(
+            diagnostics
+                .iter()
+                .filter(|d| d.rule.id != "TRACE-DIRECTION")
+                .map(|d| {
+                    let severity = d.severity().as_str();
+                    format!("message {} {severity} {} {}", d.line, d.rule.id, d.pointer)
+                }),
+        )
+    };
+    let client_update = |case: &Case| {
+        case.messages.iter().any(|item| {
+            item.direction == Some(Direction::ClientToAgent)
+                && item.message.as_ref().and_then(|m| m.get("method"))
+                    == Some(&Value::from("session/update"))
+        })
+    };
+    let mut problems = Vec::new();
+    let mut compared = 0;
+    for (file, case) in cases(files) {
+        if client_update(case) || case.messages.iter().any(|item| item.message.is_none()) {
+            continue;
+        }
+        compared += 1;
+        let revision = file.group.revision;
+        let (enveloped, enveloped_state) = run_spelled(revision, case, Spelling::default());
+        let bare = Spelling {
+            bare: true,
+            ..Spelling::default()
+        };
+        let (got, got_state) = run_spelled(revision, case, bare);
+        if findings(&got) != findings(&enveloped) || got_state != enveloped_state {
+            problems.push(format!(
+                "{} bare:\n{}\n  enveloped:\n{}",
+                case.id,
+                findings(&got).join("\n"),
+                findings(&enveloped).join("\n")
+            ));
+        }
+    }
+    if compared < 600 {
+        problems.push(format!("only {compared} cases compared"));
+    }
+    differences(&problems)
+}
+
 // ------------------------------------------------------------------ harness
 
 /// A check over the whole corpus, which needs its files read as vector groups.
 type CorpusCheck = fn(&[VectorFile]) -> Result<(), Failed>;
 
-const CORPUS_CHECKS: [(&str, CorpusCheck); 4] = [
+const CORPUS_CHECKS: [(&str, CorpusCheck); 5] = [
     (
         "meta::vectors_agree_with_themselves_and_the_catalog",
         vectors_agree_with_themselves_and_the_catalog,
@@ -967,6 +1027,10 @@ const CORPUS_CHECKS: [(&str, CorpusCheck); 4] = [
     (
         "meta::every_spelling_of_a_message_is_read_alike",
         every_spelling_of_a_message_is_read_alike,
+    ),
+    (
+        "meta::a_bare_trace_is_read_as_its_envelopes_say",
+        a_bare_trace_is_read_as_its_envelopes_say,
     ),
 ];
 
