@@ -104,17 +104,7 @@ fn read_lines(data: &[u8], max: usize, capacity: usize) -> Result<Vec<Line>, sup
 }
 
 /// The members of `LineObject`, by name.
-const FRAME_MEMBERS: [&str; 9] = [
-    "jsonrpc",
-    "id",
-    "method",
-    "params",
-    "result",
-    "error",
-    "direction",
-    "message",
-    "time",
-];
+const FRAME_MEMBERS: [&str; 9] = LineObject::MEMBERS;
 const JSONRPC_MEMBERS: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
 
 /// What `parse_record` should make of a line, decided from a `Value`.

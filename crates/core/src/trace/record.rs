@@ -19,6 +19,21 @@ pub struct LineObject<'a> {
     pub time: Option<&'a RawValue>,
 }
 
+impl LineObject<'_> {
+    /// The members read, by name, in the order of the fields.
+    pub const MEMBERS: [&'static str; 9] = [
+        "jsonrpc",
+        "id",
+        "method",
+        "params",
+        "result",
+        "error",
+        "direction",
+        "message",
+        "time",
+    ];
+}
+
 /// Read from a JSON object only (not from an array, as a derived struct
 /// would be), each member `Some` when it is there, even as `null`; any
 /// other member skipped, whatever its name (even one holding half of a
@@ -35,19 +50,8 @@ impl<'de> Deserialize<'de> for LineObject<'de> {
                 self,
                 map: A,
             ) -> Result<Self::Value, A::Error> {
-                const FIELDS: &[&str] = &[
-                    "jsonrpc",
-                    "id",
-                    "method",
-                    "params",
-                    "result",
-                    "error",
-                    "direction",
-                    "message",
-                    "time",
-                ];
-                let mut slots = [None; 9];
-                super::names::read_fields(map, FIELDS, &mut slots)?;
+                let mut slots = [None; LineObject::MEMBERS.len()];
+                super::names::read_fields(map, &LineObject::MEMBERS, &mut slots)?;
                 let [jsonrpc, id, method, params, result, error, direction, message, time] = slots;
                 Ok(LineObject {
                     jsonrpc,
