@@ -140,6 +140,20 @@ fn a_bare_response_is_judged_against_the_party_its_result_names() {
 }
 
 #[test]
+fn a_byte_order_mark_is_named_and_what_follows_it_read() {
+    let init = initialize(r#"{"plan":{}}"#);
+    // Before a message: named, and the message still read.
+    let marked = format!("\u{feff}{init}");
+    let report = check(&[&marked, INIT_OK, NEW, NEW_OK, PLAN_UPDATE]);
+    assert_eq!(found(&report), [("ENV-BOM", 1, "".into())]);
+    assert_eq!(report.state.session("s").unwrap().plans.len(), 1);
+    // Alone on its line (a file that starts with one, then a newline):
+    // named, and the rest is a blank line, not a JSON fault.
+    let report = check(&["\u{feff}", &init, INIT_OK, NEW, NEW_OK, PLAN_UPDATE]);
+    assert_eq!(found(&report), [("ENV-BOM", 1, "".into())]);
+}
+
+#[test]
 fn a_null_request_id_is_paired_with_its_null_response() {
     let init = r#"{"jsonrpc":"2.0","id":null,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#;
     let ok = r#"{"jsonrpc":"2.0","id":null,"result":{"protocolVersion":1}}"#;

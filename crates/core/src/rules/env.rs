@@ -178,7 +178,7 @@ pub const BOM: Rule = Rule {
 pub fn byte_order_mark() -> Diagnostic {
     Diagnostic::new(
         &BOM,
-        "the message starts with a byte order mark (U+FEFF, bytes EF BB BF): JSON.parse, Python's json and serde_json reject it; the suite reads what follows",
+        "the line starts with a byte order mark (U+FEFF, bytes EF BB BF): JSON.parse, Python's json and serde_json reject it; the suite reads what follows",
     )
     .hint("write messages as UTF-8 without a byte order mark (e.g. .NET's UTF8Encoding(false))")
 }

@@ -286,6 +286,10 @@ impl Validator {
             }
             None => bytes,
         };
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            // Nothing but the mark: a blank line after it.
+            return;
+        }
         if self.skim {
             let max_depth = self.config.limits.max_depth;
             // Requests and responses first when the line's start names no
@@ -567,6 +571,9 @@ impl Validator {
             }
             None => bytes,
         };
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
         if self.skim {
             let max_depth = self.config.limits.max_depth;
             let rpc_first = !names_update(bytes);
