@@ -116,36 +116,44 @@ pub(crate) fn decode(raw: &str) -> Option<Cow<'_, str>> {
     super::interop::read_string(raw).map(|(name, _)| Cow::Owned(name))
 }
 
-/// The members named `fields` of the object `map` reads, each as its raw
-/// value (in `slots`, by the field's place), the other members skipped. A
-/// name is read as [`decode`] reads it, so that a member named with half of
-/// a character is skipped like any other instead of failing the object (a
-/// derived `Deserialize` fails on it: serde_json will not decode the name).
-/// A field given twice fails the read, as a derived one does.
-pub(crate) fn read_fields<'de, A: serde::de::MapAccess<'de>>(
-    mut map: A,
-    fields: &'static [&'static str],
-    slots: &mut [Option<&'de serde_json::value::RawValue>],
-) -> Result<(), A::Error> {
-    use serde::de::{Error, IgnoredAny};
+/// The members named `fields` of the object `d` reads, each as its raw
+/// value (by the field's place), the other members skipped. A name is read
+/// as [`decode`] reads it, so that a member named with half of a character
+/// is skipped like any other instead of failing the object (a derived
+/// `Deserialize` fails on it: serde_json will not decode the name). A field
+/// given twice fails the read, as a derived one does; so does anything but
+/// an object (a derived struct would also read an array).
+pub(crate) fn read_fields<'de, D: serde::Deserializer<'de>, const N: usize>(
+    d: D,
+    fields: &'static [&'static str; N],
+) -> Result<[Option<&'de serde_json::value::RawValue>; N], D::Error> {
+    use serde::de::{Error, IgnoredAny, MapAccess, Visitor};
     use serde_json::value::RawValue;
-    while let Some(raw) = map.next_key::<&'de RawValue>()? {
-        let name = decode(raw.get())
-            .ok_or_else(|| A::Error::custom("a member name that is not a string"))?;
-        let Some(at) = fields.iter().position(|field| *field == name) else {
-            map.next_value::<IgnoredAny>()?;
-            continue;
-        };
-        let (Some(slot), Some(field)) = (slots.get_mut(at), fields.get(at)) else {
-            map.next_value::<IgnoredAny>()?;
-            continue;
-        };
-        if slot.is_some() {
-            return Err(A::Error::duplicate_field(field));
+    struct Fields<const N: usize>(&'static [&'static str; N]);
+    impl<'de, const N: usize> Visitor<'de> for Fields<N> {
+        type Value = [Option<&'de RawValue>; N];
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON object")
         }
-        *slot = Some(map.next_value::<&'de RawValue>()?);
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut slots = [None; N];
+            while let Some(raw) = map.next_key::<&'de RawValue>()? {
+                let name = decode(raw.get())
+                    .ok_or_else(|| A::Error::custom("a member name that is not a string"))?;
+                let Some(at) = self.0.iter().position(|field| *field == name) else {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                };
+                // `at` is a place in `fields`, and there are as many slots.
+                if slots[at].is_some() {
+                    return Err(A::Error::duplicate_field(self.0[at]));
+                }
+                slots[at] = Some(map.next_value::<&'de RawValue>()?);
+            }
+            Ok(slots)
+        }
     }
-    Ok(())
+    d.deserialize_map(Fields(fields))
 }
 
 #[cfg(test)]
@@ -197,25 +205,8 @@ mod tests {
 
     #[test]
     fn fields_are_read_past_any_name() {
-        use serde::Deserializer as _;
-        struct Fields;
-        impl<'de> serde::de::Visitor<'de> for Fields {
-            type Value = [Option<&'de serde_json::value::RawValue>; 2];
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                map: A,
-            ) -> Result<Self::Value, A::Error> {
-                let mut slots = [None; 2];
-                read_fields(map, &["a", "b"], &mut slots)?;
-                Ok(slots)
-            }
-        }
         let read = |text: &'static str| {
-            serde_json::Deserializer::from_str(text)
-                .deserialize_map(Fields)
+            read_fields(&mut serde_json::Deserializer::from_str(text), &["a", "b"])
                 .map(|slots| slots.map(|slot| slot.map(|raw| raw.get())))
                 .map_err(|e| e.to_string())
         };

@@ -40,33 +40,19 @@ impl LineObject<'_> {
 /// character, which a derived read fails on).
 impl<'de> Deserialize<'de> for LineObject<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Members;
-        impl<'de> serde::de::Visitor<'de> for Members {
-            type Value = LineObject<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                map: A,
-            ) -> Result<Self::Value, A::Error> {
-                let mut slots = [None; LineObject::MEMBERS.len()];
-                super::names::read_fields(map, &LineObject::MEMBERS, &mut slots)?;
-                let [jsonrpc, id, method, params, result, error, direction, message, time] = slots;
-                Ok(LineObject {
-                    jsonrpc,
-                    id,
-                    method,
-                    params,
-                    result,
-                    error,
-                    direction,
-                    message,
-                    time,
-                })
-            }
-        }
-        d.deserialize_map(Members)
+        let [jsonrpc, id, method, params, result, error, direction, message, time] =
+            super::names::read_fields(d, &LineObject::MEMBERS)?;
+        Ok(LineObject {
+            jsonrpc,
+            id,
+            method,
+            params,
+            result,
+            error,
+            direction,
+            message,
+            time,
+        })
     }
 }
 

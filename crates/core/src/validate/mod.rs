@@ -1762,23 +1762,8 @@ struct UpdateParams<'a> {
 /// character ([`crate::trace::read_fields`]).
 impl<'de> Deserialize<'de> for UpdateParams<'de> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Members;
-        impl<'de> serde::de::Visitor<'de> for Members {
-            type Value = UpdateParams<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("session/update params")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                map: A,
-            ) -> Result<Self::Value, A::Error> {
-                let mut slots = [None; 2];
-                crate::trace::read_fields(map, &["sessionId", "update"], &mut slots)?;
-                let [session_id, update] = slots;
-                Ok(UpdateParams { session_id, update })
-            }
-        }
-        d.deserialize_map(Members)
+        let [session_id, update] = crate::trace::read_fields(d, &["sessionId", "update"])?;
+        Ok(UpdateParams { session_id, update })
     }
 }
 
@@ -1790,23 +1775,8 @@ type KindRead<'a> = (Cow<'a, str>, Option<Unpredictable>);
 /// `Err` when `update` is not an object or its `sessionUpdate` is not a
 /// string.
 fn update_kind(update: &RawValue) -> Result<Option<KindRead<'_>>, ()> {
-    struct Members;
-    impl<'de> serde::de::Visitor<'de> for Members {
-        type Value = Option<&'de RawValue>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a session update")
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-            let mut slots = [None; 1];
-            crate::trace::read_fields(map, &["sessionUpdate"], &mut slots)?;
-            let [kind] = slots;
-            Ok(kind)
-        }
-    }
-    use serde::Deserializer as _;
-    let kind = serde_json::Deserializer::from_str(update.get())
-        .deserialize_map(Members)
-        .map_err(|_| ())?;
+    let mut de = serde_json::Deserializer::from_str(update.get());
+    let [kind] = crate::trace::read_fields(&mut de, &["sessionUpdate"]).map_err(|_| ())?;
     let Some(kind) = kind.filter(|kind| kind.get() != "null") else {
         return Ok(None);
     };
