@@ -575,6 +575,9 @@ pub fn response_outcome(outcome: &ResponseOutcome, id: &Id) -> Option<Diagnostic
             .at("/id")
             .hint("send exactly one response per request"),
         ),
+        ResponseOutcome::DuplicateOrStray { direction } => Some(
+            super::trace_format::duplicate_or_stray_response(&id.to_string(), *direction),
+        ),
         ResponseOutcome::Ambiguous {
             request,
             alternative,

@@ -736,10 +736,6 @@ impl Validator {
                         .filter(|_| !self.correlator.is_ambiguous(&id))
                 });
                 let outcome = self.correlator.response(direction, &id);
-                if let ResponseOutcome::DuplicateOrStray { direction } = outcome {
-                    let id = id.to_string();
-                    self.emit(trace_format::duplicate_or_stray_response(&id, direction));
-                }
                 if let Some(d) = env::response_outcome(&outcome, &id) {
                     self.emit(d);
                 }
