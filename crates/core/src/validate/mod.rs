@@ -268,26 +268,9 @@ impl Validator {
     /// are skipped.
     pub fn push_record(&mut self, line_no: u64, bytes: &[u8]) {
         self.line = line_no;
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return;
-        }
         let before = self.diagnostics.len();
-        let bytes = match bytes.strip_prefix(BYTE_ORDER_MARK) {
-            Some(rest) => {
-                // Before an envelope, the trace file's; before a bare
-                // message, its sender's (a bare trace is the wire as sent).
-                let text = std::str::from_utf8(rest).unwrap_or_default();
-                if crate::trace::gives_member(text, &["direction", "message"]) {
-                    self.emit(trace_format::envelope_byte_order_mark());
-                } else {
-                    self.emit(env::byte_order_mark());
-                }
-                rest
-            }
-            None => bytes,
-        };
+        let bytes = self.past_byte_order_mark(bytes, true);
         if bytes.iter().all(u8::is_ascii_whitespace) {
-            // Nothing but the mark: a blank line after it.
             return;
         }
         if self.skim {
@@ -329,6 +312,23 @@ impl Validator {
             Err(fault) => self.record_fault(None, bytes, fault),
         }
         self.after_message(before, bytes);
+    }
+
+    /// `bytes` after a leading byte order mark, which is said: a message's
+    /// (`ENV-BOM`, its sender's), or before an envelope of a trace
+    /// (`record`) the trace file's. A line of nothing but the mark is then
+    /// a blank line.
+    fn past_byte_order_mark<'b>(&mut self, bytes: &'b [u8], record: bool) -> &'b [u8] {
+        let Some(rest) = bytes.strip_prefix(BYTE_ORDER_MARK) else {
+            return bytes;
+        };
+        let text = std::str::from_utf8(rest).unwrap_or_default();
+        if record && crate::trace::gives_member(text, &["direction", "message"]) {
+            self.emit(trace_format::envelope_byte_order_mark());
+        } else {
+            self.emit(env::byte_order_mark());
+        }
+        rest
     }
 
     /// A line the one-object read refused. A batch and a message that
@@ -560,17 +560,8 @@ impl Validator {
     /// Feed one message whose direction is known (live modes).
     pub fn push_message(&mut self, line_no: u64, direction: Direction, bytes: &[u8]) {
         self.line = line_no;
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            return;
-        }
         let before = self.diagnostics.len();
-        let bytes = match bytes.strip_prefix(BYTE_ORDER_MARK) {
-            Some(rest) => {
-                self.emit(env::byte_order_mark());
-                rest
-            }
-            None => bytes,
-        };
+        let bytes = self.past_byte_order_mark(bytes, false);
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return;
         }
