@@ -720,34 +720,14 @@ fn each_raw_element<'a>(text: &'a str, each: impl FnMut(&'a RawValue) -> Option<
 /// the last one (as serde_json's maps and JavaScript read it). `None` for a
 /// missing member or text that is not a JSON object.
 pub fn last_member<'a>(json: &'a str, key: &str) -> Option<&'a RawValue> {
-    struct Last<'k>(&'k str);
-    impl<'de, 'k> DeserializeSeed<'de> for Last<'k> {
-        type Value = Option<&'de RawValue>;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            d.deserialize_map(self)
+    let mut last = None;
+    each_member(json, |name, value| {
+        if name == key {
+            last = Some(value);
         }
-    }
-    impl<'de, 'k> Visitor<'de> for Last<'k> {
-        type Value = Option<&'de RawValue>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("an object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut last = None;
-            while let Some(name) = map.next_key::<&'de RawValue>()? {
-                // Decoded, so that a name holding half of a character is
-                // passed over, not the end of the read.
-                if super::names::decode(name.get()).is_some_and(|name| name == self.0) {
-                    last = Some(map.next_value::<&'de RawValue>()?);
-                } else {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-            Ok(last)
-        }
-    }
-    let mut de = serde_json::Deserializer::from_str(json);
-    Last(key).deserialize(&mut de).ok().flatten()
+        Some(())
+    })?;
+    last
 }
 
 /// What a walk over a JSON value does in arrays and objects. Scalars are
