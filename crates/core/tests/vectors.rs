@@ -839,6 +839,14 @@ fn run_spelled(
     (validator.take_diagnostics(), validator.state().to_json())
 }
 
+/// What was found and where (the message's number, the severity, the rule
+/// and the pointer), not its wording: diagnostics quote values as sent, so
+/// another spelling may word the same finding otherwise.
+fn finding(d: &Diagnostic) -> String {
+    let severity = d.severity().as_str();
+    format!("message {} {severity} {} {}", d.line, d.rule.id, d.pointer)
+}
+
 fn differences(problems: &[String]) -> Result<(), Failed> {
     if problems.is_empty() {
         return Ok(());
@@ -925,14 +933,7 @@ fn every_spelling_of_a_message_is_read_alike(files: &[VectorFile]) -> Result<(),
             },
         ),
     ];
-    // Messages quote values as sent, so they may differ: what is found, and
-    // where, may not.
-    let sorted_findings = |diagnostics: &[Diagnostic]| {
-        sorted(diagnostics.iter().map(|d| {
-            let severity = d.severity().as_str();
-            format!("message {} {severity} {} {}", d.line, d.rule.id, d.pointer)
-        }))
-    };
+    let sorted_findings = |diagnostics: &[Diagnostic]| sorted(diagnostics.iter().map(finding));
     let mut problems = Vec::new();
     for (file, case) in cases(files) {
         let revision = file.group.revision;
@@ -964,10 +965,7 @@ fn a_bare_trace_is_read_as_its_envelopes_say(files: &[VectorFile]) -> Result<(),
             diagnostics
                 .iter()
                 .filter(|d| d.rule.id != "TRACE-DIRECTION")
-                .map(|d| {
-                    let severity = d.severity().as_str();
-                    format!("message {} {severity} {} {}", d.line, d.rule.id, d.pointer)
-                }),
+                .map(finding),
         )
     };
     let client_update = |case: &Case| {

@@ -550,18 +550,9 @@ mod tests {
     }
 
     fn object(message: BoxedStrategy<String>) -> impl Strategy<Value = String> {
-        let key = prop::sample::select(vec![
-            "jsonrpc",
-            "id",
-            "method",
-            "params",
-            "result",
-            "error",
-            "direction",
-            "message",
-            "time",
-            "other",
-        ]);
+        let mut keys = LineObject::MEMBERS.to_vec();
+        keys.push("other");
+        let key = prop::sample::select(keys);
         prop::collection::vec((key, member_value(message)), 0..6).prop_map(|members| {
             let members: Vec<String> = members
                 .into_iter()

@@ -287,7 +287,8 @@ impl Sink for String {
 
 /// A reading's hash, fed piece by piece: `Hasher::write` of SipHash is the
 /// same over the pieces as over their concatenation, so this equals the
-/// hash of the reading written out (`hash_written`).
+/// hash of the reading written out (the test
+/// `a_reading_hashed_in_pieces_hashes_as_written` holds it to that).
 struct HashSink(std::collections::hash_map::DefaultHasher);
 
 impl Sink for HashSink {
