@@ -26,7 +26,8 @@
 # members, many plans at the entry limit, lines of one huge string, a line
 # whose repeated member gives it 8 readings, millions of members with one
 # repeat or every name twice, a message or an envelope of millions of
-# members, a batch of millions of elements), each
+# members, a batch of millions of elements, a v2 batch of hundreds of
+# thousands of lifecycle-sensitive notifications), each
 # line just under the default --max-line-bytes; target: peak RSS at most
 # 4 x --max-line-bytes + 64 MB (issue 11). Three more shapes of small lines
 # (thousands of requests in flight, loads failing oldest first) are there
