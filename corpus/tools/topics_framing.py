@@ -204,6 +204,13 @@ def framing(rev):
     c.update(SESSION, update)
     c.end_turn(p)
 
+    c = case("env-bom-at-the-start-of-a-bare-trace",
+             "A bare trace whose first line starts with a byte order mark: the file's writer may have put it there as well as the sender, so it is the trace's (TRACE-RECORD), not a party's.",
+             near_miss=["ENV-BOM"])
+    c.expect("TRACE-RECORD", c.record("\ufeff" + line(notification("_acme.dev/hello", {}))), "")
+    p = c.start()
+    c.end_turn(p)
+
     c = case("env-bom-before-an-envelope",
              "A trace line whose envelope follows a byte order mark: the trace file's fault (TRACE-RECORD), not the message's; the message is still checked.",
              near_miss=["ENV-BOM"])

@@ -142,15 +142,21 @@ fn a_bare_response_is_judged_against_the_party_its_result_names() {
 #[test]
 fn a_byte_order_mark_is_named_and_what_follows_it_read() {
     let init = initialize(r#"{"plan":{}}"#);
-    // Before a message: named, and the message still read.
+    // Before a message: its sender's, and the message still read.
+    let marked = format!("\u{feff}{PLAN_UPDATE}");
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &marked]);
+    assert_eq!(found(&report), [("ENV-BOM", 5, "".into())]);
+    assert_eq!(report.state.session("s").unwrap().plans.len(), 1);
+    // At the start of the file, the file's writer may have put it there as
+    // well as the sender: the trace's, not the sender's.
     let marked = format!("\u{feff}{init}");
     let report = check(&[&marked, INIT_OK, NEW, NEW_OK, PLAN_UPDATE]);
-    assert_eq!(found(&report), [("ENV-BOM", 1, "".into())]);
+    assert_eq!(found(&report), [("TRACE-RECORD", 1, "".into())]);
     assert_eq!(report.state.session("s").unwrap().plans.len(), 1);
     // Alone on its line (a file that starts with one, then a newline):
     // named, and the rest is a blank line, not a JSON fault.
     let report = check(&["\u{feff}", &init, INIT_OK, NEW, NEW_OK, PLAN_UPDATE]);
-    assert_eq!(found(&report), [("ENV-BOM", 1, "".into())]);
+    assert_eq!(found(&report), [("TRACE-RECORD", 1, "".into())]);
 }
 
 #[test]

@@ -116,6 +116,17 @@ pub fn envelope_byte_order_mark() -> Diagnostic {
     .hint("write trace files as UTF-8 without a byte order mark")
 }
 
+/// A bare trace whose first line starts with a byte order mark: the file's
+/// writer or the first message's sender put it there, and nothing tells
+/// which.
+pub fn file_byte_order_mark() -> Diagnostic {
+    Diagnostic::new(
+        &RECORD,
+        "the trace starts with a byte order mark (U+FEFF), which is not part of the trace format: whatever wrote the file or the sender of its first message put it there, so no party is judged on it; the message was still checked",
+    )
+    .hint("write trace files as UTF-8 without a byte order mark (a mark the sender writes on later lines is ENV-BOM)")
+}
+
 /// A line longer than the limit.
 pub fn line_too_long(bytes: u64, limit: usize) -> Diagnostic {
     Diagnostic::new(

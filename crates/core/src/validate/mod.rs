@@ -315,9 +315,10 @@ impl Validator {
     }
 
     /// `bytes` after a leading byte order mark, which is said: a message's
-    /// (`ENV-BOM`, its sender's), or before an envelope of a trace
-    /// (`record`) the trace file's. A line of nothing but the mark is then
-    /// a blank line.
+    /// (`ENV-BOM`, its sender's), or in a trace (`record`) the trace file's
+    /// before an envelope, and on the first line too, where whatever wrote
+    /// the file may have put it as well as the sender (no one is judged on
+    /// the guess). A line of nothing but the mark is then a blank line.
     fn past_byte_order_mark<'b>(&mut self, bytes: &'b [u8], record: bool) -> &'b [u8] {
         let Some(rest) = bytes.strip_prefix(BYTE_ORDER_MARK) else {
             return bytes;
@@ -325,6 +326,8 @@ impl Validator {
         let text = std::str::from_utf8(rest).unwrap_or_default();
         if record && crate::trace::gives_member(text, &["direction", "message"]) {
             self.emit(trace_format::envelope_byte_order_mark());
+        } else if record && self.line == 1 {
+            self.emit(trace_format::file_byte_order_mark());
         } else {
             self.emit(env::byte_order_mark());
         }
