@@ -279,6 +279,16 @@ def readings(rev):
     c.expect("SHAPE-PRIORITY", c.last, entries_at(0, "priority"))
     c.end_turn(p)
 
+    c = case("number-beyond-double-as-request-id",
+             "A prompt's id is 1e999, and its answer's too: a number, so not ENV-ID; named on both lines, read as the largest double, and the answer pairs with the prompt.",
+             docs=[(RFC8259, "6. Numbers")], near_miss=["ENV-ID", "ENV-UNKNOWN-RESPONSE"])
+    c.initialize()
+    c.new_session()
+    prompt = {"sessionId": SESSION, "prompt": [{"type": "text", "text": "Refactor the parser and add tests"}]}
+    c.expect("ENV-NUMBER-RANGE", c.raw("client_to_agent", line({"jsonrpc": "2.0", "id": 1e300, "method": "session/prompt", "params": prompt}).replace("1e+300", "1e999")), "/id")
+    c.update(SESSION, plan_of(steps3()))
+    c.expect("ENV-NUMBER-RANGE", c.raw("agent_to_client", line({"jsonrpc": "2.0", "id": 1e300, "result": {"stopReason": "end_turn"}}).replace("1e+300", "1e999")), "/id")
+
     c = case("number-within-double", "1e300 is within the range of doubles.", near_miss=["ENV-NUMBER-RANGE"])
     p = c.start()
     update = plan_of([entry("Analyze the existing codebase structure", "high", "pending", _meta={"acme.dev/score": 1e300})])

@@ -223,6 +223,18 @@ def session(rev):
     c.expect("SES-PROTOCOL-VERSION", c.agent_result(init, {"protocolVersion": str(rev.protocol_version)}), "/result/protocolVersion")
     c.new_session()
 
+    c = case("ses-initialize-protocol-version-beyond-uint16",
+             "The agent answers `\"protocolVersion\": 65536`: an integer, but beyond the schema's ProtocolVersion (0 to 65535, a uint16), so no version a client can read.")
+    init = c.initialize(answer=False)
+    c.expect("SES-PROTOCOL-VERSION", c.agent_result(init, {"protocolVersion": 65536}), "/result/protocolVersion")
+    c.new_session()
+
+    c = case("ses-initialize-protocol-version-negative",
+             "The agent answers `\"protocolVersion\": -1`: an integer below the schema's range.")
+    init = c.initialize(answer=False)
+    c.expect("SES-PROTOCOL-VERSION", c.agent_result(init, {"protocolVersion": -1}), "/result/protocolVersion")
+    c.new_session()
+
     c = case("ses-initialize-protocol-version-integer",
              "The agent answers with the integer protocolVersion it chose.", near_miss=["SES-PROTOCOL-VERSION"])
     p = c.start()

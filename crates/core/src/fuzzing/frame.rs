@@ -411,8 +411,23 @@ fn same_id(got: Option<&crate::jsonrpc::Id>, want: Option<&Value>) -> Checked {
     let got_value = got.map(|id| read_value(id.as_json()).ok());
     match (got_value, want) {
         (None, None) => Ok(()),
-        (Some(Some(got)), Some(want)) if &got == want => Ok(()),
+        (Some(Some(got)), Some(want)) if same_value(&got, want) => Ok(()),
         (got, want) => Err(super::Broken(format!("id {want:?} classified as {got:?}"))),
+    }
+}
+
+/// Whether two ids are the same JSON value: a number is its value however
+/// it is written (`1.0`, `1e0` and `1` are one id).
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(a), Value::Number(b)) => match (a.as_i64(), b.as_i64()) {
+            (Some(a), Some(b)) => a == b,
+            _ => match (a.as_u64(), b.as_u64()) {
+                (Some(a), Some(b)) => a == b,
+                _ => a.as_f64() == b.as_f64(),
+            },
+        },
+        _ => a == b,
     }
 }
 

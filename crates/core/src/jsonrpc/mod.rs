@@ -11,7 +11,7 @@ mod methods;
 pub use correlate::{Correlator, Pending, RequestOutcome, ResponseOutcome};
 pub use methods::direction_of_method;
 
-use crate::trace::interop::{read_string, Unpredictable};
+use crate::trace::interop::{read_string, scan, Unpredictable};
 use crate::trace::LineObject;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -93,8 +93,10 @@ impl Id {
         Id::read(raw).map(|(id, _)| id)
     }
 
-    /// The id, and an unpaired surrogate escape a string id holds (read as
-    /// U+FFFD, so a request and its answer still pair).
+    /// The id, and what in it readers may read differently: an unpaired
+    /// surrogate escape in a string (read as U+FFFD) or a number beyond the
+    /// range of doubles (read as the largest double of its sign), so that a
+    /// request and its answer still pair.
     fn read(raw: &RawValue) -> Option<(Id, Option<Unpredictable>)> {
         let text = raw.get();
         if text.starts_with('"') && text.contains("\\u") {
@@ -104,7 +106,17 @@ impl Id {
                 found,
             ));
         }
-        Id::canonical(text).map(|id| (id, None))
+        if let Some(id) = Id::canonical(text) {
+            return Some((id, None));
+        }
+        // serde_json refuses a number beyond the range of doubles (`1e400`),
+        // which is still a number.
+        if !matches!(text.as_bytes().first(), Some(b'-' | b'0'..=b'9')) {
+            return None;
+        }
+        let scanned = scan(text, 1)?;
+        let id = Id::canonical(&scanned.readable)?;
+        Some((id, scanned.found.into_iter().next()))
     }
 
     fn canonical(text: &str) -> Option<Id> {
@@ -373,6 +385,31 @@ mod tests {
         let raw = |s: &str| Id::from_raw(&serde_json::from_str::<Box<RawValue>>(s).unwrap());
         assert_eq!(raw(r#""t\ud83d""#), raw(r#""t\ufffd""#));
         assert!(raw(r#""t\ud83d""#).is_some());
+    }
+
+    #[test]
+    fn an_id_beyond_the_range_of_doubles_is_a_number_read_and_said() {
+        for (line, kind) in [
+            (r#"{"jsonrpc":"2.0","id":1e400,"method":"x"}"#, "Request"),
+            (r#"{"jsonrpc":"2.0","id":-1E999,"result":{}}"#, "Response"),
+        ] {
+            let (frame, faults) = classify_line(line);
+            assert!(frame.expect(line).starts_with(kind), "{line}");
+            match faults.as_slice() {
+                [FrameFault::Unpredictable { member, found }] => {
+                    assert_eq!(*member, "id");
+                    assert_eq!(found.kind, UnpredictableKind::NumberBeyondDouble);
+                }
+                other => panic!("{line}: {other:?}"),
+            }
+        }
+        // Read as the largest double of its sign, as the payload rules read
+        // such numbers, so a request and its answer pair.
+        let raw = |s: &str| Id::from_raw(&serde_json::from_str::<Box<RawValue>>(s).unwrap());
+        assert_eq!(raw("1e400"), raw("1.7976931348623157e308"));
+        assert_eq!(raw("-1e999"), raw("-1.7976931348623157e308"));
+        assert_ne!(raw("1e400"), raw("-1e400"));
+        assert!(raw("1e400").is_some());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
+use crate::spec::capability::{VersionFault, MAX_PROTOCOL_VERSION};
 use crate::spec::Revision;
 
 pub const BEFORE_INIT: Rule = Rule {
@@ -109,12 +110,12 @@ pub const PROTOCOL_VERSION: Rule = Rule {
     level: Level::Must,
     basis: Basis::Text,
     revisions: ALL_REVISIONS,
-    summary: "A successful `initialize` result carries the chosen `protocolVersion`, an integer",
+    summary: "A successful `initialize` result carries the chosen `protocolVersion`, an integer from 0 to 65535",
     citation: Citation {
         document: docs::INITIALIZATION_V1,
         section: "Initialization",
         text: "The Agent MUST respond with the chosen protocol version and the capabilities it supports.",
-        note: "The protocol version is \"a single integer that identifies a MAJOR protocol version\". Without it the revision is a guess (v1), which the report says.",
+        note: "The protocol version is \"a single integer that identifies a MAJOR protocol version\"; the schema's ProtocolVersion is an integer from 0 to 65535 (uint16), so a value outside that range is no version a client can read. Without one the revision is a guess (v1), which the report says.",
     },
     revision_citations: &[RevisionCitation {
         revision: Revision::V2,
@@ -122,7 +123,7 @@ pub const PROTOCOL_VERSION: Rule = Rule {
             document: docs::INITIALIZATION_V2,
             section: "Initialization",
             text: "The Agent MUST respond with the chosen protocol version",
-            note: "The protocol version is \"a single integer that identifies a MAJOR protocol version\". Without it the revision is a guess, which the report says.",
+            note: "The protocol version is \"a single integer that identifies a MAJOR protocol version\"; the schema's ProtocolVersion is an integer from 0 to 65535 (uint16), so a value outside that range is no version a client can read. Without one the revision is a guess, which the report says.",
         },
     }],
 };
@@ -231,21 +232,35 @@ pub const RULES: &[&Rule] = &[
     &UPDATE_AFTER_CANCEL,
 ];
 
-/// A successful initialize result without an integer protocolVersion.
-pub fn no_protocol_version(found: Option<&str>) -> Diagnostic {
-    let (message, pointer) = match found {
-        None => (
-            "the initialize result has no `protocolVersion`; the suite checks as v1, a guess".to_owned(),
-            "/result",
-        ),
-        Some(kind) => (
-            format!("the initialize result's `protocolVersion` is {kind}, not an integer; the suite checks as v1, a guess"),
-            "/result/protocolVersion",
+/// A successful initialize result without a protocolVersion the suite can
+/// read.
+pub fn no_protocol_version(fault: VersionFault<'_>) -> Diagnostic {
+    let what = match fault {
+        VersionFault::Missing => {
+            return Diagnostic::new(
+                &PROTOCOL_VERSION,
+                "the initialize result has no `protocolVersion`; the suite checks as v1, a guess",
+            )
+            .at("/result")
+            .hint("answer with the protocol version chosen, e.g. \"protocolVersion\": 1");
+        }
+        VersionFault::NotANumber(kind) => format!("is {kind}, not an integer"),
+        VersionFault::NotAnInteger(text) => {
+            format!("is {}, not an integer", crate::text::shorten(text, 40))
+        }
+        VersionFault::OutOfRange(text) => format!(
+            "is {}, beyond the range of protocol versions (integers from 0 to {MAX_PROTOCOL_VERSION})",
+            crate::text::shorten(text, 40)
         ),
     };
-    Diagnostic::new(&PROTOCOL_VERSION, message)
-        .at(pointer)
-        .hint("answer with the protocol version chosen, e.g. \"protocolVersion\": 1")
+    Diagnostic::new(
+        &PROTOCOL_VERSION,
+        format!(
+            "the initialize result's `protocolVersion` {what}; the suite checks as v1, a guess"
+        ),
+    )
+    .at("/result/protocolVersion")
+    .hint("answer with the protocol version chosen, e.g. \"protocolVersion\": 1")
 }
 
 /// A successful session/new (or fork) result without a string sessionId.

@@ -190,19 +190,47 @@ fn all_members<'a>(json: &'a str, name: &str) -> Vec<&'a RawValue> {
     crate::trace::members_named(json, name)
 }
 
-/// The `protocolVersion` of an `initialize` result, if it is an integer
-/// as JSON Schema counts them (by value: `2.0` and `2e0` are the integer 2).
-pub fn read_protocol_version(result: Option<&RawValue>) -> Option<u64> {
-    let version = last_member(result?.get(), "protocolVersion")?;
-    let number = match serde_json::from_str::<serde_json::Value>(version.get()).ok()? {
-        serde_json::Value::Number(n) => n,
-        _ => return None,
-    };
-    number.as_u64().or_else(|| {
-        let f = number.as_f64()?;
-        // Below 2^53 every integral f64 is exact.
-        (f.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&f)).then_some(f as u64)
-    })
+/// Why an `initialize` result carries no protocol version the suite can
+/// read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VersionFault<'a> {
+    /// No `protocolVersion` member.
+    Missing,
+    /// A value of another JSON type, named ("a string").
+    NotANumber(&'static str),
+    /// A number with a fractional part, as written.
+    NotAnInteger(&'a str),
+    /// An integer outside the schema's `ProtocolVersion` (0 to 65535), as
+    /// written.
+    OutOfRange(&'a str),
+}
+
+/// The largest protocol version: the schema types `ProtocolVersion` as
+/// `uint16`.
+pub const MAX_PROTOCOL_VERSION: u64 = 65_535;
+
+/// The `protocolVersion` of an `initialize` result: an integer as JSON
+/// Schema counts them (by value: `2.0` and `2e0` are the integer 2) within
+/// the schema's range, 0 to 65535.
+pub fn read_protocol_version(result: Option<&RawValue>) -> Result<u64, VersionFault<'_>> {
+    let version = result
+        .and_then(|r| last_member(r.get(), "protocolVersion"))
+        .ok_or(VersionFault::Missing)?;
+    let text = version.get();
+    if !matches!(text.as_bytes().first(), Some(b'-' | b'0'..=b'9')) {
+        return Err(VersionFault::NotANumber(crate::text::json_type_of_raw(
+            text,
+        )));
+    }
+    // Every JSON number parses; one beyond the range of doubles as infinity.
+    let value: f64 = text.parse().map_err(|_| VersionFault::NotAnInteger(text))?;
+    if value.is_finite() && value.fract() != 0.0 {
+        return Err(VersionFault::NotAnInteger(text));
+    }
+    if !(0.0..=MAX_PROTOCOL_VERSION as f64).contains(&value) {
+        return Err(VersionFault::OutOfRange(text));
+    }
+    Ok(value as u64)
 }
 
 /// Choose the revision once the handshake is known.
@@ -219,7 +247,7 @@ pub fn choose_revision(
     }
     let version = match negotiated {
         Some(v) => format!("protocolVersion {v}"),
-        None => "no integer protocolVersion".to_owned(),
+        None => "no protocol version".to_owned(),
     };
     if negotiated == Some(2) {
         return RevisionChoice {
@@ -378,21 +406,39 @@ mod tests {
 
     #[test]
     fn protocol_version() {
-        let raw: Box<RawValue> = serde_json::from_str(r#"{"protocolVersion":2}"#).unwrap();
-        assert_eq!(read_protocol_version(Some(&raw)), Some(2));
-        let raw: Box<RawValue> = serde_json::from_str(r#"{"protocolVersion":"1"}"#).unwrap();
-        assert_eq!(read_protocol_version(Some(&raw)), None);
-        let raw: Box<RawValue> = serde_json::from_str(r#"[2]"#).unwrap();
-        assert_eq!(read_protocol_version(Some(&raw)), None);
+        let read = |result: &str| {
+            let raw: Box<RawValue> = serde_json::from_str(result).unwrap();
+            read_protocol_version(Some(&raw)).map_err(|f| format!("{f:?}"))
+        };
+        assert_eq!(read(r#"{"protocolVersion":2}"#), Ok(2));
+        assert_eq!(
+            read(r#"{"protocolVersion":"1"}"#),
+            Err("NotANumber(\"a string\")".into())
+        );
+        assert_eq!(
+            read(r#"{"protocolVersion":null}"#),
+            Err("NotANumber(\"null\")".into())
+        );
+        assert_eq!(read(r#"{}"#), Err("Missing".into()));
+        assert_eq!(read(r#"[2]"#), Err("Missing".into()));
+        assert_eq!(read_protocol_version(None), Err(VersionFault::Missing));
         for (text, version) in [
-            ("2.0", Some(2)),
-            ("2e0", Some(2)),
-            ("2.5", None),
-            ("-1", None),
+            ("2.0", Ok(2)),
+            ("2e0", Ok(2)),
+            ("-0", Ok(0)),
+            ("65535", Ok(65_535)),
+            ("6.5535e4", Ok(65_535)),
+            ("2.5", Err(format!("NotAnInteger({text:?})", text = "2.5"))),
+            ("-1", Err(format!("OutOfRange({:?})", "-1"))),
+            ("65536", Err(format!("OutOfRange({:?})", "65536"))),
+            ("1e400", Err(format!("OutOfRange({:?})", "1e400"))),
+            ("-1e400", Err(format!("OutOfRange({:?})", "-1e400"))),
         ] {
-            let raw: Box<RawValue> =
-                serde_json::from_str(&format!(r#"{{"protocolVersion":{text}}}"#)).unwrap();
-            assert_eq!(read_protocol_version(Some(&raw)), version, "{text}");
+            assert_eq!(
+                read(&format!(r#"{{"protocolVersion":{text}}}"#)),
+                version,
+                "{text}"
+            );
         }
     }
 }

@@ -1018,13 +1018,13 @@ impl Validator {
                     result.and_then(|r| first_duplicate_member(r.get())),
                     "/result",
                 );
-                let negotiated = capability::read_protocol_version(result);
-                if negotiated.is_none() {
-                    let found = result
-                        .and_then(|r| last_member(r.get(), "protocolVersion"))
-                        .map(|v| raw_type(v.get()));
-                    self.emit(ses::no_protocol_version(found));
-                }
+                let negotiated = match capability::read_protocol_version(result) {
+                    Ok(version) => Some(version),
+                    Err(fault) => {
+                        self.emit(ses::no_protocol_version(fault));
+                        None
+                    }
+                };
                 self.revision = capability::choose_revision(self.config.spec, keys, negotiated);
                 let (advertised, diagnostics) =
                     cap::read_advertisement(&keys, self.revision.revision);
@@ -1059,7 +1059,7 @@ impl Validator {
                 if sessions.is_empty() && result.is_some() {
                     let found = result
                         .and_then(|r| last_member(r.get(), "sessionId"))
-                        .map(|v| raw_type(v.get()));
+                        .map(|v| crate::text::json_type_of_raw(v.get()));
                     self.emit(ses::no_session_id(method, found));
                     if self.turns.unnamed_sessions < self.config.limits.max_sessions {
                         self.turns.unnamed_sessions += 1;
@@ -1809,18 +1809,6 @@ fn read_session_ids(raw: Option<&RawValue>) -> Vec<(String, Option<Unpredictable
         }
     }
     sessions
-}
-
-/// The JSON type of a raw value, for messages ("a string", "null", ...).
-fn raw_type(raw: &str) -> &'static str {
-    match raw.trim_start().as_bytes().first() {
-        Some(b'"') => "a string",
-        Some(b'{') => "an object",
-        Some(b'[') => "an array",
-        Some(b't' | b'f') => "a boolean",
-        Some(b'n') => "null",
-        _ => "a number",
-    }
 }
 
 /// Whether session/resume params ask for a replay (v2 `replayFrom` other
