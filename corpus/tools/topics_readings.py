@@ -279,15 +279,17 @@ def readings(rev):
     c.expect("SHAPE-PRIORITY", c.last, entries_at(0, "priority"))
     c.end_turn(p)
 
-    c = case("number-beyond-double-as-request-id",
-             "A prompt's id is 1e999, and its answer's too: a number, so not ENV-ID; named on both lines, read as the largest double, and the answer pairs with the prompt.",
-             docs=[(RFC8259, "6. Numbers")], near_miss=["ENV-ID", "ENV-UNKNOWN-RESPONSE"])
-    c.initialize()
-    c.new_session()
-    prompt = {"sessionId": SESSION, "prompt": [{"type": "text", "text": "Refactor the parser and add tests"}]}
-    c.expect("ENV-NUMBER-RANGE", c.raw("client_to_agent", line({"jsonrpc": "2.0", "id": 1e300, "method": "session/prompt", "params": prompt}).replace("1e+300", "1e999")), "/id")
-    c.update(SESSION, plan_of(steps3()))
-    c.expect("ENV-NUMBER-RANGE", c.raw("agent_to_client", line({"jsonrpc": "2.0", "id": 1e300, "result": {"stopReason": "end_turn"}}).replace("1e+300", "1e999")), "/id")
+    for slug, spelled, how in [("number-beyond-double-as-request-id", "1e999", "1e999"),
+                               ("number-beyond-double-as-request-id-in-digits", "1" + "0" * 400, "a 1 and 400 zeros")]:
+        c = case(slug,
+                 f"A prompt's id is {how}, and its answer's too: a number, so not ENV-ID; named on both lines, read as the largest double, and the answer pairs with the prompt.",
+                 docs=[(RFC8259, "6. Numbers")], near_miss=["ENV-ID", "ENV-UNKNOWN-RESPONSE"])
+        c.initialize()
+        c.new_session()
+        prompt = {"sessionId": SESSION, "prompt": [{"type": "text", "text": "Refactor the parser and add tests"}]}
+        c.expect("ENV-NUMBER-RANGE", c.raw("client_to_agent", line({"jsonrpc": "2.0", "id": 1e300, "method": "session/prompt", "params": prompt}).replace("1e+300", spelled)), "/id")
+        c.update(SESSION, plan_of(steps3()))
+        c.expect("ENV-NUMBER-RANGE", c.raw("agent_to_client", line({"jsonrpc": "2.0", "id": 1e300, "result": {"stopReason": "end_turn"}}).replace("1e+300", spelled)), "/id")
 
     c = case("number-within-double", "1e300 is within the range of doubles.", near_miss=["ENV-NUMBER-RANGE"])
     p = c.start()

@@ -125,7 +125,8 @@ impl Id {
             Some(b'"') if !text.contains('\\') => Some(Id(text.into())),
             Some(b'-' | b'0'..=b'9')
                 if !text.starts_with("-0")
-                    && text.bytes().all(|b| b == b'-' || b.is_ascii_digit()) =>
+                    && text.bytes().all(|b| b == b'-' || b.is_ascii_digit())
+                    && !beyond_double(text) =>
             {
                 Some(Id(text.into()))
             }
@@ -142,6 +143,12 @@ impl Id {
     pub fn is_null(&self) -> bool {
         self.0 == "null"
     }
+}
+
+/// Whether the integer `digits` is beyond the range of doubles (309 digits
+/// or more), which [`Id::read`] reads and says like `1e400`.
+fn beyond_double(digits: &str) -> bool {
+    digits.len() > 308 && digits.parse::<f64>().map_or(true, f64::is_infinite)
 }
 
 /// A number as an integer when it has an exact integer value (`1.0`, `1e0`
@@ -408,6 +415,25 @@ mod tests {
         let raw = |s: &str| Id::from_raw(&serde_json::from_str::<Box<RawValue>>(s).unwrap());
         assert_eq!(raw("1e400"), raw("1.7976931348623157e308"));
         assert_eq!(raw("-1e999"), raw("-1.7976931348623157e308"));
+        // Also when written out in digits.
+        let digits = format!("1{}", "0".repeat(400));
+        assert_eq!(raw(&digits), raw("1e400"));
+        let (_, faults) = classify_line(&format!(
+            r#"{{"jsonrpc":"2.0","id":{digits},"method":"x"}}"#
+        ));
+        assert!(
+            matches!(
+                faults.as_slice(),
+                [FrameFault::Unpredictable { member: "id", .. }]
+            ),
+            "{faults:?}"
+        );
+        // An integer within range keeps its digits, however long.
+        let long = format!("1{}", "0".repeat(300));
+        assert_eq!(
+            raw(&long).map(|id| id.as_json().to_owned()),
+            Some(long.clone())
+        );
         assert_ne!(raw("1e400"), raw("-1e400"));
         assert!(raw("1e400").is_some());
     }

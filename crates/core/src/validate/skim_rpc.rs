@@ -234,7 +234,9 @@ fn rpc_member(skim: &mut Skim<'_, '_>, key: &[u8], read: &mut RpcRead) -> Option
 }
 
 /// An id already in the canonical text `jsonrpc::Id` keeps: a string
-/// without escapes (its span with the quotes) or an integer `0|[1-9][0-9]*`.
+/// without escapes (its span with the quotes) or an integer `0|[1-9][0-9]*`
+/// short enough to be within the range of doubles (a longer one may be
+/// beyond it, which the exact path says).
 fn plain_id(skim: &mut Skim<'_, '_>) -> Option<Span> {
     let start = skim.at;
     match skim.peek()? {
@@ -245,10 +247,8 @@ fn plain_id(skim: &mut Skim<'_, '_>) -> Option<Span> {
         b'0'..=b'9' => {
             skim.number()?;
             let span = (start, skim.at);
-            skim.get(span)
-                .iter()
-                .all(u8::is_ascii_digit)
-                .then_some(span)
+            let digits = skim.get(span);
+            (digits.len() <= 308 && digits.iter().all(u8::is_ascii_digit)).then_some(span)
         }
         _ => None,
     }
@@ -385,6 +385,10 @@ mod tests {
         for line in declined {
             assert_eq!(skim(line), None, "{line}");
         }
+        // An integer id long enough to be beyond the range of doubles.
+        let digits = format!("1{}", "0".repeat(400));
+        let line = format!(r#"{{"jsonrpc":"2.0","id":{digits},"result":{{}}}}"#);
+        assert_eq!(skim(&line), None);
         assert_eq!(
             skim_rpc(
                 b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"\xff\"}",
