@@ -746,6 +746,9 @@ struct Spelling<'a> {
     reversed: bool,
     /// A space around every token.
     spaced: bool,
+    /// Every integer with a fraction and an exponent (`7` as `7.0e0`): the
+    /// same number.
+    decimal: bool,
     /// Bare lines, as a wire capture holds them: no direction is given.
     bare: bool,
 }
@@ -797,6 +800,9 @@ impl Spelling<'_> {
                 out.push(']');
             }
             Value::String(text) => self.string(text, out),
+            Value::Number(n) if self.decimal && (n.is_i64() || n.is_u64()) => {
+                let _ = write!(out, "{n}.0e0");
+            }
             scalar => out.push_str(&scalar.to_string()),
         }
     }
@@ -907,8 +913,9 @@ fn a_member_named_with_half_a_character_is_read_as_u_fffd(
 
 /// A message means what its JSON value is, however it is spelled: every
 /// case's messages written with every name and string as `\u` escapes, with
-/// members in the reverse order, or with spaces between tokens, report the
-/// same findings (rule and place, in any order) and end in the same state.
+/// members in the reverse order, with spaces between tokens, or with every
+/// integer as a decimal with an exponent (`7.0e0`), report the same findings
+/// (rule and place, in any order) and end in the same state.
 fn every_spelling_of_a_message_is_read_alike(files: &[VectorFile]) -> Result<(), Failed> {
     let spellings = [
         (
@@ -929,6 +936,13 @@ fn every_spelling_of_a_message_is_read_alike(files: &[VectorFile]) -> Result<(),
             "spaced",
             Spelling {
                 spaced: true,
+                ..Spelling::default()
+            },
+        ),
+        (
+            "decimal",
+            Spelling {
+                decimal: true,
                 ..Spelling::default()
             },
         ),
