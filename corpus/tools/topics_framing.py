@@ -4,8 +4,9 @@
 import json
 
 from vectorlib import (
-    Case, SESSION, JSONRPC, RFC8259,
+    Case, SESSION, SESSION_SAVED, CWD, JSONRPC, RFC8259,
     steps3, entry, entries_plan, entries_pointer, chunk, notification, session_update, line,
+    items, markdown, removed,
 )
 
 
@@ -87,6 +88,57 @@ def framing(rev):
              limits={"max_state_bytes": 4096}, near_miss=["TRACE-LIMIT"])
     p = c.start()
     c.update(SESSION, entries_plan(rev, steps3()))
+    c.end_turn(p)
+
+    # A request past --max-outstanding-requests is not tracked, so its
+    # answer cannot be paired: what the answer may have done is taken as
+    # done, so the limit never becomes a party's error.
+    c = case("trace-limit-untracked-session-new",
+             "Two session/new in flight with room to track one (--max-outstanding-requests 1): the second is not tracked, and the session its answer names is taken as opened, so its plan is no SES-UNKNOWN-SESSION.",
+             limits={"max_outstanding_requests": 1}, near_miss=["SES-UNKNOWN-SESSION"])
+    c.initialize()
+    first = c.new_session(answer=False)
+    second = c.new_session(answer=False)
+    c.expect("TRACE-LIMIT", c.last, "")
+    c.agent_result(first, {"sessionId": SESSION})
+    c.open(SESSION)
+    c.agent_result(second, {"sessionId": SESSION_SAVED})
+    c.open(SESSION_SAVED)
+    p = c.prompt(SESSION_SAVED)
+    c.update(SESSION_SAVED, entries_plan(rev, steps3()))
+    c.end_turn(p)
+
+    c = case("trace-limit-untracked-quiet-resume",
+             "A session/resume that asks for no replay, past --max-outstanding-requests (1, taken by a prompt in flight): its answer cannot be paired, so a plan for the session after that answer is no SES-RESUME-REPLAY.",
+             limits={"max_outstanding_requests": 1}, near_miss=["SES-RESUME-REPLAY"])
+    p = c.start()
+    resume = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    c.expect("TRACE-LIMIT", c.last, "")
+    c.open(SESSION_SAVED)
+    c.agent_result(resume, {})
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    c.end_turn(p)
+
+    # A plan update not applied at a limit may be what a later removal or
+    # update of the same plan relies on.
+    c = case("trace-limit-removal-of-an-untracked-plan",
+             "A second plan past --max-plans-per-session (1) is not tracked; its removal names a plan live for the agent, so it is no ID-REMOVE-UNKNOWN.",
+             limits={"max_plans_per_session": 1}, near_miss=["ID-REMOVE-UNKNOWN"])
+    p = c.start()
+    c.update(SESSION, items(rev, "plan-1", steps3()))
+    c.expect("TRACE-LIMIT", c.update(SESSION, markdown(rev, "plan-2", "# Notes"), shown=False), "")
+    c.update(SESSION, removed(rev, "plan-2"))
+    c.end_turn(p)
+
+    c = case("trace-limit-state-bytes-still-judged",
+             "A plan update too large for --max-state-bytes (here 400) is not applied, but what it breaks is still said: it changes the plan's type (ID-TYPE-CHANGE). The next update is not compared with the older plan still shown (no second ID-TYPE-CHANGE).",
+             limits={"max_state_bytes": 400})
+    p = c.start()
+    c.update(SESSION, markdown(rev, "plan-1", "# Plan"))
+    big = c.update(SESSION, items(rev, "plan-1", steps3()), shown=False)
+    c.expect("ID-TYPE-CHANGE", big, "")
+    c.expect("TRACE-LIMIT", big, "")
+    c.update(SESSION, items(rev, "plan-1", [entry("Ship")]))
     c.end_turn(p)
 
     c = case("trace-limit-line-too-long",

@@ -268,7 +268,11 @@ fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
 }
 
 fn run(revision: Revision, case: &Case) -> Result<Run, String> {
-    let limits = limits(case.limits.as_ref());
+    run_within(revision, case, limits(case.limits.as_ref()))
+}
+
+/// [`run`] with the checker's limits given.
+fn run_within(revision: Revision, case: &Case, limits: Limits) -> Result<Run, String> {
     let mut validator = Validator::new(Config {
         spec: SpecChoice::Fixed(revision),
         limits: limits.clone(),
@@ -967,6 +971,54 @@ fn every_spelling_of_a_message_is_read_alike(files: &[VectorFile]) -> Result<(),
     differences(&problems)
 }
 
+/// The checker's limits are not the parties' violations: every case (that
+/// sets no limits of its own) run again at each of a few tight limits
+/// reports no error or warning against a party that the run within the
+/// default limits does not (`TRACE-LIMIT` says what was not followed). A
+/// request past the outstanding limit, or a plan update not applied, may be
+/// what a later message relies on, so no rule may judge that message as if
+/// it were not.
+fn a_checker_limit_never_becomes_a_party_finding(files: &[VectorFile]) -> Result<(), Failed> {
+    type Tighten = fn(&mut Limits);
+    let tight: [(&str, Tighten); 5] = [
+        ("--max-outstanding-requests 1", |l| {
+            l.max_outstanding_requests = 1
+        }),
+        ("--max-sessions 1", |l| l.max_sessions = 1),
+        ("--max-plans-per-session 1", |l| l.max_plans_per_session = 1),
+        ("--max-entries-per-plan 1", |l| l.max_entries_per_plan = 1),
+        ("--max-state-bytes 64", |l| l.max_state_bytes = 64),
+    ];
+    let party_findings = |run: &Run| -> BTreeSet<String> {
+        run.diagnostics
+            .iter()
+            .filter(|d| {
+                d.rule.id != "TRACE-LIMIT"
+                    && matches!(d.severity(), Severity::Error | Severity::Warning)
+            })
+            .map(finding)
+            .collect()
+    };
+    let mut problems = Vec::new();
+    for (file, case) in cases(files) {
+        if case.limits.is_some() {
+            continue;
+        }
+        let revision = file.group.revision;
+        let within = party_findings(&run_within(revision, case, Limits::default())?);
+        for (flag, tighten) in tight {
+            let mut limits = Limits::default();
+            tighten(&mut limits);
+            let tightened = party_findings(&run_within(revision, case, limits)?);
+            let new: Vec<&String> = tightened.difference(&within).collect();
+            if !new.is_empty() {
+                problems.push(format!("{} at {flag}: {new:?}", case.id));
+            }
+        }
+    }
+    differences(&problems)
+}
+
 /// A bare trace is read as its envelopes say: every case's messages
 /// written as bare lines report the same findings (rule and place, in any
 /// order) and end in the same state, apart from what only a direction can
@@ -1023,7 +1075,7 @@ fn a_bare_trace_is_read_as_its_envelopes_say(files: &[VectorFile]) -> Result<(),
 /// A check over the whole corpus, which needs its files read as vector groups.
 type CorpusCheck = fn(&[VectorFile]) -> Result<(), Failed>;
 
-const CORPUS_CHECKS: [(&str, CorpusCheck); 5] = [
+const CORPUS_CHECKS: [(&str, CorpusCheck); 6] = [
     (
         "meta::vectors_agree_with_themselves_and_the_catalog",
         vectors_agree_with_themselves_and_the_catalog,
@@ -1039,6 +1091,10 @@ const CORPUS_CHECKS: [(&str, CorpusCheck); 5] = [
     (
         "meta::every_spelling_of_a_message_is_read_alike",
         every_spelling_of_a_message_is_read_alike,
+    ),
+    (
+        "meta::a_checker_limit_never_becomes_a_party_finding",
+        a_checker_limit_never_becomes_a_party_finding,
     ),
     (
         "meta::a_bare_trace_is_read_as_its_envelopes_say",

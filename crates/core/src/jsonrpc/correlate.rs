@@ -174,6 +174,10 @@ impl Correlator {
                     return ResponseOutcome::AnswersUnplaced { method };
                 }
                 if self.answered[direction.opposite().index()].contains(id) {
+                    // A request past the limit may have reused the id.
+                    if self.overflowed {
+                        return ResponseOutcome::Untracked;
+                    }
                     return ResponseOutcome::Duplicate { direction };
                 }
                 self.unmatched(Some(direction))

@@ -17,7 +17,7 @@ pub use files::{check_paths, default_jobs};
 
 use crate::catalog::Counts;
 use crate::diag::Diagnostic;
-use crate::jsonrpc::{self, Direction, Frame, ResponseOutcome};
+use crate::jsonrpc::{self, Direction, Frame, RequestOutcome, ResponseOutcome};
 use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace_format};
 use crate::spec::capability::{self, CapabilityKeys};
 use crate::spec::messages::{PlanContent, PlanMessage};
@@ -55,6 +55,17 @@ type At = (u64, u32);
 pub struct Config {
     pub spec: SpecChoice,
     pub limits: Limits,
+}
+
+/// How a message calls a method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Call {
+    Notification,
+    /// `tracked`: the correlator keeps it, so its answer will be paired
+    /// (not past `--max-outstanding-requests`).
+    Request {
+        tracked: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -705,8 +716,12 @@ impl Validator {
                 if let Some(d) = env::request_outcome(&outcome, direction, &id, &method) {
                     self.emit(d);
                 }
-                // Even an untracked request is still checked for what it says.
-                self.call(direction, &method, params, true);
+                // Even an untracked request is still checked for what it
+                // says; only what waits for its answer is not kept.
+                let call = Call::Request {
+                    tracked: outcome != RequestOutcome::Overflow,
+                };
+                self.call(direction, &method, params, call);
             }
             Frame::Notification { method, params } => {
                 let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(&method))
@@ -718,7 +733,7 @@ impl Validator {
                     }
                     return;
                 };
-                self.call(direction, &method, params, false);
+                self.call(direction, &method, params, Call::Notification);
             }
             Frame::Response { id, result, error } => {
                 // A bare response whose result only one party's answers
@@ -762,22 +777,20 @@ impl Validator {
                             }
                         }
                     }
+                    ResponseOutcome::Untracked => self.untracked_answer(result, error),
                     _ => {}
                 }
             }
         }
     }
 
-    /// A request (`is_request`) or notification travelling in `direction`.
-    fn call(
-        &mut self,
-        direction: Direction,
-        method: &str,
-        params: Option<&RawValue>,
-        is_request: bool,
-    ) {
+    /// A request or notification travelling in `direction`.
+    fn call(&mut self, direction: Direction, method: &str, params: Option<&RawValue>, call: Call) {
+        // What waits for an answer is kept only when the answer can be
+        // paired: an untracked request's answer is never read as its own.
+        let awaits_answer = call == Call::Request { tracked: true };
         if method == "session/update" {
-            if is_request {
+            if call != Call::Notification {
                 self.emit(ses::update_as_request());
             }
             if direction == Direction::ClientToAgent {
@@ -838,12 +851,12 @@ impl Validator {
                     "/params",
                 );
                 for session in self.session_ids(params, "/params") {
-                    self.load(method, &session, asks_for_replay(params), is_request);
+                    self.load(method, &session, asks_for_replay(params), awaits_answer);
                 }
             }
             "session/prompt" => {
                 if let Some(session) = self.session_id(params, "/params") {
-                    self.prompt(&session, is_request);
+                    self.prompt(&session, awaits_answer);
                 }
             }
             "session/cancel" => {
@@ -856,9 +869,10 @@ impl Validator {
     }
 
     /// A `session/load` or `session/resume` of `session`; `replay_from`:
-    /// its params ask for a replay (a `replayFrom` that is not null).
-    fn load(&mut self, method: &str, session: &str, replay_from: bool, is_request: bool) {
-        if is_request {
+    /// its params ask for a replay (a `replayFrom` that is not null);
+    /// `awaits_answer`: a request whose answer the suite will pair.
+    fn load(&mut self, method: &str, session: &str, replay_from: bool, awaits_answer: bool) {
+        if awaits_answer {
             let limit = self.config.limits.max_outstanding_requests;
             let replays = method == "session/load"
                 || (!self.revision.revision.spelling().legacy_plan && replay_from);
@@ -875,7 +889,7 @@ impl Validator {
         let new = !self.is_established(session);
         self.open_session(session);
         if new
-            && is_request
+            && awaits_answer
             && self.is_established(session)
             && self.loading.len() < self.config.limits.max_outstanding_requests
         {
@@ -884,8 +898,9 @@ impl Validator {
         }
     }
 
-    /// A `session/prompt` for `session`.
-    fn prompt(&mut self, session: &str, is_request: bool) {
+    /// A `session/prompt` for `session`; `awaits_answer`: a request whose
+    /// answer the suite will pair.
+    fn prompt(&mut self, session: &str, awaits_answer: bool) {
         // A new prompt starts a new turn: what ended before is over.
         if !self.turns.replayed.is_empty() {
             self.turns.replayed.remove(session);
@@ -893,7 +908,7 @@ impl Validator {
         if !self.turns.cancel_ended.is_empty() {
             self.turns.cancel_ended.remove(session);
         }
-        if is_request {
+        if awaits_answer {
             let limit = self.config.limits.max_outstanding_requests;
             self.turns
                 .prompts
@@ -946,6 +961,7 @@ impl Validator {
             if let Some(d) = env::request_outcome(&outcome, direction, &id, method) {
                 self.emit(d);
             }
+            let awaits_answer = outcome != RequestOutcome::Overflow;
             // What `call` does with a request whose params it reads only
             // for `sessionId` (the skim declines the others).
             if direction != Direction::ClientToAgent {
@@ -955,10 +971,10 @@ impl Validator {
                 self.emit(ses::before_init(method));
             }
             match (method, rpc.session) {
-                ("session/prompt", Some(session)) => self.prompt(session, true),
+                ("session/prompt", Some(session)) => self.prompt(session, awaits_answer),
                 ("session/cancel", Some(session)) => self.cancel(session),
                 ("session/load" | "session/resume", Some(session)) => {
-                    self.load(method, session, rpc.replay_from, true);
+                    self.load(method, session, rpc.replay_from, awaits_answer);
                 }
                 _ => {}
             }
@@ -991,6 +1007,26 @@ impl Validator {
             }
         }
         true
+    }
+
+    /// An answer to a request the suite could not track (past
+    /// `--max-outstanding-requests`): its method is unknown, so it is read
+    /// as the answer of each request whose answer changes what later lines
+    /// may do and that it fits: the initialize awaiting its answer (a valid
+    /// `protocolVersion`), a session/new or session/fork (a `sessionId`). A
+    /// reading may establish; none judges, since the method is a guess: the
+    /// checker's limit never becomes a party's error.
+    fn untracked_answer(&mut self, result: Option<&RawValue>, error: Option<&RawValue>) {
+        if let Handshake::Requested { line, .. } = self.handshake {
+            if error.is_none() && capability::read_protocol_version(result).is_ok() {
+                self.answered("initialize", (line, 0), result, error);
+            }
+        }
+        if answer_fits("session/new", result, error) {
+            for session in self.session_ids(result, "/result") {
+                self.open_session(&session);
+            }
+        }
     }
 
     /// The answer to a request of `method` read at `request`.
@@ -1313,9 +1349,20 @@ impl Validator {
             return false;
         };
         let parsed = shape::parse_plan_update_json(update, kind, revision, max_entries);
+        let at_limit = parsed.message.is_none()
+            && parsed
+                .diagnostics
+                .iter()
+                .any(|d| d.rule.id == trace_format::LIMIT.id);
         for d in parsed.diagnostics {
             let d = ses_session(d, session);
             self.emit(d);
+        }
+        if at_limit {
+            // Which plan it was is not read: none of the session's is known.
+            if let Some(track) = index.and_then(|index| self.tracks.get_mut(index)) {
+                track.dropped_at_limit(None);
+            }
         }
         let Some(message) = parsed.message else {
             return false;
@@ -1407,9 +1454,12 @@ impl Validator {
         };
         // What FULL-DELTA remembers about the plan once this is applied.
         let mut suspicion = full::Suspicion::default();
+        // No rule compares with what is shown when an update the agent sent
+        // since went unapplied at a limit.
+        let history_known = !track.history_unknown(slot);
         match message {
             PlanMessage::Legacy(legacy) => {
-                if let Some(previous) = &plans.legacy {
+                if let Some(previous) = plans.legacy.as_ref().filter(|_| history_known) {
                     let outcome = full::check_update(
                         previous,
                         track.suspicion(slot),
@@ -1423,8 +1473,9 @@ impl Validator {
             }
             PlanMessage::Update(update) => {
                 let id = update.plan.id.as_str();
+                let shown = shown.filter(|_| history_known);
                 found.extend(id_rules::check_update(
-                    plans,
+                    shown.map(|(_, previous)| previous.content.type_name()),
                     id,
                     update.plan.content.type_name(),
                     track.removed_on(id),
@@ -1453,13 +1504,18 @@ impl Validator {
                     )
                     .plan(id)
                     .hint("raise --max-plans-per-session");
-                    self.emit(ses_session(d, session));
+                    self.dropped_at_limit(session, index, found, d, slot);
                     return;
                 }
             }
             PlanMessage::Removed(removed) => {
                 let id = removed.plan_id.as_str();
-                found.extend(id_rules::check_removal(plans, id, track.removed_on(id)));
+                found.extend(id_rules::check_removal(
+                    plans,
+                    id,
+                    track.removed_on(id),
+                    track.plans_untracked(),
+                ));
             }
         }
         // The state is bounded in bytes, not only in items (what FULL-DELTA
@@ -1480,14 +1536,14 @@ impl Validator {
             let mut d = Diagnostic::new(
                 &trace_format::LIMIT,
                 format!(
-                    "showing this plan ({bytes} bytes) would take the client state over {limit} bytes; it was checked but not applied, and later messages about it are judged against what is shown"
+                    "showing this plan ({bytes} bytes) would take the client state over {limit} bytes; it was checked but not applied, and its later updates are not compared with what is shown"
                 ),
             )
             .hint("raise --max-state-bytes");
             if let Some(id) = key {
                 d = d.plan(id);
             }
-            self.emit(ses_session(d, session));
+            self.dropped_at_limit(session, index, found, d, slot);
             return;
         }
         for d in found {
@@ -1509,6 +1565,26 @@ impl Validator {
             }
         }
         self.state.apply_at(index, owned);
+    }
+
+    /// A plan message of the session at `index` checked but not applied at
+    /// a limit (`limit`, the diagnostic that says so): what the check found
+    /// is said, then the limit, and the session's track remembers that what
+    /// it shows of the plan at `slot` is not what the agent last sent.
+    fn dropped_at_limit(
+        &mut self,
+        session: &str,
+        index: usize,
+        found: Vec<Diagnostic>,
+        limit: Diagnostic,
+        slot: PlanSlot,
+    ) {
+        for d in found.into_iter().chain([limit]) {
+            self.emit(ses_session(d, session));
+        }
+        if let Some(track) = self.tracks.get_mut(index) {
+            track.dropped_at_limit(Some(slot));
+        }
     }
 
     /// `sessionId`, `update` and `update.sessionUpdate`, or the diagnostics

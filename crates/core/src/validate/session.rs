@@ -16,6 +16,13 @@ pub struct SessionTrack {
     /// Each keyed plan's, by the plan's index among those the session
     /// shows (in the client state's order: added and removed with it).
     plans: Vec<PlanTrack>,
+    /// A plan update of this session was checked but not applied, at one of
+    /// the checker's limits: a plan the session does not show may be the one
+    /// that update named.
+    plans_untracked: bool,
+    /// Such an update whose plan is not known (unreadable, or over the
+    /// entries limit): no plan's history can be trusted to compare with.
+    history_unknown: bool,
 }
 
 /// One plan of a session: the legacy plan, or a keyed plan by its index
@@ -34,6 +41,9 @@ struct PlanTrack {
     bytes: usize,
     /// What FULL-DELTA remembers between its updates.
     suspicion: Suspicion,
+    /// An update of this plan was not applied at a limit: what the client
+    /// state shows is older than what the agent last sent.
+    stale: bool,
 }
 
 impl SessionTrack {
@@ -69,11 +79,45 @@ impl SessionTrack {
         self.plan(slot).map_or(&NONE, |plan| &plan.suspicion)
     }
 
+    /// Whether a plan update of the session went unapplied at a limit (so
+    /// a plan not shown may still be live for the agent).
+    pub fn plans_untracked(&self) -> bool {
+        self.plans_untracked
+    }
+
+    /// Whether what the client state shows of a plan may be older than
+    /// what the agent last sent for it (an update went unapplied at a
+    /// limit), so that no rule compares an update with it.
+    pub fn history_unknown(&self, slot: PlanSlot) -> bool {
+        self.history_unknown || self.plan(slot).is_some_and(|plan| plan.stale)
+    }
+
+    /// A plan update went unapplied at a limit: the plan at `slot`, or
+    /// `None` when the update's plan is not known.
+    pub fn dropped_at_limit(&mut self, slot: Option<PlanSlot>) {
+        self.plans_untracked = true;
+        let plan = match slot {
+            None => {
+                self.history_unknown = true;
+                return;
+            }
+            Some(PlanSlot::Legacy) => Some(&mut self.legacy),
+            Some(PlanSlot::Keyed(index)) => index.and_then(|index| self.plans.get_mut(index)),
+        };
+        if let Some(plan) = plan {
+            plan.stale = true;
+        }
+    }
+
     /// Record the bytes held for a plan the client state is about to show
     /// (a keyed plan not shown yet is added last, as the state adds it) and
     /// what FULL-DELTA remembers about it; `removed` drops a keyed plan.
     pub fn set_plan(&mut self, slot: PlanSlot, bytes: usize, suspicion: Suspicion, removed: bool) {
-        let plan = PlanTrack { bytes, suspicion };
+        let plan = PlanTrack {
+            bytes,
+            suspicion,
+            stale: false,
+        };
         match slot {
             PlanSlot::Legacy => self.legacy = plan,
             PlanSlot::Keyed(Some(index)) if removed => {
