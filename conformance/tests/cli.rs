@@ -447,14 +447,19 @@ fn hostile_input_gets_located_diagnostics_and_no_panic() {
         trace.extend_from_slice(line);
         trace.push(b'\n');
     };
-    // 5: a 20 MB line, over --max-line-bytes.
+    // 5: a 1 MiB session id never established, and 6: the removal of a
+    // 1 MiB plan id never created (before any line the limits skip: such a
+    // line may have opened the session or created the plan).
+    push(format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"{huge_id}","update":{{"sessionUpdate":"agent_message_chunk","content":{{"type":"text","text":"x"}}}}}}}}"#).as_bytes());
+    push(format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s1","update":{{"sessionUpdate":"plan_removed","planId":"{huge_id}"}}}}}}"#).as_bytes());
+    // 7: a 20 MB line, over --max-line-bytes.
     let mut long = br#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan","entries":[{"content":""#.to_vec();
     long.extend(std::iter::repeat_n(b'x', 20 * 1024 * 1024));
     long.extend_from_slice(br#"","priority":"high","status":"pending"}]}}}"#);
     push(&long);
-    // 6: not UTF-8.
+    // 8: not UTF-8.
     push(b"{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s1\",\"update\":{\"sessionUpdate\":\"plan\",\"entries\":[{\"content\":\"caf\xe9\",\"priority\":\"high\",\"status\":\"pending\"}]}}}");
-    // 7: 10 000 levels of nesting.
+    // 9: 10 000 levels of nesting.
     let mut deep =
         br#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan","entries":"#
             .to_vec();
@@ -462,18 +467,14 @@ fn hostile_input_gets_located_diagnostics_and_no_panic() {
     deep.extend(std::iter::repeat_n(b']', 10_000));
     deep.extend_from_slice(b"}}}");
     push(&deep);
-    // 8: an object as request id.
+    // 10: an object as request id.
     push(br#"{"jsonrpc":"2.0","id":{"a":1},"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}"#);
-    // 9, 10: a 1 MiB request id, reused while in flight.
+    // 11, 12: a 1 MiB request id, reused while in flight.
     let prompt = format!(
         r#"{{"jsonrpc":"2.0","id":"{huge_id}","method":"session/prompt","params":{{"sessionId":"s1","prompt":[]}}}}"#
     );
     push(prompt.as_bytes());
     push(prompt.as_bytes());
-    // 11: a 1 MiB session id never established.
-    push(format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"{huge_id}","update":{{"sessionUpdate":"agent_message_chunk","content":{{"type":"text","text":"x"}}}}}}}}"#).as_bytes());
-    // 12: removal of a 1 MiB plan id never created.
-    push(format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s1","update":{{"sessionUpdate":"plan_removed","planId":"{huge_id}"}}}}}}"#).as_bytes());
     // 13: a 1 MiB unknown member name.
     push(format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s1","update":{{"sessionUpdate":"plan","entries":[],"{huge_id}":1}}}}}}"#).as_bytes());
     // 14: checking went on: an ordinary shape error.
@@ -489,13 +490,13 @@ fn hostile_input_gets_located_diagnostics_and_no_panic() {
     assert_eq!(
         rules_and_lines(&document),
         pairs(&[
-            ("TRACE-LIMIT", 5),
-            ("ENV-UTF8", 6),
+            ("SES-UNKNOWN-SESSION", 5),
+            ("ID-REMOVE-UNKNOWN", 6),
             ("TRACE-LIMIT", 7),
-            ("ENV-ID", 8),
-            ("ENV-ID-REUSE", 10),
-            ("SES-UNKNOWN-SESSION", 11),
-            ("ID-REMOVE-UNKNOWN", 12),
+            ("ENV-UTF8", 8),
+            ("TRACE-LIMIT", 9),
+            ("ENV-ID", 10),
+            ("ENV-ID-REUSE", 12),
             ("SHAPE-UNKNOWN-FIELD", 13),
             ("SHAPE-STATUS", 14),
         ])

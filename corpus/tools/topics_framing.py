@@ -148,6 +148,32 @@ def framing(rev):
     c.expect("TRACE-LIMIT", c.record(chunk_line("I will now go through every module of the parser. " * 6)), "")
     c.end_turn(p)
 
+    # A line the limits keep the checker from reading may have been any
+    # message: no rule judges a later line as if it were known absent.
+    c = case("trace-limit-request-line-too-long",
+             "A prompt longer than --max-line-bytes (here 700) is skipped unchecked; its answer then pairs with no request the suite read, which proves nothing: no ENV-UNKNOWN-RESPONSE.",
+             limits={"max_line_bytes": 700}, near_miss=["ENV-UNKNOWN-RESPONSE"])
+    c.initialize()
+    c.new_session()
+    prompt = c.client_message("session/prompt", {"sessionId": SESSION, "prompt": [{"type": "text", "text": "Refactor the parser. " * 40}]})
+    c.expect("TRACE-LIMIT", c.record(line({"direction": "client_to_agent", "message": prompt})), "")
+    c.update(SESSION, entries_plan(rev, steps3()))
+    c.end_turn(prompt["id"])
+
+    c = case("trace-limit-initialize-too-deep",
+             "An initialize nested deeper than --max-depth (here 8, in its `_meta`) is skipped unchecked: the session requests after it are no SES-BEFORE-INIT, the revision is the one its answer names, and what the client advertised is not known, so no plan update is judged against the capability.",
+             limits={"max_depth": 8}, near_miss=["SES-BEFORE-INIT"])
+    deep = {"level": 10}
+    for level in range(9, 0, -1):
+        deep = {"level": level, "next": deep}
+    init = c.client_message("initialize", {"protocolVersion": rev.protocol_version, "clientCapabilities": c.capabilities({}), "_meta": {"acme.dev/tree": deep}})
+    c.expect("TRACE-LIMIT", c.record(line({"direction": "client_to_agent", "message": init})), "")
+    c.answer_initialize(init["id"])
+    c.new_session()
+    p = c.prompt()
+    c.update(SESSION, items(rev, "plan-1", steps3()))
+    c.end_turn(p)
+
     c = case("trace-limit-depth",
              "A message nested deeper than the checker's limit (here 16 levels) is skipped unchecked.",
              limits={"max_depth": 16})

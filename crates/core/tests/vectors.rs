@@ -268,11 +268,62 @@ fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
 }
 
 fn run(revision: Revision, case: &Case) -> Result<Run, String> {
-    run_within(revision, case, limits(case.limits.as_ref()))
+    run_messages(revision, case, limits(case.limits.as_ref()))
 }
 
-/// [`run`] with the checker's limits given.
+/// [`run`] with the checker's limits given. Every item is read as a line of
+/// a trace file (an envelope for a message), framed and length-checked as
+/// `acp-plan check` reads it, so that `max_line_bytes` applies to all.
 fn run_within(revision: Revision, case: &Case, limits: Limits) -> Result<Run, String> {
+    let mut validator = Validator::new(Config {
+        spec: SpecChoice::Fixed(revision),
+        limits: limits.clone(),
+    });
+    let mut out = Run {
+        diagnostics: Vec::new(),
+        states: Vec::new(),
+    };
+    for (index, item) in case.messages.iter().enumerate() {
+        let line = index as u64 + 1;
+        let message = match (item, item.direction) {
+            (
+                Item {
+                    message: Some(message),
+                    ..
+                },
+                Some(_),
+            ) => Some(serde_json::to_vec(message).map_err(|e| e.to_string())?),
+            (Item { raw: Some(raw), .. }, Some(_)) => Some(raw.as_bytes().to_vec()),
+            (
+                Item {
+                    raw_hex: Some(hex), ..
+                },
+                Some(_),
+            ) => Some(decode_hex(hex)?),
+            _ => None,
+        };
+        let text = match (message, item.direction, &item.record) {
+            (Some(message), Some(direction), _) => {
+                let mut text = format!(r#"{{"direction":"{direction}","message":"#).into_bytes();
+                text.extend_from_slice(&message);
+                text.push(b'}');
+                text
+            }
+            (None, None, Some(record)) => record.as_bytes().to_vec(),
+            _ => return Err(format!("message {line}: not a valid item")),
+        };
+        let mut reader = LineReader::new(&text[..], limits.max_line_bytes);
+        while let Some((_, raw_line)) = reader.next_line().map_err(|e| e.to_string())? {
+            validator.push_line(line, raw_line);
+        }
+        out.diagnostics.extend(validator.take_diagnostics());
+        out.states.push(validator.state().to_json());
+    }
+    Ok(out)
+}
+
+/// [`run`] as the validator is fed in live modes: message items one by one.
+fn run_messages(revision: Revision, case: &Case, limits: Limits) -> Result<Run, String> {
     let mut validator = Validator::new(Config {
         spec: SpecChoice::Fixed(revision),
         limits: limits.clone(),
@@ -980,7 +1031,7 @@ fn every_spelling_of_a_message_is_read_alike(files: &[VectorFile]) -> Result<(),
 /// it were not.
 fn a_checker_limit_never_becomes_a_party_finding(files: &[VectorFile]) -> Result<(), Failed> {
     type Tighten = fn(&mut Limits);
-    let tight: [(&str, Tighten); 5] = [
+    let tight: [(&str, Tighten); 8] = [
         ("--max-outstanding-requests 1", |l| {
             l.max_outstanding_requests = 1
         }),
@@ -988,6 +1039,9 @@ fn a_checker_limit_never_becomes_a_party_finding(files: &[VectorFile]) -> Result
         ("--max-plans-per-session 1", |l| l.max_plans_per_session = 1),
         ("--max-entries-per-plan 1", |l| l.max_entries_per_plan = 1),
         ("--max-state-bytes 64", |l| l.max_state_bytes = 64),
+        ("--max-depth 4", |l| l.max_depth = 4),
+        ("--max-line-bytes 300", |l| l.max_line_bytes = 300),
+        ("--max-line-bytes 600", |l| l.max_line_bytes = 600),
     ];
     let party_findings = |run: &Run| -> BTreeSet<String> {
         run.diagnostics

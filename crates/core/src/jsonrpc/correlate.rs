@@ -109,6 +109,13 @@ impl Correlator {
         }
     }
 
+    /// A message went unread (at a checker limit): it may have been a
+    /// request, so an answer that pairs with none proves nothing, as past
+    /// the outstanding limit.
+    pub fn lose_a_message(&mut self) {
+        self.overflowed = true;
+    }
+
     /// Record a request sent in `direction`, read on `line` (as `element`
     /// of its batch, see [`Pending::element`]).
     pub fn request(

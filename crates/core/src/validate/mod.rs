@@ -127,6 +127,10 @@ pub struct Validator {
     /// Whether lines that [`skim`] reads skip the exact path (tests turn it
     /// off to compare).
     skim: bool,
+    /// The last line the checker's limits kept it from reading (too long,
+    /// too deep), 0 if none: it may have held any message, so no rule
+    /// judges a later one as if it were known not to be there.
+    lost_at: u64,
 }
 
 /// Most of the initialize request kept for snippets.
@@ -147,6 +151,7 @@ impl Validator {
             tracks: Vec::new(),
             recent_session: None,
             sessions_overflowed: false,
+            lost_at: 0,
             state: ClientState::new(),
             diagnostics: Vec::new(),
             not_kept: Counts::default(),
@@ -270,6 +275,7 @@ impl Validator {
             RawLine::TooLong { bytes } => {
                 let d = trace_format::line_too_long(bytes, self.config.limits.max_line_bytes);
                 self.emit(d);
+                self.lose_a_message();
             }
             RawLine::Bytes(bytes) => self.push_record(line_no, bytes),
         }
@@ -376,11 +382,20 @@ impl Validator {
                     }
                 }
             }
+            RecordFault::TooDeep { .. } => self.lose_a_message(),
             _ => {}
         }
         if let Some(d) = trace_format::record_fault(&fault).or_else(|| env::record_fault(&fault)) {
             self.emit(d);
         }
+    }
+
+    /// A line the checker's limits kept it from reading (`TRACE-LIMIT`):
+    /// it may have been any message, a request whose answer comes later as
+    /// much as an update or an answer the rest relies on.
+    fn lose_a_message(&mut self) {
+        self.lost_at = self.line;
+        self.correlator.lose_a_message();
     }
 
     /// A JSON-RPC batch: legal under v2 (only an empty one is an error),
@@ -524,6 +539,9 @@ impl Validator {
                     }
                     Ok(Record::Bare(object)) => self.message(None, &object),
                     Err(fault) => {
+                        if matches!(fault, RecordFault::TooDeep { .. }) {
+                            self.lose_a_message();
+                        }
                         if let Some(d) =
                             trace_format::record_fault(&fault).or_else(|| env::record_fault(&fault))
                         {
@@ -679,6 +697,11 @@ impl Validator {
             }
         }
         let Some(index) = self.state.session_index(session) else {
+            if self.lost_at > 0 {
+                // A line not read may have opened it.
+                self.open_session(session);
+                return self.state.session_index(session);
+            }
             if !self.sessions_overflowed {
                 self.emit(ses::unknown_session(session));
             }
@@ -803,7 +826,10 @@ impl Validator {
         if direction != Direction::ClientToAgent {
             return;
         }
-        if method.starts_with("session/") && self.handshake != Handshake::Answered {
+        if method.starts_with("session/")
+            && self.handshake != Handshake::Answered
+            && self.lost_at == 0
+        {
             self.emit(ses::before_init(method));
         }
         match method {
@@ -967,7 +993,10 @@ impl Validator {
             if direction != Direction::ClientToAgent {
                 return true;
             }
-            if method.starts_with("session/") && self.handshake != Handshake::Answered {
+            if method.starts_with("session/")
+                && self.handshake != Handshake::Answered
+                && self.lost_at == 0
+            {
                 self.emit(ses::before_init(method));
             }
             match (method, rpc.session) {
@@ -1017,10 +1046,33 @@ impl Validator {
     /// reading may establish; none judges, since the method is a guess: the
     /// checker's limit never becomes a party's error.
     fn untracked_answer(&mut self, result: Option<&RawValue>, error: Option<&RawValue>) {
-        if let Handshake::Requested { line, .. } = self.handshake {
-            if error.is_none() && capability::read_protocol_version(result).is_ok() {
+        let version = match error {
+            None => capability::read_protocol_version(result).ok(),
+            Some(_) => None,
+        };
+        match (self.handshake, version) {
+            (Handshake::Requested { line, .. }, Some(_)) => {
                 self.answered("initialize", (line, 0), result, error);
             }
+            // The initialize itself may be a line not read: the revision is
+            // the one its answer names, and what the client advertised is
+            // not known, so no agent is judged on the capability.
+            (Handshake::NotStarted, Some(version)) if self.lost_at > 0 => {
+                let mut choice = capability::choose_revision(
+                    self.config.spec,
+                    CapabilityKeys::NONE,
+                    Some(version),
+                );
+                if self.config.spec == SpecChoice::Auto {
+                    choice.reason = format!(
+                        "protocolVersion {version} negotiated; the initialize request was not read (a checker limit)"
+                    );
+                }
+                self.revision = choice;
+                self.plan_capability = cap::Advertised::Ambiguous;
+                self.handshake = Handshake::Answered;
+            }
+            _ => {}
         }
         if answer_fits("session/new", result, error) {
             for session in self.session_ids(result, "/result") {
@@ -1417,14 +1469,27 @@ impl Validator {
     fn turn_rules(&mut self, session: &str) {
         // The earliest such resume, not the first a hash map happens to
         // list (its order differs from one map to the next).
+        // Each boundary holds unless a line not read since may have moved
+        // it (the resume's answer, a new load, a new prompt).
+        let lost_at = self.lost_at;
         let resume = self.turns.quiet_resumes.first_for(session);
-        if let Some((line, _)) = resume {
+        if let Some((line, _)) = resume.filter(|&(line, _)| lost_at < line) {
             self.emit(ses::resume_replay(session, line));
         }
-        if let Some(&line) = self.turns.replayed.get(session) {
+        if let Some(&line) = self
+            .turns
+            .replayed
+            .get(session)
+            .filter(|&&line| lost_at < line)
+        {
             self.emit(ses::replay_after_answer(session, line));
         }
-        if let Some(&line) = self.turns.cancel_ended.get(session) {
+        if let Some(&line) = self
+            .turns
+            .cancel_ended
+            .get(session)
+            .filter(|&&line| lost_at < line)
+        {
             self.emit(ses::update_after_cancel(session, line));
         }
     }
@@ -1456,7 +1521,7 @@ impl Validator {
         let mut suspicion = full::Suspicion::default();
         // No rule compares with what is shown when an update the agent sent
         // since went unapplied at a limit.
-        let history_known = !track.history_unknown(slot);
+        let history_known = self.lost_at == 0 && !track.history_unknown(slot);
         match message {
             PlanMessage::Legacy(legacy) => {
                 if let Some(previous) = plans.legacy.as_ref().filter(|_| history_known) {
@@ -1514,7 +1579,7 @@ impl Validator {
                     plans,
                     id,
                     track.removed_on(id),
-                    track.plans_untracked(),
+                    self.lost_at > 0 || track.plans_untracked(),
                 ));
             }
         }
