@@ -268,13 +268,22 @@ fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
 }
 
 fn run(revision: Revision, case: &Case) -> Result<Run, String> {
-    run_messages(revision, case, limits(case.limits.as_ref()))
+    run_fed(revision, case, limits(case.limits.as_ref()), Feed::Messages)
 }
 
-/// [`run`] with the checker's limits given. Every item is read as a line of
-/// a trace file (an envelope for a message), framed and length-checked as
-/// `acp-plan check` reads it, so that `max_line_bytes` applies to all.
-fn run_within(revision: Revision, case: &Case, limits: Limits) -> Result<Run, String> {
+/// How a case's items reach the validator.
+#[derive(Clone, Copy)]
+enum Feed {
+    /// Message items one by one, as live modes feed them (records as lines).
+    Messages,
+    /// Every item as a line of a trace file (an envelope for a message),
+    /// framed and length-checked as `acp-plan check` reads it, so that
+    /// `max_line_bytes` applies to all.
+    TraceLines,
+}
+
+/// [`run`] with the checker's limits and the feed given.
+fn run_fed(revision: Revision, case: &Case, limits: Limits, feed: Feed) -> Result<Run, String> {
     let mut validator = Validator::new(Config {
         spec: SpecChoice::Fixed(revision),
         limits: limits.clone(),
@@ -283,91 +292,39 @@ fn run_within(revision: Revision, case: &Case, limits: Limits) -> Result<Run, St
         diagnostics: Vec::new(),
         states: Vec::new(),
     };
-    for (index, item) in case.messages.iter().enumerate() {
-        let line = index as u64 + 1;
-        let message = match (item, item.direction) {
-            (
-                Item {
-                    message: Some(message),
-                    ..
-                },
-                Some(_),
-            ) => Some(serde_json::to_vec(message).map_err(|e| e.to_string())?),
-            (Item { raw: Some(raw), .. }, Some(_)) => Some(raw.as_bytes().to_vec()),
-            (
-                Item {
-                    raw_hex: Some(hex), ..
-                },
-                Some(_),
-            ) => Some(decode_hex(hex)?),
-            _ => None,
-        };
-        let text = match (message, item.direction, &item.record) {
-            (Some(message), Some(direction), _) => {
-                let mut text = format!(r#"{{"direction":"{direction}","message":"#).into_bytes();
-                text.extend_from_slice(&message);
-                text.push(b'}');
-                text
-            }
-            (None, None, Some(record)) => record.as_bytes().to_vec(),
-            _ => return Err(format!("message {line}: not a valid item")),
-        };
-        let mut reader = LineReader::new(&text[..], limits.max_line_bytes);
+    let push_lines = |validator: &mut Validator, line: u64, text: &[u8]| -> Result<(), String> {
+        let mut reader = LineReader::new(text, limits.max_line_bytes);
         while let Some((_, raw_line)) = reader.next_line().map_err(|e| e.to_string())? {
             validator.push_line(line, raw_line);
         }
-        out.diagnostics.extend(validator.take_diagnostics());
-        out.states.push(validator.state().to_json());
-    }
-    Ok(out)
-}
-
-/// [`run`] as the validator is fed in live modes: message items one by one.
-fn run_messages(revision: Revision, case: &Case, limits: Limits) -> Result<Run, String> {
-    let mut validator = Validator::new(Config {
-        spec: SpecChoice::Fixed(revision),
-        limits: limits.clone(),
-    });
-    let mut out = Run {
-        diagnostics: Vec::new(),
-        states: Vec::new(),
+        Ok(())
     };
     for (index, item) in case.messages.iter().enumerate() {
         let line = index as u64 + 1;
-        match (item, item.direction) {
-            (
-                Item {
-                    message: Some(message),
-                    ..
-                },
-                Some(direction),
-            ) => {
-                let bytes = serde_json::to_vec(message).map_err(|e| e.to_string())?;
-                validator.push_message(line, direction, &bytes);
+        let message = match item {
+            Item {
+                message: Some(message),
+                ..
+            } => Some(serde_json::to_vec(message).map_err(|e| e.to_string())?),
+            Item { raw: Some(raw), .. } => Some(raw.as_bytes().to_vec()),
+            Item {
+                raw_hex: Some(hex), ..
+            } => Some(decode_hex(hex)?),
+            _ => None,
+        };
+        match (message, item.direction, &item.record, feed) {
+            (Some(message), Some(direction), _, Feed::Messages) => {
+                validator.push_message(line, direction, &message);
             }
-            (Item { raw: Some(raw), .. }, Some(direction)) => {
-                validator.push_message(line, direction, raw.as_bytes())
+            (Some(message), Some(direction), _, Feed::TraceLines) => {
+                let mut text = format!(r#"{{"direction":"{direction}","message":"#).into_bytes();
+                text.extend_from_slice(&message);
+                text.push(b'}');
+                push_lines(&mut validator, line, &text)?;
             }
-            (
-                Item {
-                    raw_hex: Some(hex), ..
-                },
-                Some(direction),
-            ) => validator.push_message(line, direction, &decode_hex(hex)?),
-            (
-                Item {
-                    record: Some(record),
-                    ..
-                },
-                None,
-            ) => {
-                // A line of a trace file: framed, length-checked and read as
-                // `acp-plan check` reads it.
-                let mut reader = LineReader::new(record.as_bytes(), limits.max_line_bytes);
-                while let Some((_, raw_line)) = reader.next_line().map_err(|e| e.to_string())? {
-                    validator.push_line(line, raw_line);
-                }
-            }
+            // A line of a trace file: framed, length-checked and read as
+            // `acp-plan check` reads it.
+            (None, None, Some(record), _) => push_lines(&mut validator, line, record.as_bytes())?,
             _ => return Err(format!("message {line}: not a valid item")),
         }
         out.diagnostics.extend(validator.take_diagnostics());
@@ -1059,11 +1016,16 @@ fn a_checker_limit_never_becomes_a_party_finding(files: &[VectorFile]) -> Result
             continue;
         }
         let revision = file.group.revision;
-        let within = party_findings(&run_within(revision, case, Limits::default())?);
+        let within = party_findings(&run_fed(
+            revision,
+            case,
+            Limits::default(),
+            Feed::TraceLines,
+        )?);
         for (flag, tighten) in tight {
             let mut limits = Limits::default();
             tighten(&mut limits);
-            let tightened = party_findings(&run_within(revision, case, limits)?);
+            let tightened = party_findings(&run_fed(revision, case, limits, Feed::TraceLines)?);
             let new: Vec<&String> = tightened.difference(&within).collect();
             if !new.is_empty() {
                 problems.push(format!("{} at {flag}: {new:?}", case.id));
