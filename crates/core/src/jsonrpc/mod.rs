@@ -146,8 +146,9 @@ impl Id {
 }
 
 /// Whether the integer `digits` is beyond the range of doubles (309 digits
-/// or more), which [`Id::read`] reads and says like `1e400`.
-fn beyond_double(digits: &str) -> bool {
+/// or more), which [`Id::read`] reads and says like `1e400` (the one-pass
+/// read leaves such an id to it).
+pub(crate) fn beyond_double(digits: &str) -> bool {
     digits.len() > 308 && digits.parse::<f64>().map_or(true, f64::is_infinite)
 }
 

@@ -382,10 +382,18 @@ impl Validator {
                     }
                 }
             }
-            RecordFault::TooDeep { .. } => self.lose_a_message(),
             _ => {}
         }
-        if let Some(d) = trace_format::record_fault(&fault).or_else(|| env::record_fault(&fault)) {
+        self.unread(&fault);
+    }
+
+    /// A line (or batch element) not read as a message, for `fault`: said,
+    /// and, when the checker's limits are why, lost.
+    fn unread(&mut self, fault: &RecordFault) {
+        if matches!(fault, RecordFault::TooDeep { .. }) {
+            self.lose_a_message();
+        }
+        if let Some(d) = trace_format::record_fault(fault).or_else(|| env::record_fault(fault)) {
             self.emit(d);
         }
     }
@@ -538,16 +546,7 @@ impl Validator {
                         self.message(Direction::parse(direction), &message);
                     }
                     Ok(Record::Bare(object)) => self.message(None, &object),
-                    Err(fault) => {
-                        if matches!(fault, RecordFault::TooDeep { .. }) {
-                            self.lose_a_message();
-                        }
-                        if let Some(d) =
-                            trace_format::record_fault(&fault).or_else(|| env::record_fault(&fault))
-                        {
-                            self.emit(d);
-                        }
-                    }
+                    Err(fault) => self.unread(&fault),
                 }
             } else if let Ok(object) = serde_json::from_str::<LineObject<'_>>(reading) {
                 self.message(direction, &object);
@@ -826,12 +825,7 @@ impl Validator {
         if direction != Direction::ClientToAgent {
             return;
         }
-        if method.starts_with("session/")
-            && self.handshake != Handshake::Answered
-            && self.lost_at == 0
-        {
-            self.emit(ses::before_init(method));
-        }
+        self.before_init(method);
         match method {
             "initialize" => {
                 if let Some(repeat) = params.and_then(|p| first_duplicate_member(p.get())) {
@@ -891,6 +885,18 @@ impl Validator {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// SES-BEFORE-INIT for a client's `method`, when it is a session method
+    /// sent before `initialize` was answered (and no line went unread: that
+    /// line may have been the initialize or its answer).
+    fn before_init(&mut self, method: &str) {
+        if method.starts_with("session/")
+            && self.handshake != Handshake::Answered
+            && self.lost_at == 0
+        {
+            self.emit(ses::before_init(method));
         }
     }
 
@@ -993,12 +999,7 @@ impl Validator {
             if direction != Direction::ClientToAgent {
                 return true;
             }
-            if method.starts_with("session/")
-                && self.handshake != Handshake::Answered
-                && self.lost_at == 0
-            {
-                self.emit(ses::before_init(method));
-            }
+            self.before_init(method);
             match (method, rpc.session) {
                 ("session/prompt", Some(session)) => self.prompt(session, awaits_answer),
                 ("session/cancel", Some(session)) => self.cancel(session),
@@ -1467,11 +1468,11 @@ impl Validator {
     /// A plan update against the session's boundaries: a quiet resume not yet
     /// answered, a replay already answered, a cancelled turn already ended.
     fn turn_rules(&mut self, session: &str) {
-        // The earliest such resume, not the first a hash map happens to
-        // list (its order differs from one map to the next).
         // Each boundary holds unless a line not read since may have moved
         // it (the resume's answer, a new load, a new prompt).
         let lost_at = self.lost_at;
+        // The earliest such resume, not the first a hash map happens to
+        // list (its order differs from one map to the next).
         let resume = self.turns.quiet_resumes.first_for(session);
         if let Some((line, _)) = resume.filter(|&(line, _)| lost_at < line) {
             self.emit(ses::resume_replay(session, line));

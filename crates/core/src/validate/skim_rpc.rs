@@ -235,8 +235,7 @@ fn rpc_member(skim: &mut Skim<'_, '_>, key: &[u8], read: &mut RpcRead) -> Option
 
 /// An id already in the canonical text `jsonrpc::Id` keeps: a string
 /// without escapes (its span with the quotes) or an integer `0|[1-9][0-9]*`
-/// short enough to be within the range of doubles (a longer one may be
-/// beyond it, which the exact path says).
+/// within the range of doubles (one beyond it the exact path says).
 fn plain_id(skim: &mut Skim<'_, '_>) -> Option<Span> {
     let start = skim.at;
     match skim.peek()? {
@@ -247,8 +246,9 @@ fn plain_id(skim: &mut Skim<'_, '_>) -> Option<Span> {
         b'0'..=b'9' => {
             skim.number()?;
             let span = (start, skim.at);
-            let digits = skim.get(span);
-            (digits.len() <= 308 && digits.iter().all(u8::is_ascii_digit)).then_some(span)
+            let digits = std::str::from_utf8(skim.get(span)).ok()?;
+            (digits.bytes().all(|b| b.is_ascii_digit()) && !crate::jsonrpc::beyond_double(digits))
+                .then_some(span)
         }
         _ => None,
     }
