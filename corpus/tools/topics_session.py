@@ -4,6 +4,7 @@ session/update), session/load replay, resume and fork, interleaved sessions."""
 from vectorlib import (
     Case, SESSION, SESSION_2, SESSION_SAVED, CWD, MD_STEPS, SESSION_SETUP, RFD, PROMPT_TURN, V2,
     entry, steps3, legacy, items, markdown, removed, entries_plan, chunk, notification, session_update,
+    line,
 )
 
 
@@ -233,6 +234,15 @@ def session(rev):
              "The agent answers `\"protocolVersion\": -1`: an integer below the schema's range.")
     init = c.initialize(answer=False)
     c.expect("SES-PROTOCOL-VERSION", c.agent_result(init, {"protocolVersion": -1}), "/result/protocolVersion")
+    c.new_session()
+
+    c = case("ses-initialize-protocol-version-repeated-one-valid",
+             "The agent's initialize answer repeats `protocolVersion`: the chosen version, then 65536. The repeat is ENV-DUPLICATE-KEY; one reading carries a valid version, so SES-PROTOCOL-VERSION is not an error against the agent.",
+             near_miss=["SES-PROTOCOL-VERSION"])
+    init = c.initialize(answer=False)
+    answer = {"jsonrpc": "2.0", "id": init, "result": {"protocolVersion": rev.protocol_version, "agentCapabilities": {}}}
+    text = line(answer).replace('"agentCapabilities"', '"protocolVersion":65536,"agentCapabilities"')
+    c.expect("ENV-DUPLICATE-KEY", c.raw("agent_to_client", text), "/result/protocolVersion")
     c.new_session()
 
     c = case("ses-initialize-protocol-version-integer",

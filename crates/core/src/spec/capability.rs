@@ -2,7 +2,6 @@
 //! from the `initialize` exchange, and choosing the revision.
 
 use super::{Revision, RevisionChoice, SpecChoice};
-use crate::trace::last_member;
 use serde_json::value::RawValue;
 
 /// What a capability key held.
@@ -211,12 +210,25 @@ pub const MAX_PROTOCOL_VERSION: u64 = 65_535;
 
 /// The `protocolVersion` of an `initialize` result: an integer as JSON
 /// Schema counts them (by value: `2.0` and `2e0` are the integer 2) within
-/// the schema's range, 0 to 65535.
+/// the schema's range, 0 to 65535. A repeated member is read under each of
+/// its values, the last first: a fault is returned only when every value
+/// has one (the last value's), since no reading may judge the agent that
+/// another reading clears (the repeat is ENV-DUPLICATE-KEY's).
 pub fn read_protocol_version(result: Option<&RawValue>) -> Result<u64, VersionFault<'_>> {
-    let version = result
-        .and_then(|r| last_member(r.get(), "protocolVersion"))
-        .ok_or(VersionFault::Missing)?;
-    let text = version.get();
+    let values = result.map_or_else(Vec::new, |r| all_members(r.get(), "protocolVersion"));
+    let mut fault = VersionFault::Missing;
+    for value in values.iter().rev() {
+        match protocol_version(value.get()) {
+            Ok(version) => return Ok(version),
+            Err(found) if fault == VersionFault::Missing => fault = found,
+            Err(_) => {}
+        }
+    }
+    Err(fault)
+}
+
+/// One `protocolVersion` value, as [`read_protocol_version`] reads it.
+fn protocol_version(text: &str) -> Result<u64, VersionFault<'_>> {
     if !matches!(text.as_bytes().first(), Some(b'-' | b'0'..=b'9')) {
         return Err(VersionFault::NotANumber(crate::text::json_type_of_raw(
             text,
@@ -420,6 +432,16 @@ mod tests {
             Err("NotANumber(\"null\")".into())
         );
         assert_eq!(read(r#"{}"#), Err("Missing".into()));
+        // A repeat: the agent is judged only when no value is a version.
+        assert_eq!(
+            read(r#"{"protocolVersion":1,"protocolVersion":70000}"#),
+            Ok(1)
+        );
+        assert_eq!(read(r#"{"protocolVersion":2,"protocolVersion":1}"#), Ok(1));
+        assert_eq!(
+            read(r#"{"protocolVersion":"1","protocolVersion":70000}"#),
+            Err(format!("OutOfRange({:?})", "70000"))
+        );
         assert_eq!(read(r#"[2]"#), Err("Missing".into()));
         assert_eq!(read_protocol_version(None), Err(VersionFault::Missing));
         for (text, version) in [
