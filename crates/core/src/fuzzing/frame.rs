@@ -6,7 +6,7 @@
 //! the line is UTF-8 JSON of the right shape; the members the frame reads are
 //! the members the value has; faults are claimed only when true.
 
-use super::{ensure, json_depth, Checked};
+use super::{as_read, ensure, json_depth, read_value, Checked};
 use crate::jsonrpc::{classify, Frame, FrameFault};
 use crate::trace::{parse_record, LineObject, LineReader, RawLine, Record, RecordFault};
 use serde::de::{IgnoredAny, MapAccess, Visitor};
@@ -125,11 +125,12 @@ fn check_record(line: &[u8], max_depth: usize) -> Checked {
     // Half of a character (an unpaired surrogate escape), in a name or a
     // string, is read as U+FFFD, as the suite reads it: the line is then
     // judged like any other, so that such a name cannot end the read.
-    let readable = valid_json
-        .then(|| crate::trace::interop::scan(text, 0))
-        .flatten()
-        .map(|scanned| scanned.readable);
-    let text = readable.as_deref().unwrap_or(text);
+    let readable = if valid_json {
+        as_read(text)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
+    let text = &*readable;
     let value = match serde_json::from_str::<Value>(text) {
         Ok(value) => value,
         Err(e) if valid_json && e.to_string().starts_with("recursion limit exceeded") => {
@@ -396,14 +397,6 @@ fn check_message(frame: &LineObject<'_>, message: &Value) -> Checked {
         (other, _) => Err(super::Broken(format!(
             "a response with id {id:?} classified as {other:?}"
         ))),
-    }
-}
-
-/// A JSON value, an unpaired surrogate escape read as U+FFFD.
-fn read_value(json: &str) -> serde_json::Result<Value> {
-    match crate::trace::interop::scan(json, 0) {
-        Some(scanned) => serde_json::from_str(&scanned.readable),
-        None => serde_json::from_str(json),
     }
 }
 

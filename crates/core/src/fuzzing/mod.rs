@@ -233,7 +233,7 @@ impl Written {
     /// The value of JSON text `text`, or `None` for text serde_json does
     /// not read (not JSON, or nested beyond its recursion limit).
     pub fn parse(text: &str) -> Option<Written> {
-        serde_json::from_str(text).ok()
+        serde_json::from_str(&as_read(text)).ok()
     }
 
     /// Whether `pointer` names a value here, following every member of a
@@ -341,8 +341,24 @@ pub fn readings_of(text: &str) -> Vec<Value> {
     crate::trace::readings(text)
         .texts
         .iter()
-        .filter_map(|reading| serde_json::from_str(reading).ok())
+        .filter_map(|reading| read_value(reading).ok())
         .collect()
+}
+
+/// `json` as the suite reads it ([`crate::trace::interop`]): an unpaired
+/// surrogate escape, even in a member name, as U+FFFD, and a number beyond
+/// the range of doubles as the largest double, so that serde_json builds
+/// the value the validator checked instead of refusing it.
+pub(crate) fn as_read(json: &str) -> std::borrow::Cow<'_, str> {
+    match crate::trace::interop::scan(json, 0) {
+        Some(scanned) => std::borrow::Cow::Owned(scanned.readable),
+        None => std::borrow::Cow::Borrowed(json),
+    }
+}
+
+/// A JSON value as the suite reads it ([`as_read`]).
+pub(crate) fn read_value(json: &str) -> serde_json::Result<Value> {
+    serde_json::from_str(&as_read(json))
 }
 
 /// Nesting depth of arrays and objects (a scalar is 0).
