@@ -81,6 +81,31 @@ def capability(rev):
                        f"clientCapabilities.{key} is true, which advertises nothing, and the agent sends plan_update anyway.",
                        {key: True}, plan1, extra=[("CAP-VALUE", cap_pointer)])
 
+    # ---- an initialize never answered, or answered with an error: the
+    # client's capabilities are judged as sent, under the revision given
+    c = case("cap-true-value-initialize-never-answered",
+             f"clientCapabilities.{key} is true, and the trace ends before the agent answers the initialize: "
+             "the client's request is judged as sent.")
+    c.initialize({key: True}, answer=False)
+    c.expect("CAP-VALUE", 1, cap_pointer)
+
+    c = case("cap-true-value-initialize-answered-with-error",
+             f"clientCapabilities.{key} is true in an initialize the agent refuses; the client retries with "
+             f"`{key}: {{}}`. The refused request is judged as sent; the retry advertises plan operations.",
+             near_miss=["CAP-PLAN-OPS"])
+    first = c.initialize({key: True}, answer=False)
+    c.expect("CAP-VALUE", 1, cap_pointer)
+    c.a2c({"jsonrpc": "2.0", "id": first, "error": {"code": -32602, "message": "Invalid params"}})
+    p = c.start()
+    c.update(SESSION, plan1)
+    c.end_turn(p)
+
+    c = case("cap-other-revision-key-initialize-never-answered",
+             f"The client spells the capability `{other}`, and the trace ends before the agent answers: "
+             f"under {rev.name} that key advertises nothing, whatever the answer.")
+    c.initialize({other: {}}, answer=False)
+    c.expect("CAP-RENAMED", 1, other_pointer)
+
     # ---- the other revision's key
     legacy_only("cap-other-revision-key",
                 f"The client spells the capability `{other}` (another revision's key), which advertises nothing under {rev.name}; the agent sends the legacy plan.",

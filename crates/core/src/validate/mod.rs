@@ -21,7 +21,7 @@ use crate::jsonrpc::{self, Direction, Frame, RequestOutcome, ResponseOutcome};
 use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace_format};
 use crate::spec::capability::{self, CapabilityKeys};
 use crate::spec::messages::{PlanContent, PlanMessage};
-use crate::spec::{RevisionChoice, SpecChoice};
+use crate::spec::{Revision, RevisionChoice, SpecChoice};
 use crate::state::ClientState;
 use crate::trace::interop::{self, Unpredictable};
 use crate::trace::{
@@ -104,7 +104,8 @@ pub struct Validator {
     line: u64,
     messages: u64,
     /// The initialize request's line, for snippets of diagnostics about
-    /// the capabilities it advertised (found only when it is answered).
+    /// the capabilities it advertised (found when it is answered, unless
+    /// the revision is given).
     initialize_line: Vec<u8>,
     /// Sessions opened by a session/load or session/resume still awaiting
     /// its answer, by the request's line.
@@ -559,11 +560,38 @@ impl Validator {
         self.messages = messages + 1;
     }
 
-    /// Give new diagnostics their snippets, and keep the initialize line.
+    /// CAP-* for the plan capability keys of the initialize read at `line`,
+    /// under `revision`.
+    fn judge_capabilities(&mut self, keys: &CapabilityKeys, revision: Revision, line: u64) {
+        let (_, diagnostics) = cap::read_advertisement(keys, revision);
+        for mut d in diagnostics {
+            d.line = line;
+            d.pointer.insert_str(0, &self.initialize_base);
+            self.emit(d);
+        }
+    }
+
+    /// Judge the capabilities of an initialize read whole, give new
+    /// diagnostics their snippets, and keep the initialize line.
     fn after_message(&mut self, before: usize, bytes: &[u8]) {
         let line = self.line;
-        if matches!(self.handshake, Handshake::Requested { line: l, .. } if l == line) {
-            self.initialize_line = bytes[..bytes.len().min(INITIALIZE_LINE_KEPT)].to_vec();
+        let initialize = match (self.handshake, self.reinitialize) {
+            (Handshake::Requested { keys, line: l }, _) if l == line => Some(keys),
+            (Handshake::Answered, Some((keys, l))) if l == line => Some(keys),
+            _ => None,
+        };
+        match (initialize, self.config.spec) {
+            // With the revision given, the client's capabilities are judged
+            // as sent, every reading of the line read: an initialize that is
+            // never answered, or answered with an error, is judged too.
+            (Some(keys), SpecChoice::Fixed(revision)) => {
+                self.judge_capabilities(&keys, revision, line)
+            }
+            // Otherwise the revision is the one its answer negotiates.
+            (Some(_), SpecChoice::Auto) => {
+                self.initialize_line = bytes[..bytes.len().min(INITIALIZE_LINE_KEPT)].to_vec();
+            }
+            (None, _) => {}
         }
         // Centring a snippet scans the line, so only the first few
         // diagnostics of a line get one; the rest show the line's start
@@ -857,6 +885,7 @@ impl Validator {
                     // A second initialize: the connection stays initialized
                     // whatever its answer; a successful one renegotiates.
                     self.reinitialize = Some((keys, self.line));
+                    self.initialize_base = self.element_base.clone();
                 } else {
                     self.handshake = Handshake::Requested {
                         keys,
@@ -1118,13 +1147,17 @@ impl Validator {
                 let (advertised, diagnostics) =
                     cap::read_advertisement(&keys, self.revision.revision);
                 self.plan_capability = advertised;
-                for mut d in diagnostics {
-                    d.line = request_line;
-                    d.pointer.insert_str(0, &self.initialize_base);
-                    if !self.initialize_line.is_empty() {
-                        d.snippet = Some(crate::text::snippet(&self.initialize_line, &d.pointer));
+                // Under a given revision they were judged at the request.
+                if self.config.spec == SpecChoice::Auto {
+                    for mut d in diagnostics {
+                        d.line = request_line;
+                        d.pointer.insert_str(0, &self.initialize_base);
+                        if !self.initialize_line.is_empty() {
+                            d.snippet =
+                                Some(crate::text::snippet(&self.initialize_line, &d.pointer));
+                        }
+                        self.emit(d);
                     }
-                    self.emit(d);
                 }
                 self.initialize_line = Vec::new();
                 self.handshake = Handshake::Answered;
