@@ -231,6 +231,8 @@ fn rule(id: &str) -> Option<&'static Rule> {
 /// What the validator did with one case.
 struct Run {
     diagnostics: Vec<Diagnostic>,
+    /// For each diagnostic, the message after which it was reported.
+    reported_at: Vec<u64>,
     /// The reference client state after each message.
     states: Vec<Value>,
 }
@@ -290,6 +292,7 @@ fn run_fed(revision: Revision, case: &Case, limits: Limits, feed: Feed) -> Resul
     });
     let mut out = Run {
         diagnostics: Vec::new(),
+        reported_at: Vec::new(),
         states: Vec::new(),
     };
     let push_lines = |validator: &mut Validator, line: u64, text: &[u8]| -> Result<(), String> {
@@ -327,7 +330,10 @@ fn run_fed(revision: Revision, case: &Case, limits: Limits, feed: Feed) -> Resul
             (None, None, Some(record), _) => push_lines(&mut validator, line, record.as_bytes())?,
             _ => return Err(format!("message {line}: not a valid item")),
         }
-        out.diagnostics.extend(validator.take_diagnostics());
+        let found = validator.take_diagnostics();
+        out.reported_at
+            .extend(std::iter::repeat_n(line, found.len()));
+        out.diagnostics.extend(found);
         out.states.push(validator.state().to_json());
     }
     Ok(out)
@@ -1035,6 +1041,28 @@ fn a_checker_limit_never_becomes_a_party_finding(files: &[VectorFile]) -> Result
     differences(&problems)
 }
 
+/// A finding is reported when the line it names is read: every case fed
+/// message by message, as `tap` and `agent` feed a live connection, reports
+/// each diagnostic while reading its own line. A finding that waited for a
+/// later line would come late in live modes, and never if the trace ended
+/// first (an initialize never answered, say).
+fn a_finding_is_reported_when_its_line_is_read(files: &[VectorFile]) -> Result<(), Failed> {
+    let mut problems = Vec::new();
+    for (file, case) in cases(files) {
+        let run = run(file.group.revision, case)?;
+        for (d, at) in run.diagnostics.iter().zip(&run.reported_at) {
+            if d.line != *at {
+                problems.push(format!(
+                    "{}: {} reported after message {at}",
+                    case.id,
+                    finding(d)
+                ));
+            }
+        }
+    }
+    differences(&problems)
+}
+
 /// A bare trace is read as its envelopes say: every case's messages
 /// written as bare lines report the same findings (rule and place, in any
 /// order) and end in the same state, apart from what only a direction can
@@ -1091,7 +1119,7 @@ fn a_bare_trace_is_read_as_its_envelopes_say(files: &[VectorFile]) -> Result<(),
 /// A check over the whole corpus, which needs its files read as vector groups.
 type CorpusCheck = fn(&[VectorFile]) -> Result<(), Failed>;
 
-const CORPUS_CHECKS: [(&str, CorpusCheck); 6] = [
+const CORPUS_CHECKS: [(&str, CorpusCheck); 7] = [
     (
         "meta::vectors_agree_with_themselves_and_the_catalog",
         vectors_agree_with_themselves_and_the_catalog,
@@ -1103,6 +1131,10 @@ const CORPUS_CHECKS: [(&str, CorpusCheck); 6] = [
     (
         "meta::a_member_named_with_half_a_character_is_read_as_u_fffd",
         a_member_named_with_half_a_character_is_read_as_u_fffd,
+    ),
+    (
+        "meta::a_finding_is_reported_when_its_line_is_read",
+        a_finding_is_reported_when_its_line_is_read,
     ),
     (
         "meta::every_spelling_of_a_message_is_read_alike",
