@@ -106,6 +106,42 @@ def capability(rev):
     c.initialize({other: {}}, answer=False)
     c.expect("CAP-RENAMED", 1, other_pointer)
 
+    # ---- two initialize requests: the agent may act on either's
+    # capabilities, so it is judged only where they agree
+    c = case("cap-two-initialize-in-flight",
+             f"The client sends two initialize requests before either is answered, the first with `{key}: {{}}`, "
+             f"the second with `{key}: true`. CAP-VALUE is the second's alone; the agent answers both and may act on "
+             "either's capabilities, so its plan_update is not judged against them.",
+             near_miss=["CAP-PLAN-OPS"])
+    first = c.initialize({key: {}}, answer=False)
+    second = c.initialize({key: True}, answer=False)
+    c.expect("CAP-VALUE", 2, cap_pointer)
+    c.answer_initialize(first)
+    c.answer_initialize(second)
+    c.new_session()
+    p = c.prompt()
+    c.update(SESSION, plan1)
+    c.end_turn(p)
+
+    c = case("cap-second-initialize-withdraws-capability",
+             f"After an initialize with `{key}: {{}}` the client initializes again without it, and the agent answers. "
+             "An agent may keep the first capabilities or take the second's, so its plan_update is not judged against them.",
+             near_miss=["CAP-PLAN-OPS"])
+    p = c.start()
+    c.initialize({})
+    c.update(SESSION, plan1)
+    c.end_turn(p)
+
+    without_capability("cap-second-initialize-still-without-capability",
+                       f"Neither of two answered initialize requests advertises `{key}`: every reading forbids the plan_update.",
+                       {}, plan1)
+    c = cases[-1]
+    plan_update_item = c.items.pop(-2)
+    end_item = c.items.pop(-1)
+    c.initialize({})
+    c.items.extend([plan_update_item, end_item])
+    c.diagnostics[-1]["message"] += 2
+
     # ---- the other revision's key
     legacy_only("cap-other-revision-key",
                 f"The client spells the capability `{other}` (another revision's key), which advertises nothing under {rev.name}; the agent sends the legacy plan.",

@@ -71,9 +71,26 @@ enum Call {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Handshake {
     NotStarted,
-    Requested { keys: CapabilityKeys, line: u64 },
     Answered,
 }
+
+/// An `initialize` request awaiting its answer.
+#[derive(Debug)]
+struct PendingInitialize {
+    at: At,
+    /// Its plan capability keys, in every reading of the request.
+    keys: CapabilityKeys,
+    /// The pointer to it inside its batch (`/2`), or empty.
+    base: String,
+    /// Its line, up to `INITIALIZE_LINE_KEPT` bytes, for the snippets of
+    /// diagnostics about its capabilities found when it is answered.
+    bytes: Vec<u8>,
+}
+
+/// Most `initialize` requests awaiting an answer whose capabilities are
+/// kept: a client sends one, or retries one; past this the oldest is
+/// forgotten, and an answer to it cannot tell what the client advertised.
+const INITIALIZE_IN_FLIGHT_KEPT: usize = 4;
 
 /// A streaming validator for one connection.
 pub struct Validator {
@@ -81,9 +98,11 @@ pub struct Validator {
     correlator: jsonrpc::Correlator,
     revision: RevisionChoice,
     handshake: Handshake,
-    /// A second `initialize` on an initialized connection, awaiting its
-    /// answer: its capability keys and line.
-    reinitialize: Option<(CapabilityKeys, u64)>,
+    /// `initialize` requests awaiting their answers, oldest first (at most
+    /// `INITIALIZE_IN_FLIGHT_KEPT`). Each answer negotiates for its own
+    /// request; on an initialized connection a successful one negotiates
+    /// the revision again, and the capability where both agree.
+    initializing: Vec<PendingInitialize>,
     plan_capability: cap::Advertised,
     /// What the validator keeps per session beyond what the client shows,
     /// by the session's index in `state`: opened and forgotten with it (a
@@ -103,10 +122,6 @@ pub struct Validator {
     not_kept: Counts,
     line: u64,
     messages: u64,
-    /// The initialize request's line, for snippets of diagnostics about
-    /// the capabilities it advertised (found when it is answered, unless
-    /// the revision is given).
-    initialize_line: Vec<u8>,
     /// Sessions opened by a session/load or session/resume still awaiting
     /// its answer, by the request's line.
     loading: FoldMap<At, String>,
@@ -115,8 +130,6 @@ pub struct Validator {
     element_base: String,
     /// While a batch element is read: its index + 1; 0 otherwise.
     element: u32,
-    /// The pointer prefix of the initialize request (inside its batch).
-    initialize_base: String,
     /// Bytes of plan content in the client state (see `max_state_bytes`).
     state_bytes: usize,
     /// The turn and replay boundaries the session rules read (SES-*).
@@ -147,7 +160,7 @@ impl Validator {
             correlator: jsonrpc::Correlator::new(config.limits.max_outstanding_requests),
             revision: capability::provisional_revision(config.spec),
             handshake: Handshake::NotStarted,
-            reinitialize: None,
+            initializing: Vec::new(),
             plan_capability: cap::Advertised::No,
             tracks: Vec::new(),
             recent_session: None,
@@ -158,11 +171,9 @@ impl Validator {
             not_kept: Counts::default(),
             line: 0,
             messages: 0,
-            initialize_line: Vec::new(),
             loading: FoldMap::default(),
             element_base: String::new(),
             element: 0,
-            initialize_base: String::new(),
             state_bytes: 0,
             turns: Turns::default(),
             skimmer: Skimmer::default(),
@@ -560,13 +571,13 @@ impl Validator {
         self.messages = messages + 1;
     }
 
-    /// CAP-* for the plan capability keys of the initialize read at `line`,
-    /// under `revision`.
-    fn judge_capabilities(&mut self, keys: &CapabilityKeys, revision: Revision, line: u64) {
+    /// CAP-* for the plan capability keys of an initialize of this line
+    /// (at `base` in its batch), under `revision`.
+    fn judge_capabilities(&mut self, keys: &CapabilityKeys, revision: Revision, base: &str) {
         let (_, diagnostics) = cap::read_advertisement(keys, revision);
         for mut d in diagnostics {
-            d.line = line;
-            d.pointer.insert_str(0, &self.initialize_base);
+            d.line = self.line;
+            d.pointer.insert_str(0, base);
             self.emit(d);
         }
     }
@@ -575,23 +586,25 @@ impl Validator {
     /// diagnostics their snippets, and keep the initialize line.
     fn after_message(&mut self, before: usize, bytes: &[u8]) {
         let line = self.line;
-        let initialize = match (self.handshake, self.reinitialize) {
-            (Handshake::Requested { keys, line: l }, _) if l == line => Some(keys),
-            (Handshake::Answered, Some((keys, l))) if l == line => Some(keys),
-            _ => None,
-        };
-        match (initialize, self.config.spec) {
+        match self.config.spec {
             // With the revision given, the client's capabilities are judged
             // as sent, every reading of the line read: an initialize that is
             // never answered, or answered with an error, is judged too.
-            (Some(keys), SpecChoice::Fixed(revision)) => {
-                self.judge_capabilities(&keys, revision, line)
+            SpecChoice::Fixed(revision) => {
+                let read: Vec<_> = (self.initializing.iter())
+                    .filter(|p| p.at.0 == line)
+                    .map(|p| (p.keys, p.base.clone()))
+                    .collect();
+                for (keys, base) in read {
+                    self.judge_capabilities(&keys, revision, &base);
+                }
             }
             // Otherwise the revision is the one its answer negotiates.
-            (Some(_), SpecChoice::Auto) => {
-                self.initialize_line = bytes[..bytes.len().min(INITIALIZE_LINE_KEPT)].to_vec();
+            SpecChoice::Auto => {
+                for pending in self.initializing.iter_mut().filter(|p| p.at.0 == line) {
+                    pending.bytes = bytes[..bytes.len().min(INITIALIZE_LINE_KEPT)].to_vec();
+                }
             }
-            (None, _) => {}
         }
         // Centring a snippet scans the line, so only the first few
         // diagnostics of a line get one; the rest show the line's start
@@ -863,35 +876,22 @@ impl Validator {
                         "each value is a reading of the capabilities; where the readings disagree on the plan capability, the agent is not judged against it",
                     ));
                 }
-                let mut keys = capability::read_capability_keys(params);
-                // Another reading of the same request (a repeated member):
-                // every reading's capabilities count.
-                match (self.handshake, self.reinitialize) {
-                    (
-                        Handshake::Requested {
-                            keys: earlier,
-                            line,
-                        },
-                        _,
-                    )
-                    | (Handshake::Answered, Some((earlier, line)))
-                        if line == self.line =>
-                    {
-                        keys = earlier.merge(keys);
-                    }
-                    _ => {}
-                }
-                if self.handshake == Handshake::Answered {
-                    // A second initialize: the connection stays initialized
-                    // whatever its answer; a successful one renegotiates.
-                    self.reinitialize = Some((keys, self.line));
-                    self.initialize_base = self.element_base.clone();
+                let keys = capability::read_capability_keys(params);
+                let at = (self.line, self.element);
+                if let Some(pending) = self.initializing.iter_mut().find(|p| p.at == at) {
+                    // Another reading of the same request (a repeated
+                    // member): every reading's capabilities count.
+                    pending.keys = pending.keys.merge(keys);
                 } else {
-                    self.handshake = Handshake::Requested {
+                    if self.initializing.len() == INITIALIZE_IN_FLIGHT_KEPT {
+                        self.initializing.remove(0);
+                    }
+                    self.initializing.push(PendingInitialize {
+                        at,
                         keys,
-                        line: self.line,
-                    };
-                    self.initialize_base = self.element_base.clone();
+                        base: self.element_base.clone(),
+                        bytes: Vec::new(),
+                    });
                 }
             }
             "session/load" | "session/resume" => {
@@ -1080,14 +1080,21 @@ impl Validator {
             None => capability::read_protocol_version(result).ok(),
             Some(_) => None,
         };
-        match (self.handshake, version) {
-            (Handshake::Requested { line, .. }, Some(_)) => {
-                self.answered("initialize", (line, 0), result, error);
+        let awaiting = match self.initializing.as_slice() {
+            [] => None,
+            // Of several, which one it answers is not known: an `At` of
+            // none of them, so what the client advertised is not known.
+            [one] => Some(one.at),
+            _ => Some((0, 0)),
+        };
+        match (self.handshake, awaiting, version) {
+            (_, Some(at), Some(_)) => {
+                self.answered("initialize", at, result, error);
             }
             // The initialize itself may be a line not read: the revision is
             // the one its answer names, and what the client advertised is
             // not known, so no agent is judged on the capability.
-            (Handshake::NotStarted, Some(version)) if self.lost_at > 0 => {
+            (Handshake::NotStarted, None, Some(version)) if self.lost_at > 0 => {
                 let mut choice = capability::choose_revision(
                     self.config.spec,
                     CapabilityKeys::NONE,
@@ -1122,16 +1129,16 @@ impl Validator {
         let request_line = request.0;
         match method {
             "initialize" if result.is_some() && error.is_none() => {
-                let keys = match (self.handshake, self.reinitialize) {
-                    (Handshake::Requested { keys, .. }, _) => keys,
-                    (_, Some((keys, line))) if line == request_line => {
-                        self.reinitialize = None;
-                        keys
-                    }
-                    // Answered already, and not by this request.
-                    (Handshake::Answered, _) => return,
-                    _ => CapabilityKeys::NONE,
-                };
+                let pending = (self.initializing.iter())
+                    .position(|p| p.at == request)
+                    .map(|index| self.initializing.remove(index));
+                // A second initialize: the connection stays initialized
+                // whatever its answer. One whose capabilities were not kept
+                // changes nothing.
+                if pending.is_none() && self.handshake == Handshake::Answered {
+                    return;
+                }
+                let keys = pending.as_ref().map_or(CapabilityKeys::NONE, |p| p.keys);
                 self.warn_repeat(
                     result.and_then(|r| first_duplicate_member(r.get())),
                     "/result",
@@ -1146,30 +1153,37 @@ impl Validator {
                 self.revision = capability::choose_revision(self.config.spec, keys, negotiated);
                 let (advertised, diagnostics) =
                     cap::read_advertisement(&keys, self.revision.revision);
-                self.plan_capability = advertised;
-                // Under a given revision they were judged at the request.
-                if self.config.spec == SpecChoice::Auto {
+                let renegotiated = self.handshake == Handshake::Answered;
+                self.handshake = Handshake::Answered;
+                let Some(pending) = pending else {
+                    // What the client advertised is not known.
+                    self.plan_capability = cap::Advertised::Ambiguous;
+                    return;
+                };
+                // An agent may take the capabilities of the latest answered
+                // initialize, or keep those of the first (or, of two in
+                // flight, of the one it handled last): where they disagree,
+                // it is not judged on them.
+                self.plan_capability = if renegotiated && advertised != self.plan_capability {
+                    cap::Advertised::Ambiguous
+                } else {
+                    advertised
+                };
+                // Under a given revision they were judged when the request's
+                // line was read, unless that is this line.
+                if self.config.spec == SpecChoice::Auto || request_line == self.line {
                     for mut d in diagnostics {
                         d.line = request_line;
-                        d.pointer.insert_str(0, &self.initialize_base);
-                        if !self.initialize_line.is_empty() {
-                            d.snippet =
-                                Some(crate::text::snippet(&self.initialize_line, &d.pointer));
+                        d.pointer.insert_str(0, &pending.base);
+                        if !pending.bytes.is_empty() {
+                            d.snippet = Some(crate::text::snippet(&pending.bytes, &d.pointer));
                         }
                         self.emit(d);
                     }
                 }
-                self.initialize_line = Vec::new();
-                self.handshake = Handshake::Answered;
             }
-            // A failed second initialize changes nothing.
-            "initialize"
-                if self
-                    .reinitialize
-                    .is_some_and(|(_, line)| line == request_line) =>
-            {
-                self.reinitialize = None;
-            }
+            // A failed initialize changes nothing.
+            "initialize" => self.initializing.retain(|p| p.at != request),
             "session/new" | "session/fork" if error.is_none() => {
                 self.warn_repeat(
                     result.and_then(|r| repeated_member(r, &["sessionId"])),
@@ -2161,6 +2175,32 @@ mod tests {
             .diagnostics
             .iter()
             .any(|d| d.rule.id == "ENV-DUPLICATE-KEY"));
+    }
+
+    /// Without `--spec`, each initialize's capabilities are judged when
+    /// its own answer comes, at its own line, whatever the order.
+    #[test]
+    fn two_initialize_requests_in_flight_are_judged_each_at_its_line() {
+        let first = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#;
+        let second = r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":true}}}"#;
+        let answer = |id: u32| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"protocolVersion":1,"agentCapabilities":{{}}}}}}"#
+            )
+        };
+        for answers in [[1, 2], [2, 1]] {
+            let trace = format!(
+                "{first}\n{second}\n{}\n{}\n",
+                answer(answers[0]),
+                answer(answers[1])
+            );
+            let report = check_reader("t", trace.as_bytes(), Config::default()).unwrap();
+            assert_eq!(
+                rules(&report),
+                vec![("CAP-VALUE", 2, "/params/clientCapabilities/plan")],
+                "answers {answers:?}"
+            );
+        }
     }
 
     #[test]
