@@ -884,7 +884,19 @@ impl Validator {
                     pending.keys = pending.keys.merge(keys);
                 } else {
                     if self.initializing.len() == INITIALIZE_IN_FLIGHT_KEPT {
-                        self.initializing.remove(0);
+                        let forgotten = self.initializing.remove(0);
+                        self.emit(
+                            Diagnostic::new(
+                                &trace_format::LIMIT,
+                                format!(
+                                    "more than {INITIALIZE_IN_FLIGHT_KEPT} initialize requests await their answers; \
+                                     the capabilities of the one on line {} are not kept, so its answer is not \
+                                     judged against them",
+                                    forgotten.at.0
+                                ),
+                            )
+                            .hint("answer each initialize before the client sends another"),
+                        );
                     }
                     self.initializing.push(PendingInitialize {
                         at,
@@ -2201,6 +2213,41 @@ mod tests {
                 "answers {answers:?}"
             );
         }
+    }
+
+    /// Past the initialize requests whose capabilities are kept, the
+    /// oldest is forgotten: said once as the checker's limit, and its
+    /// answer leaves the capability unknown, so no agent is judged on it.
+    #[test]
+    fn an_initialize_forgotten_at_the_limit_judges_no_one() {
+        let request = |id: usize| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"initialize","params":{{"protocolVersion":1,"clientCapabilities":{{}}}}}}"#
+            )
+        };
+        let mut trace = String::new();
+        for id in 1..=INITIALIZE_IN_FLIGHT_KEPT + 1 {
+            trace += &request(id);
+            trace.push('\n');
+        }
+        trace += r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}"#;
+        trace += "\n";
+        trace += r#"{"jsonrpc":"2.0","id":9,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}"#;
+        trace += "\n";
+        trace += r#"{"jsonrpc":"2.0","id":9,"result":{"sessionId":"s1"}}"#;
+        trace += "\n";
+        trace += r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan_update","plan":{"planId":"p","type":"items","entries":[]}}}}"#;
+        trace += "\n";
+        let report = check_reader("t", trace.as_bytes(), Config::default()).unwrap();
+        let line = INITIALIZE_IN_FLIGHT_KEPT as u64 + 1;
+        assert_eq!(rules(&report), vec![("TRACE-LIMIT", line, "")]);
+        // The first request's own answer, had it been kept, forbids it.
+        let kept = trace.replacen(&(request(INITIALIZE_IN_FLIGHT_KEPT + 1) + "\n"), "", 1);
+        let report = check_reader("t", kept.as_bytes(), Config::default()).unwrap();
+        assert_eq!(
+            rules(&report),
+            vec![("CAP-PLAN-OPS", 8, "/params/update/sessionUpdate")]
+        );
     }
 
     #[test]
