@@ -230,6 +230,8 @@ fn rule(id: &str) -> Option<&'static Rule> {
 
 /// What the validator did with one case.
 struct Run {
+    /// The revision the run ended under (the one given, or the one detected).
+    revision: Revision,
     diagnostics: Vec<Diagnostic>,
     /// For each diagnostic, the message after which it was reported.
     reported_at: Vec<u64>,
@@ -270,7 +272,12 @@ fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
 }
 
 fn run(revision: Revision, case: &Case) -> Result<Run, String> {
-    run_fed(revision, case, limits(case.limits.as_ref()), Feed::Messages)
+    run_fed(
+        SpecChoice::Fixed(revision),
+        case,
+        limits(case.limits.as_ref()),
+        Feed::Messages,
+    )
 }
 
 /// How a case's items reach the validator.
@@ -284,13 +291,15 @@ enum Feed {
     TraceLines,
 }
 
-/// [`run`] with the checker's limits and the feed given.
-fn run_fed(revision: Revision, case: &Case, limits: Limits, feed: Feed) -> Result<Run, String> {
+/// [`run`] with the revision (or detection), the checker's limits and the
+/// feed given.
+fn run_fed(spec: SpecChoice, case: &Case, limits: Limits, feed: Feed) -> Result<Run, String> {
     let mut validator = Validator::new(Config {
-        spec: SpecChoice::Fixed(revision),
+        spec,
         limits: limits.clone(),
     });
     let mut out = Run {
+        revision: Revision::V1,
         diagnostics: Vec::new(),
         reported_at: Vec::new(),
         states: Vec::new(),
@@ -336,6 +345,7 @@ fn run_fed(revision: Revision, case: &Case, limits: Limits, feed: Feed) -> Resul
         out.diagnostics.extend(found);
         out.states.push(validator.state().to_json());
     }
+    out.revision = validator.revision().revision;
     Ok(out)
 }
 
@@ -1023,7 +1033,7 @@ fn a_checker_limit_never_becomes_a_party_finding(files: &[VectorFile]) -> Result
         }
         let revision = file.group.revision;
         let within = party_findings(&run_fed(
-            revision,
+            SpecChoice::Fixed(revision),
             case,
             Limits::default(),
             Feed::TraceLines,
@@ -1031,7 +1041,12 @@ fn a_checker_limit_never_becomes_a_party_finding(files: &[VectorFile]) -> Result
         for (flag, tighten) in tight {
             let mut limits = Limits::default();
             tighten(&mut limits);
-            let tightened = party_findings(&run_fed(revision, case, limits, Feed::TraceLines)?);
+            let tightened = party_findings(&run_fed(
+                SpecChoice::Fixed(revision),
+                case,
+                limits,
+                Feed::TraceLines,
+            )?);
             let new: Vec<&String> = tightened.difference(&within).collect();
             if !new.is_empty() {
                 problems.push(format!("{} at {flag}: {new:?}", case.id));
@@ -1059,6 +1074,59 @@ fn a_finding_is_reported_when_its_line_is_read(files: &[VectorFile]) -> Result<(
                 ));
             }
         }
+    }
+    differences(&problems)
+}
+
+/// Whether a client's `initialize` in the case gets no successful answer.
+fn an_initialize_goes_unanswered(case: &Case) -> bool {
+    let of = |direction: Direction, has: &str| -> Vec<&Value> {
+        (case.messages.iter())
+            .filter(|item| item.direction == Some(direction))
+            .filter_map(|item| item.message.as_ref())
+            .filter(|m| m.get(has).is_some() && (has != "result" || m.get("error").is_none()))
+            .filter(|m| has != "method" || m["method"] == "initialize")
+            .filter_map(|m| m.get("id"))
+            .collect()
+    };
+    let answered = of(Direction::AgentToClient, "result");
+    (of(Direction::ClientToAgent, "method").into_iter()).any(|id| !answered.contains(&id))
+}
+
+/// Detection agrees with the revision given: every case whose handshake
+/// makes `--spec auto` choose the case's own revision reports the same
+/// findings as with that revision given. The capability findings are made
+/// when the initialize is answered instead of when it is read, at the same
+/// line. Cases with an initialize never answered successfully are left out:
+/// without `--spec`, no revision judges its capabilities.
+fn detection_agrees_with_the_revision_given(files: &[VectorFile]) -> Result<(), Failed> {
+    let findings = |run: &Run| sorted(run.diagnostics.iter().map(finding));
+    let (mut compared, mut problems) = (0, Vec::new());
+    for (file, case) in cases(files) {
+        if an_initialize_goes_unanswered(case) {
+            continue;
+        }
+        let limits = limits(case.limits.as_ref());
+        let detected = run_fed(SpecChoice::Auto, case, limits, Feed::Messages)?;
+        let revision = file.group.revision;
+        if detected.revision != revision {
+            continue;
+        }
+        compared += 1;
+        let given = run(revision, case)?;
+        if findings(&detected) != findings(&given) {
+            problems.push(format!(
+                "{}: detected {:?}, given {:?}",
+                case.id,
+                findings(&detected),
+                findings(&given)
+            ));
+        }
+    }
+    // Most cases' handshakes name their revision: a check that compared
+    // few would prove little.
+    if compared < 600 {
+        problems.push(format!("only {compared} cases detected their own revision"));
     }
     differences(&problems)
 }
@@ -1119,7 +1187,7 @@ fn a_bare_trace_is_read_as_its_envelopes_say(files: &[VectorFile]) -> Result<(),
 /// A check over the whole corpus, which needs its files read as vector groups.
 type CorpusCheck = fn(&[VectorFile]) -> Result<(), Failed>;
 
-const CORPUS_CHECKS: [(&str, CorpusCheck); 7] = [
+const CORPUS_CHECKS: [(&str, CorpusCheck); 8] = [
     (
         "meta::vectors_agree_with_themselves_and_the_catalog",
         vectors_agree_with_themselves_and_the_catalog,
@@ -1135,6 +1203,10 @@ const CORPUS_CHECKS: [(&str, CorpusCheck); 7] = [
     (
         "meta::a_finding_is_reported_when_its_line_is_read",
         a_finding_is_reported_when_its_line_is_read,
+    ),
+    (
+        "meta::detection_agrees_with_the_revision_given",
+        detection_agrees_with_the_revision_given,
     ),
     (
         "meta::every_spelling_of_a_message_is_read_alike",
