@@ -26,6 +26,7 @@ class PlanStore:
     def __init__(self, id_key):
         self.id_key = id_key
         self.sessions = {}
+        self.loading = {}  # sessions loads opened and none has loaded yet: loads in flight
 
     def open(self, session_id):
         self.sessions.setdefault(session_id, {"legacy": None, "plans": {}})
@@ -94,7 +95,7 @@ def read_item(item):
 def replay(group, case):
     """Feed a case to the store as the client: returns the states after each message."""
     store = PlanStore(ID_KEY[group["revision"]])
-    sent = {}  # the client's requests in flight: id -> method
+    sent = {}  # the client's requests in flight: id -> (method, session it opened)
     states = []
     for item in case["messages"]:
         try:
@@ -117,15 +118,30 @@ def receive_message(store, sent, direction, message):
         if "method" not in message:
             return
         params = message.get("params") or {}
+        opened = None
+        if message["method"] in ("session/load", "session/resume") and "id" in message:
+            session = params["sessionId"]
+            if session not in store.sessions:
+                store.loading[session] = 0
+            if session in store.loading:  # not loaded yet: this load may be the one
+                store.loading[session] += 1
+                opened = session
+            store.open(session)  # replayed updates arrive before the answer
         if "id" in message:
-            sent[json.dumps(message["id"])] = message["method"]
-        if message["method"] in ("session/load", "session/resume"):
-            store.open(params["sessionId"])  # replayed updates arrive before the answer
+            sent[json.dumps(message["id"])] = (message["method"], opened)
     elif "method" not in message and "id" in message:
-        method = sent.pop(json.dumps(message["id"]), None)
+        method, opened = sent.pop(json.dumps(message["id"]), (None, None))
         result = message.get("result")
         if method in ("session/new", "session/fork") and isinstance(result, dict):
+            store.loading.pop(result["sessionId"], None)
             store.open(result["sessionId"])
+        if opened in store.loading:
+            store.loading[opened] -= 1
+            if "error" not in message:
+                del store.loading[opened]  # loaded, whatever its other loads say
+            elif store.loading[opened] == 0:
+                del store.loading[opened]
+                store.sessions.pop(opened, None)  # no load of it succeeded: never established
     elif message["method"] == "session/update":
         params = message["params"]
         store.apply(params["sessionId"], params["update"])

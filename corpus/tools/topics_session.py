@@ -102,6 +102,44 @@ def session(rev):
     c.a2c({"jsonrpc": "2.0", "id": load, "error": {"code": -32002, "message": "Resource not found"}})
     c.expect("SES-UNKNOWN-SESSION", c.update(SESSION_SAVED, plan, shown=False), "/params/sessionId")
 
+    c = case("ses-failed-load-establishes-nothing",
+             "session/load fails (the agent cannot find the session): the client shows no session for it, "
+             "and the connection goes on with a new session.",
+             near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Loading Sessions")])
+    c.initialize()
+    load = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    c.a2c({"jsonrpc": "2.0", "id": load, "error": {"code": -32002, "message": "Resource not found"}})
+    c.snapshot()
+    c.new_session()
+    p = c.prompt()
+    c.update(SESSION, plan)
+    c.end_turn(p)
+
+    c = case("ses-two-loads-one-fails",
+             "Two session/load requests for one session are in flight; the first fails and the second succeeds: "
+             "the session is loaded, and its updates are for an established session.",
+             near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Loading Sessions")])
+    c.initialize()
+    first = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    second = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    c.a2c({"jsonrpc": "2.0", "id": first, "error": {"code": -32603, "message": "Internal error"}})
+    c.open(SESSION_SAVED)
+    c.agent_result(second, {})
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.update(SESSION_SAVED, plan)
+    c.end_turn(p)
+
+    c = case("ses-unknown-session-after-two-failed-loads",
+             "Two session/load requests for one session are in flight and both fail: nothing is established, and a "
+             "later update for it is for an unknown session.",
+             docs=[(SESSION_SETUP, "Loading Sessions")])
+    c.initialize()
+    first = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    second = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    c.a2c({"jsonrpc": "2.0", "id": second, "error": {"code": -32002, "message": "Resource not found"}})
+    c.a2c({"jsonrpc": "2.0", "id": first, "error": {"code": -32002, "message": "Resource not found"}})
+    c.expect("SES-UNKNOWN-SESSION", c.update(SESSION_SAVED, plan, shown=False), "/params/sessionId")
+
     c = case("ses-resume-establishes-session",
              "session/resume names the session in its params; updates for it afterwards are for an established session.",
              near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Session ID")])
@@ -342,6 +380,24 @@ def session(rev):
     p = c.prompt(SESSION_SAVED, "Continue")
     c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
     c.end_turn(p)
+
+    c = case("ses-replay-plan-while-another-load-is-in-flight",
+             "Two loads of one session are in flight; the first is answered, and a plan update comes before the second's "
+             "answer: it may be the second load's replay, so it is not after the replay.",
+             near_miss=["SES-REPLAY-AFTER-ANSWER"],
+             docs=[(SESSION_SETUP, "Resuming Sessions" if rev is V2 else "Loading Sessions")])
+    c.initialize()
+    loads = []
+    for _ in range(2):
+        if rev is V2:
+            loads.append(c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": [],
+                                                             "replayFrom": {"type": "start"}}))
+        else:
+            loads.append(c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []}))
+    c.open(SESSION_SAVED)
+    c.agent_result(loads[0], {})
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    c.agent_result(loads[1], {})
 
     # ---- SES-UPDATE-AFTER-CANCEL
     def cancelled_turn(c, p):

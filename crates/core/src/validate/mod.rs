@@ -122,9 +122,14 @@ pub struct Validator {
     not_kept: Counts,
     line: u64,
     messages: u64,
-    /// Sessions opened by a session/load or session/resume still awaiting
-    /// its answer, by the request's line.
+    /// session/load and session/resume requests awaiting their answers
+    /// for sessions they opened (see `loaded_provisionally`), by where
+    /// they were read.
     loading: FoldMap<At, String>,
+    /// Sessions that loads opened and that none has loaded yet, with the
+    /// number of their loads in flight: a failed answer takes a session
+    /// back only when it was the last of them.
+    loaded_provisionally: FoldMap<String, u32>,
     /// While a batch element is read: the pointer to it (`/2`), which
     /// prefixes the pointers of what is found in it.
     element_base: String,
@@ -172,6 +177,7 @@ impl Validator {
             line: 0,
             messages: 0,
             loading: FoldMap::default(),
+            loaded_provisionally: FoldMap::default(),
             element_base: String::new(),
             element: 0,
             state_bytes: 0,
@@ -951,23 +957,34 @@ impl Validator {
                 || (!self.revision.revision.spelling().legacy_plan && replay_from);
             let at = (self.line, self.element);
             if replays {
-                Turns::bounded(&mut self.turns.replaying, limit, at, session.to_owned());
+                self.turns.replaying.insert(limit, at, session);
             } else {
                 self.turns.quiet_resumes.insert(limit, at, session);
             }
         }
         // The agent replays a loaded session before it answers, so the
         // request establishes the session; a failed answer takes it back
-        // (see `answered`).
+        // unless another load of it is in flight or succeeded (see
+        // `answered`).
         let new = !self.is_established(session);
         self.open_session(session);
-        if new
-            && awaits_answer
-            && self.is_established(session)
-            && self.loading.len() < self.config.limits.max_outstanding_requests
-        {
+        let provisional = new || self.loaded_provisionally.contains_key(session);
+        if !provisional || !self.is_established(session) {
+            return;
+        }
+        if awaits_answer && self.loading.len() < self.config.limits.max_outstanding_requests {
             self.loading
                 .insert((self.line, self.element), session.to_owned());
+            match self.loaded_provisionally.get_mut(session) {
+                Some(in_flight) if !new => *in_flight += 1,
+                _ => {
+                    self.loaded_provisionally.insert(session.to_owned(), 1);
+                }
+            }
+        } else {
+            // A load whose answer is not tracked may be the one that loads
+            // it: no failure of another takes the session back.
+            self.loaded_provisionally.remove(session);
         }
     }
 
@@ -1214,6 +1231,9 @@ impl Validator {
                     }
                 }
                 for session in sessions {
+                    if !self.loaded_provisionally.is_empty() {
+                        self.loaded_provisionally.remove(&session);
+                    }
                     self.open_session(&session);
                 }
             }
@@ -1231,13 +1251,27 @@ impl Validator {
             "session/load" | "session/resume" => {
                 self.turns.quiet_resumes.remove(&request);
                 if let Some(session) = self.turns.replaying.remove(&request) {
-                    if error.is_none() {
+                    // While another load of the session is in flight, its
+                    // replay may go on.
+                    if error.is_none() && self.turns.replaying.first_for(&session).is_none() {
                         let limit = self.config.limits.max_outstanding_requests;
                         Turns::bounded(&mut self.turns.replayed, limit, session, self.line);
                     }
                 }
                 if let Some(session) = self.loading.remove(&request) {
-                    if error.is_some() {
+                    let last = match self.loaded_provisionally.get_mut(&session) {
+                        // Loaded: established, whatever its other loads say.
+                        Some(_) if error.is_none() => true,
+                        Some(in_flight) => {
+                            *in_flight -= 1;
+                            *in_flight == 0
+                        }
+                        None => false,
+                    };
+                    if last {
+                        self.loaded_provisionally.remove(&session);
+                    }
+                    if last && error.is_some() {
                         // Not loaded: never established on this connection.
                         if let Some(index) = self.state.forget_session(&session) {
                             self.forgot_session(index);

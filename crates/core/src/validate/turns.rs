@@ -14,8 +14,8 @@ pub(super) struct Turns {
     pub unnamed_sessions: usize,
     /// session/resume requests that asked for no replay.
     pub quiet_resumes: SessionRequests,
-    /// session/load (v2: session/resume with a replay) requests, by line.
-    pub replaying: FoldMap<At, String>,
+    /// session/load (v2: session/resume with a replay) requests in flight.
+    pub replaying: SessionRequests,
     /// Sessions whose replay was answered, until their next prompt: the answer's line.
     pub replayed: FoldMap<String, u64>,
     /// session/prompt requests in flight.
