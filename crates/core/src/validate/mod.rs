@@ -591,6 +591,16 @@ impl Validator {
     /// Judge the capabilities of an initialize read whole, give new
     /// diagnostics their snippets, and keep the initialize line.
     fn after_message(&mut self, before: usize, bytes: &[u8]) {
+        if !self.initializing.is_empty() {
+            self.initialize_read(bytes);
+        }
+        self.give_snippets(before, bytes);
+    }
+
+    /// What an initialize request of the line just read needs once every
+    /// reading of the line is read.
+    #[cold]
+    fn initialize_read(&mut self, bytes: &[u8]) {
         let line = self.line;
         match self.config.spec {
             // With the revision given, the client's capabilities are judged
@@ -612,6 +622,11 @@ impl Validator {
                 }
             }
         }
+    }
+
+    /// Give the diagnostics found since `before` their snippets of `bytes`.
+    fn give_snippets(&mut self, before: usize, bytes: &[u8]) {
+        let line = self.line;
         // Centring a snippet scans the line, so only the first few
         // diagnostics of a line get one; the rest show the line's start
         // (a huge line with thousands of faults stays linear).
