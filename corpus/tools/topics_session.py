@@ -335,6 +335,24 @@ def session(rev):
     c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
     c.end_turn(p)
 
+    c = case("ses-resume-while-a-replay-of-the-session-is-in-flight",
+             "A session/resume that asks for no replay and a "
+             + ("session/resume from the start" if rev is V2 else "session/load")
+             + " of the same session are both in flight: a plan update before the answers may be the replay that "
+             "was asked for, so no agent is judged on it.",
+             near_miss=["SES-RESUME-REPLAY"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+    c.initialize()
+    resume = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    if rev is V2:
+        load = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": [],
+                                                   "replayFrom": {"type": "start"}})
+    else:
+        load = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    c.open(SESSION_SAVED)
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    c.agent_result(load, {})
+    c.agent_result(resume, {})
+
     if rev is V2:
         c = case("ses-resume-replay-from-start",
                  "v2: session/resume with replayFrom {\"type\": \"start\"} replays plans before the answer, as asked.",

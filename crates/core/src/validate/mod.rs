@@ -966,16 +966,21 @@ impl Validator {
     /// its params ask for a replay (a `replayFrom` that is not null);
     /// `awaits_answer`: a request whose answer the suite will pair.
     fn load(&mut self, method: &str, session: &str, replay_from: bool, awaits_answer: bool) {
-        if awaits_answer {
-            let limit = self.config.limits.max_outstanding_requests;
-            let replays = method == "session/load"
-                || (!self.revision.revision.spelling().legacy_plan && replay_from);
-            let at = (self.line, self.element);
-            if replays {
-                self.turns.replaying.insert(limit, at, session);
-            } else {
-                self.turns.quiet_resumes.insert(limit, at, session);
+        let limit = self.config.limits.max_outstanding_requests;
+        let replays = method == "session/load"
+            || (!self.revision.revision.spelling().legacy_plan && replay_from);
+        let at = (self.line, self.element);
+        match (awaits_answer, replays) {
+            (true, true) => self.turns.replaying.insert(limit, at, session),
+            (true, false) => self.turns.quiet_resumes.insert(limit, at, session),
+            // A replay whose answer is not tracked may be what a later
+            // update is: no resume of the session in flight judges it.
+            (false, true) => {
+                while let Some(at) = self.turns.quiet_resumes.first_for(session) {
+                    self.turns.quiet_resumes.remove(&at);
+                }
             }
+            (false, false) => {}
         }
         // The agent replays a loaded session before it answers, so the
         // request establishes the session; a failed answer takes it back
@@ -1583,7 +1588,11 @@ impl Validator {
         // list (its order differs from one map to the next).
         let resume = self.turns.quiet_resumes.first_for(session);
         if let Some((line, _)) = resume.filter(|&(line, _)| lost_at < line) {
-            self.emit(ses::resume_replay(session, line));
+            // A replay asked for by a load (or resume) of the session in
+            // flight too may be what this update is.
+            if self.turns.replaying.first_for(session).is_none() {
+                self.emit(ses::resume_replay(session, line));
+            }
         }
         if let Some(&line) = self
             .turns
