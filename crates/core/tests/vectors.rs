@@ -1131,6 +1131,96 @@ fn detection_agrees_with_the_revision_given(files: &[VectorFile]) -> Result<(), 
     differences(&problems)
 }
 
+/// A request sent twice is judged as once: every case whose client sends
+/// an `initialize`, `session/new`, `session/fork`, `session/load`,
+/// `session/resume` or `session/prompt` is run again with each such request
+/// sent a second time at once under a new id, and each answer to it sent
+/// twice too. The lines of the case report what they report alone: what
+/// the suite tracks of requests in flight keeps both, and a copy never
+/// speaks for the original (keeping only one `initialize` in flight
+/// fails it, for one). Requests of a kind that disagree are the vectors'
+/// own cases (`cap-two-initialize-in-flight`, `ses-two-loads-one-fails`).
+fn a_request_sent_twice_is_judged_as_once(files: &[VectorFile]) -> Result<(), Failed> {
+    const METHODS: [&str; 6] = [
+        "initialize",
+        "session/new",
+        "session/fork",
+        "session/load",
+        "session/resume",
+        "session/prompt",
+    ];
+    let again = |id: &Value| match id {
+        Value::Number(n) => n.as_u64().map(|n| Value::from(n + 1_000_000)),
+        Value::String(s) => Some(Value::from(format!("{s}~again"))),
+        _ => None,
+    };
+    let mut problems = Vec::new();
+    let mut compared = 0;
+    for (file, case) in cases(files) {
+        if case.limits.is_some() || case.messages.iter().any(|item| item.message.is_none()) {
+            continue;
+        }
+        // What is fed: (the case's message number, whether a copy, direction, message).
+        let mut fed: Vec<(usize, bool, Direction, Value)> = Vec::new();
+        // Ids of the requests sent twice, by the JSON of the first id.
+        let mut copied: BTreeMap<String, Value> = BTreeMap::new();
+        for (index, item) in case.messages.iter().enumerate() {
+            let (Some(direction), Some(message)) = (item.direction, &item.message) else {
+                continue;
+            };
+            fed.push((index + 1, false, direction, message.clone()));
+            let method = message.get("method").and_then(Value::as_str);
+            let id = message.get("id");
+            let copy_id = match (direction, method, id) {
+                (Direction::ClientToAgent, Some(method), Some(id)) if METHODS.contains(&method) => {
+                    again(id).inspect(|new| {
+                        copied.insert(id.to_string(), new.clone());
+                    })
+                }
+                // An answer: the first one to each request sent twice.
+                (Direction::AgentToClient, None, Some(id)) => copied.remove(&id.to_string()),
+                _ => None,
+            };
+            if let Some(copy_id) = copy_id {
+                let mut copy = message.clone();
+                copy["id"] = copy_id;
+                fed.push((index + 1, true, direction, copy));
+            }
+        }
+        if fed.len() == case.messages.len() {
+            continue;
+        }
+        compared += 1;
+        let revision = file.group.revision;
+        let alone = sorted(run(revision, case)?.diagnostics.iter().map(finding));
+        let mut validator = Validator::new(Config {
+            spec: SpecChoice::Fixed(revision),
+            limits: Limits::default(),
+        });
+        let mut twice = Vec::new();
+        for (index, (_, _, direction, message)) in fed.iter().enumerate() {
+            let bytes = serde_json::to_vec(message).map_err(|e| e.to_string())?;
+            validator.push_message(index as u64 + 1, *direction, &bytes);
+            twice.extend(validator.take_diagnostics());
+        }
+        let twice = sorted(twice.iter().filter_map(|d| {
+            let (line, copy, _, _) = fed.get(usize::try_from(d.line).ok()?.checked_sub(1)?)?;
+            let severity = d.severity().as_str();
+            (!copy).then(|| format!("message {line} {severity} {} {}", d.rule.id, d.pointer))
+        }));
+        if twice != alone {
+            problems.push(format!(
+                "{}: sent twice {twice:?}, alone {alone:?}",
+                case.id
+            ));
+        }
+    }
+    if compared < 600 {
+        problems.push(format!("only {compared} cases send such a request"));
+    }
+    differences(&problems)
+}
+
 /// A bare trace is read as its envelopes say: every case's messages
 /// written as bare lines report the same findings (rule and place, in any
 /// order) and end in the same state, apart from what only a direction can
@@ -1187,7 +1277,7 @@ fn a_bare_trace_is_read_as_its_envelopes_say(files: &[VectorFile]) -> Result<(),
 /// A check over the whole corpus, which needs its files read as vector groups.
 type CorpusCheck = fn(&[VectorFile]) -> Result<(), Failed>;
 
-const CORPUS_CHECKS: [(&str, CorpusCheck); 8] = [
+const CORPUS_CHECKS: [(&str, CorpusCheck); 9] = [
     (
         "meta::vectors_agree_with_themselves_and_the_catalog",
         vectors_agree_with_themselves_and_the_catalog,
@@ -1207,6 +1297,10 @@ const CORPUS_CHECKS: [(&str, CorpusCheck); 8] = [
     (
         "meta::detection_agrees_with_the_revision_given",
         detection_agrees_with_the_revision_given,
+    ),
+    (
+        "meta::a_request_sent_twice_is_judged_as_once",
+        a_request_sent_twice_is_judged_as_once,
     ),
     (
         "meta::every_spelling_of_a_message_is_read_alike",
