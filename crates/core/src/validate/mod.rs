@@ -21,7 +21,7 @@ use crate::jsonrpc::{self, Direction, Frame, RequestOutcome, ResponseOutcome};
 use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace_format};
 use crate::spec::capability::{self, CapabilityKeys};
 use crate::spec::messages::{PlanContent, PlanMessage};
-use crate::spec::{Revision, RevisionChoice, SpecChoice};
+use crate::spec::{RevisionChoice, SpecChoice};
 use crate::state::ClientState;
 use crate::trace::interop::{self, Unpredictable};
 use crate::trace::{
@@ -91,6 +91,21 @@ struct PendingInitialize {
 /// kept: a client sends one, or retries one; past this the oldest is
 /// forgotten, and an answer to it cannot tell what the client advertised.
 const INITIALIZE_IN_FLIGHT_KEPT: usize = 4;
+
+impl PendingInitialize {
+    /// `diagnostics` about its capabilities (CAP-*), placed at its line
+    /// and inside its batch, with a snippet of its line when that was kept.
+    fn place(&self, mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+        for d in &mut diagnostics {
+            d.line = self.at.0;
+            d.pointer.insert_str(0, &self.base);
+            if !self.bytes.is_empty() {
+                d.snippet = Some(crate::text::snippet(&self.bytes, &d.pointer));
+            }
+        }
+        diagnostics
+    }
+}
 
 /// A streaming validator for one connection.
 pub struct Validator {
@@ -577,17 +592,6 @@ impl Validator {
         self.messages = messages + 1;
     }
 
-    /// CAP-* for the plan capability keys of an initialize of this line
-    /// (at `base` in its batch), under `revision`.
-    fn judge_capabilities(&mut self, keys: &CapabilityKeys, revision: Revision, base: &str) {
-        let (_, diagnostics) = cap::read_advertisement(keys, revision);
-        for mut d in diagnostics {
-            d.line = self.line;
-            d.pointer.insert_str(0, base);
-            self.emit(d);
-        }
-    }
-
     /// Judge the capabilities of an initialize read whole, give new
     /// diagnostics their snippets, and keep the initialize line.
     fn after_message(&mut self, before: usize, bytes: &[u8]) {
@@ -607,12 +611,12 @@ impl Validator {
             // as sent, every reading of the line read: an initialize that is
             // never answered, or answered with an error, is judged too.
             SpecChoice::Fixed(revision) => {
-                let read: Vec<_> = (self.initializing.iter())
+                let found: Vec<Diagnostic> = (self.initializing.iter())
                     .filter(|p| p.at.0 == line)
-                    .map(|p| (p.keys, p.base.clone()))
+                    .flat_map(|p| p.place(cap::read_advertisement(&p.keys, revision).1))
                     .collect();
-                for (keys, base) in read {
-                    self.judge_capabilities(&keys, revision, &base);
+                for d in found {
+                    self.emit(d);
                 }
             }
             // Otherwise the revision is the one its answer negotiates.
@@ -976,8 +980,8 @@ impl Validator {
             // A replay whose answer is not tracked may be what a later
             // update is: no resume of the session in flight judges it.
             (false, true) => {
-                while let Some(at) = self.turns.quiet_resumes.first_for(session) {
-                    self.turns.quiet_resumes.remove(&at);
+                while let Some(resume) = self.turns.quiet_resumes.first_for(session) {
+                    self.turns.quiet_resumes.remove(&resume);
                 }
             }
             (false, false) => {}
@@ -993,8 +997,7 @@ impl Validator {
             return;
         }
         if awaits_answer && self.loading.len() < self.config.limits.max_outstanding_requests {
-            self.loading
-                .insert((self.line, self.element), session.to_owned());
+            self.loading.insert(at, session.to_owned());
             match self.loaded_provisionally.get_mut(session) {
                 Some(in_flight) if !new => *in_flight += 1,
                 _ => {
@@ -1221,12 +1224,7 @@ impl Validator {
                 // Under a given revision they were judged when the request's
                 // line was read, unless that is this line.
                 if self.config.spec == SpecChoice::Auto || request_line == self.line {
-                    for mut d in diagnostics {
-                        d.line = request_line;
-                        d.pointer.insert_str(0, &pending.base);
-                        if !pending.bytes.is_empty() {
-                            d.snippet = Some(crate::text::snippet(&pending.bytes, &d.pointer));
-                        }
+                    for d in pending.place(diagnostics) {
                         self.emit(d);
                     }
                 }
