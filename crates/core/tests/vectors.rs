@@ -274,7 +274,7 @@ fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
 fn run(revision: Revision, case: &Case) -> Result<Run, String> {
     run_fed(
         SpecChoice::Fixed(revision),
-        case,
+        &case.messages,
         limits(case.limits.as_ref()),
         Feed::Messages,
     )
@@ -293,7 +293,7 @@ enum Feed {
 
 /// [`run`] with the revision (or detection), the checker's limits and the
 /// feed given.
-fn run_fed(spec: SpecChoice, case: &Case, limits: Limits, feed: Feed) -> Result<Run, String> {
+fn run_fed(spec: SpecChoice, messages: &[Item], limits: Limits, feed: Feed) -> Result<Run, String> {
     let mut validator = Validator::new(Config {
         spec,
         limits: limits.clone(),
@@ -311,7 +311,7 @@ fn run_fed(spec: SpecChoice, case: &Case, limits: Limits, feed: Feed) -> Result<
         }
         Ok(())
     };
-    for (index, item) in case.messages.iter().enumerate() {
+    for (index, item) in messages.iter().enumerate() {
         let line = index as u64 + 1;
         let message = match item {
             Item {
@@ -1034,7 +1034,7 @@ fn a_checker_limit_never_becomes_a_party_finding(files: &[VectorFile]) -> Result
         let revision = file.group.revision;
         let within = party_findings(&run_fed(
             SpecChoice::Fixed(revision),
-            case,
+            &case.messages,
             Limits::default(),
             Feed::TraceLines,
         )?);
@@ -1043,7 +1043,7 @@ fn a_checker_limit_never_becomes_a_party_finding(files: &[VectorFile]) -> Result
             tighten(&mut limits);
             let tightened = party_findings(&run_fed(
                 SpecChoice::Fixed(revision),
-                case,
+                &case.messages,
                 limits,
                 Feed::TraceLines,
             )?);
@@ -1107,7 +1107,7 @@ fn detection_agrees_with_the_revision_given(files: &[VectorFile]) -> Result<(), 
             continue;
         }
         let limits = limits(case.limits.as_ref());
-        let detected = run_fed(SpecChoice::Auto, case, limits, Feed::Messages)?;
+        let detected = run_fed(SpecChoice::Auto, &case.messages, limits, Feed::Messages)?;
         let revision = file.group.revision;
         if detected.revision != revision {
             continue;
@@ -1160,15 +1160,24 @@ fn a_request_sent_twice_is_judged_as_once(files: &[VectorFile]) -> Result<(), Fa
         if case.limits.is_some() || case.messages.iter().any(|item| item.message.is_none()) {
             continue;
         }
-        // What is fed: (the case's message number, whether a copy, direction, message).
-        let mut fed: Vec<(usize, bool, Direction, Value)> = Vec::new();
+        // What is fed, and for each its message number in the case and
+        // whether it is a copy.
+        let (mut fed, mut origin) = (Vec::new(), Vec::new());
         // Ids of the requests sent twice, by the JSON of the first id.
         let mut copied: BTreeMap<String, Value> = BTreeMap::new();
         for (index, item) in case.messages.iter().enumerate() {
             let (Some(direction), Some(message)) = (item.direction, &item.message) else {
                 continue;
             };
-            fed.push((index + 1, false, direction, message.clone()));
+            let item = |message: Value| Item {
+                direction: Some(direction),
+                message: Some(message),
+                raw: None,
+                raw_hex: None,
+                record: None,
+            };
+            fed.push(item(message.clone()));
+            origin.push((index + 1, false));
             let method = message.get("method").and_then(Value::as_str);
             let id = message.get("id");
             let copy_id = match (direction, method, id) {
@@ -1184,7 +1193,8 @@ fn a_request_sent_twice_is_judged_as_once(files: &[VectorFile]) -> Result<(), Fa
             if let Some(copy_id) = copy_id {
                 let mut copy = message.clone();
                 copy["id"] = copy_id;
-                fed.push((index + 1, true, direction, copy));
+                fed.push(item(copy));
+                origin.push((index + 1, true));
             }
         }
         if fed.len() == case.messages.len() {
@@ -1193,20 +1203,12 @@ fn a_request_sent_twice_is_judged_as_once(files: &[VectorFile]) -> Result<(), Fa
         compared += 1;
         let revision = file.group.revision;
         let alone = sorted(run(revision, case)?.diagnostics.iter().map(finding));
-        let mut validator = Validator::new(Config {
-            spec: SpecChoice::Fixed(revision),
-            limits: Limits::default(),
-        });
-        let mut twice = Vec::new();
-        for (index, (_, _, direction, message)) in fed.iter().enumerate() {
-            let bytes = serde_json::to_vec(message).map_err(|e| e.to_string())?;
-            validator.push_message(index as u64 + 1, *direction, &bytes);
-            twice.extend(validator.take_diagnostics());
-        }
-        let twice = sorted(twice.iter().filter_map(|d| {
-            let (line, copy, _, _) = fed.get(usize::try_from(d.line).ok()?.checked_sub(1)?)?;
-            let severity = d.severity().as_str();
-            (!copy).then(|| format!("message {line} {severity} {} {}", d.rule.id, d.pointer))
+        let spec = SpecChoice::Fixed(revision);
+        let run = run_fed(spec, &fed, Limits::default(), Feed::Messages)?;
+        let twice = sorted(run.diagnostics.into_iter().filter_map(|mut d| {
+            let &(line, copy) = origin.get(usize::try_from(d.line).ok()?.checked_sub(1)?)?;
+            d.line = line as u64;
+            (!copy).then(|| finding(&d))
         }));
         if twice != alone {
             problems.push(format!(
