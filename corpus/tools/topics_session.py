@@ -18,6 +18,25 @@ def session(rev):
 
     plan = entries_plan(rev, steps3())
 
+    def send_load(c):
+        """A session/load of the saved session: the request's id."""
+        return c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+
+    def send_resume(c, replay=False):
+        """A session/resume of the saved session (with `replay`, from the start): the request's id."""
+        params = {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []}
+        if replay:
+            params["replayFrom"] = {"type": "start"}
+        return c.client_request("session/resume", params)
+
+    def send_replaying(c):
+        """The request that asks for a replay: v2's session/resume from the start, else session/load."""
+        return send_resume(c, replay=True) if rev is V2 else send_load(c)
+
+    def answer_error(c, id, code=-32002, message="Resource not found"):
+        """The agent's error answer to request `id`."""
+        c.a2c({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+
     # ---- SES-BEFORE-INIT
     c = case("ses-session-new-before-initialize-answered",
              "The client sends session/new before the agent has answered initialize.")
@@ -57,7 +76,7 @@ def session(rev):
              "session/new fails with an error, so no session is established; an update for the id the agent meant to create is for an unknown session.")
     c.initialize()
     new = c.new_session(answer=False)
-    c.a2c({"jsonrpc": "2.0", "id": new, "error": {"code": -32603, "message": "Internal error"}})
+    answer_error(c, new, -32603, "Internal error")
     c.expect("SES-UNKNOWN-SESSION", c.update(SESSION, plan, shown=False), "/params/sessionId")
 
     c = case("ses-retry-after-failed-session-new",
@@ -65,7 +84,7 @@ def session(rev):
              near_miss=["SES-UNKNOWN-SESSION"])
     c.initialize()
     new = c.new_session(answer=False)
-    c.a2c({"jsonrpc": "2.0", "id": new, "error": {"code": -32603, "message": "Internal error"}})
+    answer_error(c, new, -32603, "Internal error")
     c.new_session()
     p = c.prompt()
     c.update(SESSION, plan)
@@ -77,7 +96,7 @@ def session(rev):
              near_miss=["SES-UNKNOWN-SESSION"],
              docs=[(SESSION_SETUP, "Loading Sessions")])
     c.initialize()
-    load = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    load = send_load(c)
     c.open(SESSION_SAVED)
     c.update(SESSION_SAVED, {"sessionUpdate": "user_message_chunk",
                              "content": {"type": "text", "text": "Refactor the parser and add tests"}})
@@ -98,8 +117,8 @@ def session(rev):
              "session/load fails (the agent cannot find the session), so it establishes nothing; a later update for it is for an unknown session.",
              docs=[(SESSION_SETUP, "Loading Sessions")])
     c.initialize()
-    load = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
-    c.a2c({"jsonrpc": "2.0", "id": load, "error": {"code": -32002, "message": "Resource not found"}})
+    load = send_load(c)
+    answer_error(c, load)
     c.expect("SES-UNKNOWN-SESSION", c.update(SESSION_SAVED, plan, shown=False), "/params/sessionId")
 
     c = case("ses-failed-load-establishes-nothing",
@@ -107,8 +126,8 @@ def session(rev):
              "and the connection goes on with a new session.",
              near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Loading Sessions")])
     c.initialize()
-    load = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
-    c.a2c({"jsonrpc": "2.0", "id": load, "error": {"code": -32002, "message": "Resource not found"}})
+    load = send_load(c)
+    answer_error(c, load)
     c.snapshot()
     c.new_session()
     p = c.prompt()
@@ -120,9 +139,9 @@ def session(rev):
              "the session is loaded, and its updates are for an established session.",
              near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Loading Sessions")])
     c.initialize()
-    first = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
-    second = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
-    c.a2c({"jsonrpc": "2.0", "id": first, "error": {"code": -32603, "message": "Internal error"}})
+    first = send_load(c)
+    second = send_load(c)
+    answer_error(c, first, -32603, "Internal error")
     c.open(SESSION_SAVED)
     c.agent_result(second, {})
     p = c.prompt(SESSION_SAVED, "Continue")
@@ -134,17 +153,17 @@ def session(rev):
              "later update for it is for an unknown session.",
              docs=[(SESSION_SETUP, "Loading Sessions")])
     c.initialize()
-    first = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
-    second = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
-    c.a2c({"jsonrpc": "2.0", "id": second, "error": {"code": -32002, "message": "Resource not found"}})
-    c.a2c({"jsonrpc": "2.0", "id": first, "error": {"code": -32002, "message": "Resource not found"}})
+    first = send_load(c)
+    second = send_load(c)
+    answer_error(c, second)
+    answer_error(c, first)
     c.expect("SES-UNKNOWN-SESSION", c.update(SESSION_SAVED, plan, shown=False), "/params/sessionId")
 
     c = case("ses-resume-establishes-session",
              "session/resume names the session in its params; updates for it afterwards are for an established session.",
              near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Session ID")])
     c.initialize()
-    resume = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    resume = send_resume(c)
     c.open(SESSION_SAVED)
     c.agent_result(resume, {})
     p = c.prompt(SESSION_SAVED, "Continue")
@@ -318,7 +337,7 @@ def session(rev):
              "session/resume asks for no replay, but the agent sends the session's plan before it answers.",
              docs=[(SESSION_SETUP, "Resuming Sessions")])
     c.initialize()
-    resume = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    resume = send_resume(c)
     c.open(SESSION_SAVED)
     c.expect("SES-RESUME-REPLAY", c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress"))), "/params/update/sessionUpdate")
     c.agent_result(resume, {})
@@ -327,7 +346,7 @@ def session(rev):
              "session/resume is answered first; the plan comes with the next prompt.",
              near_miss=["SES-RESUME-REPLAY"], docs=[(SESSION_SETUP, "Resuming Sessions")])
     c.initialize()
-    resume = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    resume = send_resume(c)
     c.open(SESSION_SAVED)
     c.update(SESSION_SAVED, chunk("Reconnected."))
     c.agent_result(resume, {})
@@ -342,12 +361,8 @@ def session(rev):
              "was asked for, so no agent is judged on it.",
              near_miss=["SES-RESUME-REPLAY"], docs=[(SESSION_SETUP, "Resuming Sessions")])
     c.initialize()
-    resume = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
-    if rev is V2:
-        load = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": [],
-                                                   "replayFrom": {"type": "start"}})
-    else:
-        load = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    resume = send_resume(c)
+    load = send_replaying(c)
     c.open(SESSION_SAVED)
     c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
     c.agent_result(load, {})
@@ -358,8 +373,7 @@ def session(rev):
                  "v2: session/resume with replayFrom {\"type\": \"start\"} replays plans before the answer, as asked.",
                  near_miss=["SES-RESUME-REPLAY", "SES-REPLAY-AFTER-ANSWER"], docs=[(SESSION_SETUP, "Resuming Sessions")])
         c.initialize()
-        resume = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": [],
-                                                     "replayFrom": {"type": "start"}})
+        resume = send_resume(c, replay=True)
         c.open(SESSION_SAVED)
         c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
         c.agent_result(resume, {})
@@ -372,11 +386,7 @@ def session(rev):
              "The replay is answered, then a plan update comes before any prompt: not part of the replay (an info: history sent too late, or a new plan).",
              docs=[(SESSION_SETUP, "Resuming Sessions" if rev is V2 else "Loading Sessions")])
     c.initialize()
-    if rev is V2:
-        load = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": [],
-                                                   "replayFrom": {"type": "start"}})
-    else:
-        load = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    load = send_replaying(c)
     c.open(SESSION_SAVED)
     c.update(SESSION_SAVED, chunk("Here is my plan."))
     c.agent_result(load, {})
@@ -387,11 +397,7 @@ def session(rev):
              near_miss=["SES-REPLAY-AFTER-ANSWER"],
              docs=[(SESSION_SETUP, "Resuming Sessions" if rev is V2 else "Loading Sessions")])
     c.initialize()
-    if rev is V2:
-        load = c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": [],
-                                                   "replayFrom": {"type": "start"}})
-    else:
-        load = c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []})
+    load = send_replaying(c)
     c.open(SESSION_SAVED)
     c.update(SESSION_SAVED, entries_plan(rev, steps3("in_progress")))
     c.agent_result(load, {})
@@ -407,11 +413,7 @@ def session(rev):
     c.initialize()
     loads = []
     for _ in range(2):
-        if rev is V2:
-            loads.append(c.client_request("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": [],
-                                                             "replayFrom": {"type": "start"}}))
-        else:
-            loads.append(c.client_request("session/load", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": []}))
+        loads.append(send_replaying(c))
     c.open(SESSION_SAVED)
     c.agent_result(loads[0], {})
     c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
