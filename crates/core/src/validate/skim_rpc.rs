@@ -278,8 +278,9 @@ mod tests {
     use super::*;
     use crate::jsonrpc::{classify, Direction, Frame};
     use crate::trace::{duplicate_keys, parse_record, Record};
+    use crate::validate::calls::{asks_for_replay, read_session_ids};
     use crate::validate::test_lines::{mutate, with_and_without_handshake};
-    use crate::validate::{asks_for_replay, read_session_ids, Config, Validator};
+    use crate::validate::{Config, Validator};
     use proptest::prelude::*;
 
     fn skim(line: &str) -> Option<SkimmedRpc<'_>> {
@@ -606,7 +607,7 @@ mod tests {
                 .into_iter()
                 .collect::<Vec<_>>()
         );
-        let session = super::super::read_session_id(payload);
+        let session = crate::validate::calls::read_session_id(payload);
         prop_assert_eq!(
             session
                 .as_ref()

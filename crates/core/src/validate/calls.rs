@@ -1,0 +1,519 @@
+//! Requests, notifications and their answers: what they establish
+//! (sessions, the revision, turns) for the rules of later lines.
+
+use super::handshake::Handshake;
+use super::skim::SkimFraming;
+use super::turns::Turns;
+use super::{repeated_member, At, Call, Validator};
+use crate::jsonrpc::{self, Direction, Frame, RequestOutcome, ResponseOutcome};
+use crate::rules::{env, ses, trace_format};
+use crate::trace::interop::{self, Unpredictable};
+use crate::trace::{last_member, DuplicateMember, LineObject};
+use serde_json::value::RawValue;
+
+impl Validator {
+    pub(super) fn message(&mut self, direction: Option<Direction>, object: &LineObject<'_>) {
+        self.messages += 1;
+        let (frame, faults) = jsonrpc::classify(object);
+        for fault in &faults {
+            self.emit(env::frame_fault(fault));
+        }
+        let Some(frame) = frame else { return };
+        match frame {
+            Frame::Request { id, method, params } => {
+                let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(&method))
+                else {
+                    self.correlator.unplaced_request(id, &method);
+                    self.emit(trace_format::unplaced_method(&method));
+                    return;
+                };
+                let outcome = self.correlator.request(
+                    direction,
+                    id.clone(),
+                    &method,
+                    self.line,
+                    self.element,
+                );
+                if let Some(d) = env::request_outcome(&outcome, direction, &id, &method) {
+                    self.emit(d);
+                }
+                // Even an untracked request is still checked for what it
+                // says; only what waits for its answer is not kept.
+                let call = Call::Request {
+                    tracked: outcome != RequestOutcome::Overflow,
+                };
+                self.call(direction, &method, params, call);
+            }
+            Frame::Notification { method, params } => {
+                let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(&method))
+                else {
+                    // No rule reads extension notifications, so not knowing their
+                    // direction costs nothing; anything else is said.
+                    if !method.starts_with('_') {
+                        self.emit(trace_format::unplaced_method(&method));
+                    }
+                    return;
+                };
+                self.call(direction, &method, params, Call::Notification);
+            }
+            Frame::Response { id, result, error } => {
+                // A bare response whose result only one party's answers
+                // carry is that party's, as if its line said so (unless its
+                // id is ambiguous: then what is left of the pair decides).
+                let direction = direction.or_else(|| {
+                    result
+                        .and_then(sender_of_result)
+                        .filter(|_| !self.correlator.is_ambiguous(&id))
+                });
+                let outcome = self.correlator.response(direction, &id);
+                if let Some(d) = env::response_outcome(&outcome, &id) {
+                    self.emit(d);
+                }
+                match outcome {
+                    ResponseOutcome::Answers { request, .. } if request.also.is_empty() => {
+                        self.answered(&request.method, request.at(), result, error);
+                    }
+                    // A request read several ways (a repeated `method`):
+                    // take the answer for each method it fits.
+                    ResponseOutcome::Answers { request, .. } => {
+                        for method in std::iter::once(&*request.method)
+                            .chain(request.also.iter().map(String::as_str))
+                        {
+                            if answer_fits(method, result, error) {
+                                self.answered(method, request.at(), result, error);
+                            }
+                        }
+                    }
+                    // Either request may be the one answered: take what the
+                    // response says for each method it fits, so that the
+                    // suite's guess never becomes an error for a party.
+                    ResponseOutcome::Ambiguous {
+                        request,
+                        alternative,
+                        ..
+                    } => {
+                        for candidate in [request, alternative] {
+                            if answer_fits(&candidate.method, result, error) {
+                                self.answered(&candidate.method, candidate.at(), result, error);
+                            }
+                        }
+                    }
+                    ResponseOutcome::Untracked => self.untracked_answer(result, error),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// A request or notification travelling in `direction`.
+    fn call(&mut self, direction: Direction, method: &str, params: Option<&RawValue>, call: Call) {
+        // What waits for an answer is kept only when the answer can be
+        // paired: an untracked request's answer is never read as its own.
+        let awaits_answer = call == Call::Request { tracked: true };
+        if method == "session/update" {
+            if call != Call::Notification {
+                self.emit(ses::update_as_request());
+            }
+            if direction == Direction::ClientToAgent {
+                self.emit(ses::update_from_client());
+                return;
+            }
+            self.session_update(params);
+            return;
+        }
+        if direction != Direction::ClientToAgent {
+            return;
+        }
+        self.before_init(method);
+        match method {
+            "initialize" => self.initialize_requested(params),
+            "session/load" | "session/resume" => {
+                self.warn_repeat(
+                    params.and_then(|p| repeated_member(p, &["sessionId"])),
+                    "/params",
+                );
+                for session in self.session_ids(params, "/params") {
+                    self.load(method, &session, asks_for_replay(params), awaits_answer);
+                }
+            }
+            "session/prompt" => {
+                if let Some(session) = self.session_id(params, "/params") {
+                    self.prompt(&session, awaits_answer);
+                }
+            }
+            "session/cancel" => {
+                if let Some(session) = self.session_id(params, "/params") {
+                    self.cancel(&session);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// SES-BEFORE-INIT for a client's `method`, when it is a session method
+    /// sent before `initialize` was answered (and no line went unread: that
+    /// line may have been the initialize or its answer).
+    fn before_init(&mut self, method: &str) {
+        if method.starts_with("session/")
+            && self.handshake != Handshake::Answered
+            && self.lost_at == 0
+        {
+            self.emit(ses::before_init(method));
+        }
+    }
+
+    /// A `session/load` or `session/resume` of `session`; `replay_from`:
+    /// its params ask for a replay (a `replayFrom` that is not null);
+    /// `awaits_answer`: a request whose answer the suite will pair.
+    fn load(&mut self, method: &str, session: &str, replay_from: bool, awaits_answer: bool) {
+        let limit = self.config.limits.max_outstanding_requests;
+        let replays = method == "session/load"
+            || (!self.revision.revision.spelling().legacy_plan && replay_from);
+        let at = (self.line, self.element);
+        match (awaits_answer, replays) {
+            (true, true) => self.turns.replaying.insert(limit, at, session),
+            (true, false) => self.turns.quiet_resumes.insert(limit, at, session),
+            // A replay whose answer is not tracked may be what a later
+            // update is: no resume of the session in flight judges it.
+            (false, true) => {
+                while let Some(resume) = self.turns.quiet_resumes.first_for(session) {
+                    self.turns.quiet_resumes.remove(&resume);
+                }
+            }
+            (false, false) => {}
+        }
+        // The agent replays a loaded session before it answers, so the
+        // request establishes the session; a failed answer takes it back
+        // unless another load of it is in flight or succeeded (see
+        // `answered`).
+        let new = !self.is_established(session);
+        self.open_session(session);
+        let provisional = new || self.loaded_provisionally.contains_key(session);
+        if !provisional || !self.is_established(session) {
+            return;
+        }
+        if awaits_answer && self.loading.len() < self.config.limits.max_outstanding_requests {
+            self.loading.insert(at, session.to_owned());
+            match self.loaded_provisionally.get_mut(session) {
+                Some(in_flight) if !new => *in_flight += 1,
+                _ => {
+                    self.loaded_provisionally.insert(session.to_owned(), 1);
+                }
+            }
+        } else {
+            // A load whose answer is not tracked may be the one that loads
+            // it: no failure of another takes the session back.
+            self.loaded_provisionally.remove(session);
+        }
+    }
+
+    /// A `session/prompt` for `session`; `awaits_answer`: a request whose
+    /// answer the suite will pair.
+    fn prompt(&mut self, session: &str, awaits_answer: bool) {
+        // A new prompt starts a new turn: what ended before is over.
+        if !self.turns.replayed.is_empty() {
+            self.turns.replayed.remove(session);
+        }
+        if !self.turns.cancel_ended.is_empty() {
+            self.turns.cancel_ended.remove(session);
+        }
+        if awaits_answer {
+            let limit = self.config.limits.max_outstanding_requests;
+            self.turns
+                .prompts
+                .insert(limit, (self.line, self.element), session);
+        }
+    }
+
+    /// A `session/cancel` for `session`.
+    fn cancel(&mut self, session: &str) {
+        // v1 ends the turn with the prompt's answer (so a prompt must be in
+        // flight); v2 with an idle state_update.
+        let v2 = !self.revision.revision.spelling().legacy_plan;
+        if v2 || self.turns.prompts.first_for(session).is_some() {
+            let limit = self.config.limits.max_outstanding_requests;
+            Turns::bounded(
+                &mut self.turns.cancelling,
+                limit,
+                session.to_owned(),
+                self.line,
+            );
+        }
+    }
+
+    /// A line [`skim_rpc`] reads in one pass: what [`Validator::message`]
+    /// does with a request or a response, given its frame and `sessionId`.
+    /// Returns `false`, having changed nothing, when the line is for the
+    /// exact path: not skimmed, a request whose direction cannot be placed,
+    /// or a response that is not the plain answer to a request whose
+    /// answer no rule reads beyond a `sessionId`.
+    pub(super) fn skimmed_rpc(
+        &mut self,
+        bytes: &[u8],
+        known: Option<Direction>,
+        framing: SkimFraming,
+    ) -> bool {
+        let max_depth = self.config.limits.max_depth;
+        let Some(rpc) = self.rpc_skimmer.skim_rpc(bytes, max_depth, framing) else {
+            return false;
+        };
+        let direction = known.or_else(|| rpc.direction.and_then(Direction::parse));
+        let id = jsonrpc::Id::from_canonical(rpc.id);
+        if let Some(method) = rpc.method {
+            let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(method)) else {
+                return false;
+            };
+            self.messages += 1;
+            let outcome =
+                self.correlator
+                    .request(direction, id.clone(), method, self.line, self.element);
+            if let Some(d) = env::request_outcome(&outcome, direction, &id, method) {
+                self.emit(d);
+            }
+            let awaits_answer = outcome != RequestOutcome::Overflow;
+            // What `call` does with a request whose params it reads only
+            // for `sessionId` (the skim declines the others).
+            if direction != Direction::ClientToAgent {
+                return true;
+            }
+            self.before_init(method);
+            match (method, rpc.session) {
+                ("session/prompt", Some(session)) => self.prompt(session, awaits_answer),
+                ("session/cancel", Some(session)) => self.cancel(session),
+                ("session/load" | "session/resume", Some(session)) => {
+                    self.load(method, session, rpc.replay_from, awaits_answer);
+                }
+                _ => {}
+            }
+            return true;
+        }
+        // A bare response's result may name its sender (`sender_of_result`),
+        // which this read does not look at: the exact path reads it.
+        if direction.is_none() {
+            return false;
+        }
+        let Some(pending) = self.correlator.plain_answer(direction, &id) else {
+            return false;
+        };
+        let opens = matches!(&*pending.method, "session/new" | "session/fork");
+        if pending.method == "initialize" || (opens && rpc.session.is_none()) {
+            return false;
+        }
+        self.messages += 1;
+        let outcome = self.correlator.response(direction, &id);
+        if let Some(d) = env::response_outcome(&outcome, &id) {
+            self.emit(d);
+        }
+        if let ResponseOutcome::Answers { request, .. } = outcome {
+            match rpc.session {
+                Some(session) if opens => self.open_session(session),
+                // `answered` reads no more of a successful answer to any
+                // other method than that it came (initialize, session/new
+                // and session/fork were declined above).
+                _ => self.answered(&request.method, request.at(), None, None),
+            }
+        }
+        true
+    }
+
+    /// An answer to a request the suite could not track (past
+    /// `--max-outstanding-requests`): its method is unknown, so it is read
+    /// as the answer of each request whose answer changes what later lines
+    /// may do and that it fits: the initialize awaiting its answer (a valid
+    /// `protocolVersion`), a session/new or session/fork (a `sessionId`). A
+    /// reading may establish; none judges, since the method is a guess: the
+    /// checker's limit never becomes a party's error.
+    fn untracked_answer(&mut self, result: Option<&RawValue>, error: Option<&RawValue>) {
+        self.untracked_initialize_answer(result, error);
+        if answer_fits("session/new", result, error) {
+            for session in self.session_ids(result, "/result") {
+                self.open_session(&session);
+            }
+        }
+    }
+
+    /// The answer to a request of `method` read at `request`.
+    fn answered(
+        &mut self,
+        method: &str,
+        request: At,
+        result: Option<&RawValue>,
+        error: Option<&RawValue>,
+    ) {
+        match method {
+            "initialize" => self.initialize_answered(request, result, error),
+            "session/new" | "session/fork" if error.is_none() => {
+                self.warn_repeat(
+                    result.and_then(|r| repeated_member(r, &["sessionId"])),
+                    "/result",
+                );
+                // Every value of a repeated `sessionId` is a reading: the
+                // agent's updates for any of them are not the agent's error.
+                let sessions = self.session_ids(result, "/result");
+                if sessions.is_empty() && result.is_some() {
+                    let found = result
+                        .and_then(|r| last_member(r.get(), "sessionId"))
+                        .map(|v| crate::text::json_type_of_raw(v.get()));
+                    self.emit(ses::no_session_id(method, found));
+                    if self.turns.unnamed_sessions < self.config.limits.max_sessions {
+                        self.turns.unnamed_sessions += 1;
+                    }
+                }
+                for session in sessions {
+                    if !self.loaded_provisionally.is_empty() {
+                        self.loaded_provisionally.remove(&session);
+                    }
+                    self.open_session(&session);
+                }
+            }
+            "session/prompt" => {
+                if let Some(session) = self.turns.prompts.remove(&request) {
+                    // v1 and the draft end a turn with the prompt's answer.
+                    if self.revision.revision.spelling().legacy_plan
+                        && self.turns.cancelling.remove(&session).is_some()
+                    {
+                        let limit = self.config.limits.max_outstanding_requests;
+                        Turns::bounded(&mut self.turns.cancel_ended, limit, session, self.line);
+                    }
+                }
+            }
+            "session/load" | "session/resume" => {
+                self.turns.quiet_resumes.remove(&request);
+                if let Some(session) = self.turns.replaying.remove(&request) {
+                    // While another load of the session is in flight, its
+                    // replay may go on.
+                    if error.is_none() && self.turns.replaying.first_for(&session).is_none() {
+                        let limit = self.config.limits.max_outstanding_requests;
+                        Turns::bounded(&mut self.turns.replayed, limit, session, self.line);
+                    }
+                }
+                if let Some(session) = self.loading.remove(&request) {
+                    let last = match self.loaded_provisionally.get_mut(&session) {
+                        // Loaded: established, whatever its other loads say.
+                        Some(_) if error.is_none() => true,
+                        Some(in_flight) => {
+                            *in_flight -= 1;
+                            *in_flight == 0
+                        }
+                        None => false,
+                    };
+                    if last {
+                        self.loaded_provisionally.remove(&session);
+                    }
+                    if last && error.is_some() {
+                        // Not loaded: never established on this connection.
+                        if let Some(index) = self.state.forget_session(&session) {
+                            self.forgot_session(index);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `sessionId` of params or a result at `base` (see [`read_session_id`]);
+    /// half of a character in it is said, and the id read with U+FFFD.
+    fn session_id(&mut self, raw: Option<&RawValue>, base: &str) -> Option<String> {
+        let (session, found) = read_session_id(raw)?;
+        self.warn_unpredictable(found, &session, base);
+        Some(session)
+    }
+
+    /// Every `sessionId` of params or a result at `base` (see [`read_session_ids`]).
+    fn session_ids(&mut self, raw: Option<&RawValue>, base: &str) -> Vec<String> {
+        let mut sessions = Vec::new();
+        for (session, found) in read_session_ids(raw) {
+            self.warn_unpredictable(found, &session, base);
+            sessions.push(session);
+        }
+        sessions
+    }
+
+    fn warn_unpredictable(&mut self, found: Option<Unpredictable>, session: &str, base: &str) {
+        if let Some(found) = found {
+            let d = env::unpredictable(&found, &format!("{base}/sessionId")).session(session);
+            self.emit(d);
+        }
+    }
+
+    /// A repeated member in a payload whose every value is a reading.
+    pub(super) fn warn_repeat(&mut self, repeat: Option<DuplicateMember>, base: &str) {
+        if let Some(repeat) = repeat {
+            self.emit(env::duplicate_member(
+                &format!("{base}{}", repeat.pointer),
+                &repeat.key,
+                "each value is taken as a reading (parsers disagree; the official ACP crate may reject the object)",
+            ));
+        }
+    }
+}
+
+/// Whether a response that may answer a request of `method` carries what
+/// such an answer does (for responses whose request is ambiguous). Only
+/// effects that establish something are taken: a failed `session/load` of
+/// an ambiguous pair takes nothing back.
+fn answer_fits(method: &str, result: Option<&RawValue>, error: Option<&RawValue>) -> bool {
+    let has = |key: &str| result.is_some_and(|r| last_member(r.get(), key).is_some());
+    match method {
+        "initialize" => error.is_none() && has("protocolVersion"),
+        "session/new" | "session/fork" => error.is_none() && has("sessionId"),
+        _ => false,
+    }
+}
+
+/// Who sent a response, when its result carries a member that only one
+/// party's answers carry (ACP's schema): `protocolVersion` (initialize),
+/// `sessionId` (session/new, session/fork) and `stopReason` (session/prompt)
+/// only the agent's; `outcome` (session/request_permission) and `terminalId`
+/// (terminal/create) only the client's.
+fn sender_of_result(result: &RawValue) -> Option<Direction> {
+    let mut sender = None;
+    let _ = crate::trace::each_member(result.get(), |name, _| {
+        sender = match name {
+            "protocolVersion" | "sessionId" | "stopReason" => Some(Direction::AgentToClient),
+            "outcome" | "terminalId" => Some(Direction::ClientToAgent),
+            _ => return Some(()),
+        };
+        None
+    });
+    sender
+}
+
+/// `sessionId` of a params or result object: every string value when it
+/// repeats (each is a reading), in order, each with the unpaired surrogate
+/// escape it holds (read as U+FFFD).
+pub(super) fn read_session_ids(raw: Option<&RawValue>) -> Vec<(String, Option<Unpredictable>)> {
+    let Some(raw) = raw else {
+        return Vec::new();
+    };
+    let Some(session) = last_member(raw.get(), "sessionId") else {
+        return Vec::new();
+    };
+    if repeated_member(raw, &["sessionId"]).is_none() {
+        return interop::read_string(session.get()).into_iter().collect();
+    }
+    let mut sessions: Vec<(String, Option<Unpredictable>)> = Vec::new();
+    for value in crate::trace::members_named(raw.get(), "sessionId") {
+        if let Some(read) = interop::read_string(value.get()) {
+            if !sessions.iter().any(|(known, _)| *known == read.0) {
+                sessions.push(read);
+            }
+        }
+    }
+    sessions
+}
+
+/// Whether session/resume params ask for a replay (v2 `replayFrom` other
+/// than absent or null).
+pub(super) fn asks_for_replay(params: Option<&RawValue>) -> bool {
+    params
+        .and_then(|p| last_member(p.get(), "replayFrom"))
+        .is_some_and(|r| r.get() != "null")
+}
+
+/// `sessionId` of a params or result object (the last, if it repeats).
+pub(super) fn read_session_id(raw: Option<&RawValue>) -> Option<(String, Option<Unpredictable>)> {
+    let session = last_member(raw?.get(), "sessionId")?;
+    interop::read_string(session.get())
+}

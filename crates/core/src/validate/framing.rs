@@ -1,0 +1,263 @@
+//! What a line is before it is one message: a byte order mark, a record
+//! the one-object read refused, a batch, a message that repeats members.
+
+use super::Validator;
+use crate::diag::Diagnostic;
+use crate::jsonrpc::{self, Direction};
+use crate::rules::{env, trace_format};
+use crate::trace::{duplicate_keys, last_member, parse_record, LineObject, Record, RecordFault};
+use serde_json::value::RawValue;
+
+impl Validator {
+    /// A trace record read whole: its message, and what its envelope says.
+    pub(super) fn record(&mut self, record: Record<'_>) {
+        match record {
+            Record::Bare(object) => self.message(None, &object),
+            Record::Envelope {
+                direction,
+                message,
+                remarks,
+            } => {
+                for remark in &remarks {
+                    self.emit(trace_format::envelope_remark(remark));
+                }
+                self.message(Direction::parse(direction), &message);
+            }
+        }
+    }
+
+    /// `bytes` after a leading byte order mark, which is said: a message's
+    /// (`ENV-BOM`, its sender's), or in a trace (`record`) the trace file's
+    /// before an envelope, and on the first line too, where whatever wrote
+    /// the file may have put it as well as the sender (no one is judged on
+    /// the guess). A line of nothing but the mark is then a blank line.
+    pub(super) fn past_byte_order_mark<'b>(&mut self, bytes: &'b [u8], record: bool) -> &'b [u8] {
+        let Some(rest) = bytes.strip_prefix(BYTE_ORDER_MARK) else {
+            return bytes;
+        };
+        let text = std::str::from_utf8(rest).unwrap_or_default();
+        if record && crate::trace::gives_member(text, &["direction", "message"]) {
+            self.emit(trace_format::envelope_byte_order_mark());
+        } else if record && self.line == 1 {
+            self.emit(trace_format::file_byte_order_mark());
+        } else {
+            self.emit(env::byte_order_mark());
+        }
+        rest
+    }
+
+    /// A line the one-object read refused. A batch and a message that
+    /// repeats a member name are still read (nothing hides a violation);
+    /// anything else is a diagnostic. `direction` is known in live modes.
+    pub(super) fn record_fault(
+        &mut self,
+        direction: Option<Direction>,
+        bytes: &[u8],
+        fault: RecordFault,
+    ) {
+        let text = std::str::from_utf8(bytes).unwrap_or_default();
+        match fault {
+            RecordFault::Batch => return self.batch(direction, text, ""),
+            RecordFault::DuplicateKey {
+                in_envelope: false, ..
+            } => return self.repeated_members(direction, text, direction.is_none()),
+            RecordFault::NotObject { in_envelope: true }
+            | RecordFault::DuplicateKey {
+                in_envelope: true, ..
+            } if direction.is_none() => {
+                if let Some((direction, message)) = envelope_message(text) {
+                    let read_apart =
+                        message.get().starts_with('[') || message.get().starts_with('{');
+                    if read_apart {
+                        let max_depth = self.config.limits.max_depth;
+                        for remark in crate::trace::remarks_of_envelope(bytes, max_depth) {
+                            self.emit(trace_format::envelope_remark(&remark));
+                        }
+                    }
+                    if message.get().starts_with('[') {
+                        return self.batch(direction, message.get(), "");
+                    }
+                    if message.get().starts_with('{') {
+                        return self.repeated_members(direction, message.get(), false);
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.unread(&fault);
+    }
+
+    /// A line (or batch element) not read as a message, for `fault`: said,
+    /// and, when the checker's limits are why, lost.
+    fn unread(&mut self, fault: &RecordFault) {
+        if matches!(fault, RecordFault::TooDeep { .. }) {
+            self.lose_a_message();
+        }
+        if let Some(d) = trace_format::record_fault(fault).or_else(|| env::record_fault(fault)) {
+            self.emit(d);
+        }
+    }
+
+    /// A line the checker's limits kept it from reading (`TRACE-LIMIT`):
+    /// it may have been any message, a request whose answer comes later as
+    /// much as an update or an answer the rest relies on.
+    pub(super) fn lose_a_message(&mut self) {
+        self.lost_at = self.line;
+        self.correlator.lose_a_message();
+    }
+
+    /// A JSON-RPC batch: legal under v2 (only an empty one is an error),
+    /// noted under v1 and the draft; each element is checked as a message,
+    /// with pointers into the batch (`/0/...`).
+    fn batch(&mut self, direction: Option<Direction>, text: &str, base: &str) {
+        // Read one element at a time, in one pass: no list of the elements
+        // (a hostile batch of millions of tiny ones). What depends on the
+        // count waits for the end, kept small: a lifecycle-sensitive method
+        // as its element's number and the method's, not as a diagnostic
+        // (a 16 MB batch of `session/new` held 670 922 of them: 439 MB).
+        let before = self.diagnostics.len();
+        let mut lifecycle: Vec<(u32, u8, Option<Direction>)> = Vec::new();
+        let mut elements = 0usize;
+        let read = crate::trace::each_element(text, |element| {
+            let index = elements;
+            elements += 1;
+            self.element_base = format!("{base}/{index}");
+            self.element = u32::try_from(index + 1).unwrap_or(u32::MAX);
+            match element.get().as_bytes().first() {
+                Some(b'{') => {
+                    let parsed = serde_json::from_str::<LineObject<'_>>(element.get());
+                    // Every `method` the element carries: a repeated one is
+                    // read each way, so each value is judged.
+                    let methods: Vec<&serde_json::value::RawValue> = match &parsed {
+                        Ok(object) => object.method.into_iter().collect(),
+                        Err(_) => crate::trace::members_named(element.get(), "method"),
+                    };
+                    let mut seen: Vec<std::borrow::Cow<'_, str>> = Vec::new();
+                    for raw in methods {
+                        let Ok(method) =
+                            serde_json::from_str::<std::borrow::Cow<'_, str>>(raw.get())
+                        else {
+                            continue;
+                        };
+                        if seen.contains(&method) {
+                            continue;
+                        }
+                        let sensitive = env::LIFECYCLE_SENSITIVE.iter().position(|m| *m == method);
+                        if let Some(number) = sensitive.and_then(|n| u8::try_from(n).ok()) {
+                            let sender =
+                                direction.or_else(|| jsonrpc::direction_of_method(&method));
+                            lifecycle.push((
+                                u32::try_from(index).unwrap_or(u32::MAX),
+                                number,
+                                sender,
+                            ));
+                        }
+                        seen.push(method);
+                    }
+                    match parsed {
+                        Ok(object) => self.message(direction, &object),
+                        Err(_) => self.repeated_members(direction, element.get(), false),
+                    }
+                }
+                _ => {
+                    self.messages += 1;
+                    self.emit(Diagnostic::new(
+                        &env::OBJECT,
+                        "a batch element is not an object, so not a JSON-RPC message",
+                    ));
+                }
+            }
+            Some(())
+        });
+        self.element_base.clear();
+        self.element = 0;
+        if read.is_none() && elements == 0 {
+            return;
+        }
+        // Judged by the revision in force after the batch: a batch that
+        // carries the handshake is read under the revision it negotiates.
+        let allowed = self.revision.revision.spelling().batches;
+        if allowed {
+            for (index, number, sender) in lifecycle {
+                let method = env::LIFECYCLE_SENSITIVE.get(usize::from(number)).copied();
+                let pointer = format!("{base}/{index}");
+                let d = method.and_then(|m| env::batched_lifecycle(m, sender, &pointer, elements));
+                if let Some(d) = d {
+                    self.emit(d);
+                }
+            }
+        }
+        if elements == 0 || !allowed {
+            // The note heads the batch's findings: when they filled the
+            // report, it takes the place of the last one kept.
+            let max = self.config.limits.max_diagnostics;
+            if self.diagnostics.len() >= max && self.diagnostics.len() > before {
+                if let Some(last) = self.diagnostics.pop() {
+                    self.not_kept.add(last.severity());
+                }
+            }
+            let kept = self.diagnostics.len();
+            self.emit(env::batch(elements, allowed).at(base));
+            if self.diagnostics.len() > kept {
+                if let Some(note) = self.diagnostics.pop() {
+                    self.diagnostics.insert(before.min(kept), note);
+                }
+            }
+        }
+    }
+
+    /// A message object (or, for a trace line, `record`, an envelope) that
+    /// repeats member names at its top level: the repeat is reported, and
+    /// the line is read once per distinct reading (one for each value of a
+    /// repeated name; identical repeats make one reading).
+    fn repeated_members(&mut self, direction: Option<Direction>, text: &str, record: bool) {
+        let envelope = record && crate::trace::gives_member(text, &["direction", "message"]);
+        for repeat in duplicate_keys(text) {
+            if envelope {
+                self.emit(Diagnostic::new(
+                    &trace_format::RECORD,
+                    format!(
+                        "envelope member `{}` appears twice; the line is read under each value",
+                        crate::text::shorten(&repeat.key, 60)
+                    ),
+                ));
+            } else {
+                self.emit(env::duplicate_member(
+                    &repeat.pointer,
+                    &repeat.key,
+                    "the message is checked under each of its values",
+                ));
+            }
+        }
+        let messages = self.messages;
+        // Read one at a time (a hostile line costs one reading at a time).
+        let max_depth = self.config.limits.max_depth;
+        let complete = crate::trace::each_top_level_reading(text, |reading| {
+            if envelope {
+                match parse_record(reading.as_bytes(), max_depth) {
+                    Ok(record) => self.record(record),
+                    Err(fault) => self.unread(&fault),
+                }
+            } else if let Ok(object) = serde_json::from_str::<LineObject<'_>>(reading) {
+                self.message(direction, &object);
+            }
+        });
+        if complete == Some(false) {
+            self.emit(env::message_readings_cut());
+        }
+        // One message, however many readings.
+        self.messages = messages + 1;
+    }
+}
+
+/// U+FEFF in UTF-8: a byte order mark, read past (ENV-BOM).
+const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
+
+/// An envelope's direction and raw message, read leniently (a repeated
+/// member keeps its last value) for the lines the strict read refused.
+fn envelope_message(text: &str) -> Option<(Option<Direction>, &RawValue)> {
+    let direction = last_member(text, "direction")
+        .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
+        .and_then(|d| Direction::parse(&d));
+    Some((direction, last_member(text, "message")?))
+}

@@ -1,0 +1,692 @@
+//! `session/update`: read, held against the session's boundaries, and,
+//! for plan messages, checked and applied to the client state.
+
+use super::handshake::Handshake;
+use super::head::{self, PlanRead};
+use super::session::PlanSlot;
+use super::skim;
+use super::turns::Turns;
+use super::{repeated_member, Validator};
+use crate::diag::Diagnostic;
+use crate::jsonrpc::{self, Direction};
+use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace_format};
+use crate::spec::messages::{PlanContent, PlanMessage};
+use crate::trace::interop::{self, Unpredictable};
+use crate::trace::{is_object, last_member};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+
+impl Validator {
+    /// A well-formed `session/update` notification read by [`skim`]: what
+    /// [`Validator::message`], [`Validator::call`] and
+    /// [`Validator::session_update`] do with one, given its session, kind
+    /// and `update` object.
+    pub(super) fn skimmed_update(
+        &mut self,
+        direction: Option<Direction>,
+        update: skim::SkimmedUpdate<'_>,
+        plan: PlanRead,
+    ) {
+        self.messages += 1;
+        let method = "session/update";
+        let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(method)) else {
+            self.emit(trace_format::unplaced_method(method));
+            return;
+        };
+        if direction == Direction::ClientToAgent {
+            self.emit(ses::update_from_client());
+            return;
+        }
+        // An agent's update before the initialize answer breaks no MUST of
+        // the agent's (SES-BEFORE-INIT quotes the client's): it names a
+        // session that cannot exist yet, which SES-UNKNOWN-SESSION says.
+        self.update_body(
+            update.session,
+            update.kind,
+            plan,
+            Some(update.update),
+            None,
+            true,
+        );
+    }
+
+    /// The plan message of a skimmed plan update, typed in the skim's pass
+    /// when it could be ([`Skimmer::typed_plan`]); else it is read from the
+    /// update's text as before.
+    pub(super) fn skimmed_plan(&self, update: &skim::SkimmedUpdate<'_>) -> PlanRead {
+        if !shape::PLAN_KINDS.contains(&update.kind) {
+            return PlanRead::NotRead;
+        }
+        let revision = self.revision.revision;
+        let max_entries = self.config.limits.max_entries_per_plan;
+        match self.skimmer.typed_plan(update.line, revision, max_entries) {
+            Some(message) => PlanRead::WellFormed(Box::new(message)),
+            None => PlanRead::NotRead,
+        }
+    }
+
+    /// The index of the session an update names; if it is not established,
+    /// SES-UNKNOWN-SESSION (unless sessions overflowed the limit).
+    fn update_session(&mut self, session: &str) -> Option<usize> {
+        if let Some((recent, index)) = &self.recent_session {
+            if recent == session {
+                return Some(*index);
+            }
+        }
+        let Some(index) = self.state.session_index(session) else {
+            if self.lost_at > 0 {
+                // A line not read may have opened it.
+                self.open_session(session);
+                return self.state.session_index(session);
+            }
+            if !self.sessions_overflowed {
+                self.emit(ses::unknown_session(session));
+            }
+            return None;
+        };
+        let (recent, recent_index) = self.recent_session.get_or_insert_default();
+        recent.clear();
+        recent.push_str(session);
+        *recent_index = index;
+        Some(index)
+    }
+
+    pub(super) fn session_update(&mut self, params: Option<&RawValue>) {
+        // An agent's update before the initialize answer breaks no MUST of
+        // the agent's (SES-BEFORE-INIT quotes the client's): it names a
+        // session that cannot exist yet, which SES-UNKNOWN-SESSION says.
+        self.session_update_reading(params, true);
+    }
+
+    /// One reading of `session/update` params: checked, and applied to the
+    /// state when `apply`. Returns whether a client could apply it (a plan
+    /// message that is well-formed, or an update that is not about plans).
+    fn session_update_reading(&mut self, params: Option<&RawValue>, apply: bool) -> bool {
+        let revision = self.revision.revision;
+        let max_entries = self.config.limits.max_entries_per_plan;
+        let head = params.and_then(|p| head::read_head(p.get(), revision, max_entries));
+        let (update, plan_read) = match head {
+            Some(head) => {
+                let read = UpdateRead {
+                    session: head.session,
+                    kind: head.kind,
+                    update: None,
+                };
+                (read, head.plan)
+            }
+            None => {
+                if let Some(params) = params.filter(|p| repeats_update_members(p)) {
+                    self.session_update_readings(params);
+                    return true;
+                }
+                match self.read_update_params(params) {
+                    Some(update) => (update, PlanRead::NotRead),
+                    None => return false,
+                }
+            }
+        };
+        let UpdateRead {
+            session,
+            kind,
+            update,
+        } = update;
+        self.update_body(
+            session.as_ref(),
+            kind.as_ref(),
+            plan_read,
+            update.map(RawValue::get),
+            params.map(RawValue::get),
+            apply,
+        )
+    }
+
+    /// An update whose session and kind are read: the session must be
+    /// known, and a plan update is checked and applied. `update` is the
+    /// update object's text when the read kept it, else it is found in
+    /// `params`. Applied to the state when `apply`; returns whether a client
+    /// could apply it (see `session_update_reading`).
+    fn update_body(
+        &mut self,
+        session: &str,
+        kind: &str,
+        plan_read: PlanRead,
+        update: Option<&str>,
+        params: Option<&str>,
+        apply: bool,
+    ) -> bool {
+        let revision = self.revision.revision;
+        let max_entries = self.config.limits.max_entries_per_plan;
+        if self.turns.unnamed_sessions > 0 && !self.is_established(session) {
+            // A session/new answer named no session (SES-NEW-SESSION-ID, its
+            // fault): this is most likely that session, not an unknown one.
+            self.turns.unnamed_sessions -= 1;
+            self.open_session(session);
+        }
+        let index = self.update_session(session);
+        if kind == "state_update" && self.turns.cancelling.contains_key(session) {
+            let idle = update
+                .or_else(|| reread_update(params))
+                .and_then(|u| last_member(u, "state"))
+                // By value: `"\u0069dle"` is idle too.
+                .and_then(|s| interop::read_string(s.get()))
+                .is_some_and(|(state, _)| state == "idle");
+            if idle {
+                self.turns.cancelling.remove(session);
+                let limit = self.config.limits.max_outstanding_requests;
+                Turns::bounded(
+                    &mut self.turns.cancel_ended,
+                    limit,
+                    session.to_owned(),
+                    self.line,
+                );
+            }
+        }
+        if !shape::PLAN_KINDS.contains(&kind) {
+            return true;
+        }
+        self.turn_rules(session);
+        let mut allowed = true;
+        if kind == "plan" && !revision.spelling().legacy_plan {
+            let d = ses_session(cap::legacy_in_v2(), session);
+            self.emit(d);
+            return false;
+        }
+        if kind != "plan"
+            && self.plan_capability == cap::Advertised::No
+            && self.handshake == Handshake::Answered
+        {
+            let d = ses_session(cap::operations_without_capability(kind, revision), session);
+            self.emit(d);
+            allowed = false;
+        }
+        // Well-formed plan updates go straight into the typed message: in the
+        // one pass when it read them, else read again.
+        let well_formed = match (plan_read, update, params) {
+            (PlanRead::WellFormed(message), _, _) => Some(*message),
+            (PlanRead::Declined, _, _) => None,
+            (PlanRead::NotRead, Some(update), _) => {
+                shape::parse_well_formed(update, kind, revision, max_entries)
+            }
+            (PlanRead::NotRead, None, Some(params)) => {
+                shape::parse_well_formed_params(params, kind, revision, max_entries)
+            }
+            (PlanRead::NotRead, None, None) => None,
+        };
+        if let Some(message) = well_formed {
+            if let (true, true, Some(index)) = (allowed, apply, index) {
+                self.apply(session, index, message);
+            }
+            return true;
+        }
+        let Some(update) = update.or_else(|| reread_update(params)) else {
+            return false;
+        };
+        let parsed = shape::parse_plan_update_json(update, kind, revision, max_entries);
+        let at_limit = parsed.message.is_none()
+            && parsed
+                .diagnostics
+                .iter()
+                .any(|d| d.rule.id == trace_format::LIMIT.id);
+        for d in parsed.diagnostics {
+            let d = ses_session(d, session);
+            self.emit(d);
+        }
+        if at_limit {
+            // Which plan it was is not read: none of the session's is known.
+            if let Some(track) = index.and_then(|index| self.tracks.get_mut(index)) {
+                track.dropped_at_limit(None);
+            }
+        }
+        let Some(message) = parsed.message else {
+            return false;
+        };
+        if let (true, true, Some(index)) = (allowed, apply, index) {
+            self.apply(session, index, message);
+        }
+        true
+    }
+
+    /// `session/update` params that repeat `sessionId`, `update` or
+    /// `update.sessionUpdate`: each repeat is reported, every reading is
+    /// checked, and the last reading (what serde_json and JavaScript keep)
+    /// is applied when every reading could be (none is past
+    /// `MAX_READINGS` readings: the values not read are said, as a limit).
+    fn session_update_readings(&mut self, params: &RawValue) {
+        for repeat in crate::trace::duplicate_members(params.get(), 8) {
+            self.emit(env::duplicate_member(
+                &format!("/params{}", repeat.pointer),
+                &repeat.key,
+                "the update is checked under each of its values",
+            ));
+        }
+        let before = self.diagnostics.len();
+        // Read one at a time: only the last is kept, to be applied.
+        let mut last: Option<Box<RawValue>> = None;
+        let mut every_reading_applies = true;
+        let complete = crate::trace::each_reading(params.get(), |text| {
+            if let Ok(reading) = RawValue::from_string(text.to_owned()) {
+                every_reading_applies &= self.session_update_reading(Some(&reading), false);
+                last = Some(reading);
+            }
+        });
+        if !complete && last.is_some() {
+            self.emit(env::readings_cut("/params"));
+        }
+        if let (true, true, Some(last)) = (complete, every_reading_applies, &last) {
+            self.session_update_reading(Some(last), true);
+        }
+        // Each reading finds most things again: keep one of each.
+        let mut kept: Vec<Diagnostic> = Vec::new();
+        for d in self.diagnostics.drain(before..) {
+            if !kept.iter().any(|k| k.same_finding(&d)) {
+                kept.push(d);
+            }
+        }
+        self.diagnostics.extend(kept);
+    }
+
+    /// A plan update against the session's boundaries: a quiet resume not yet
+    /// answered, a replay already answered, a cancelled turn already ended.
+    fn turn_rules(&mut self, session: &str) {
+        // Each boundary holds unless a line not read since may have moved
+        // it (the resume's answer, a new load, a new prompt).
+        let lost_at = self.lost_at;
+        // The earliest such resume, not the first a hash map happens to
+        // list (its order differs from one map to the next).
+        let resume = self.turns.quiet_resumes.first_for(session);
+        if let Some((line, _)) = resume.filter(|&(line, _)| lost_at < line) {
+            // A replay asked for by a load (or resume) of the session in
+            // flight too may be what this update is.
+            if self.turns.replaying.first_for(session).is_none() {
+                self.emit(ses::resume_replay(session, line));
+            }
+        }
+        if let Some(&line) = self
+            .turns
+            .replayed
+            .get(session)
+            .filter(|&&line| lost_at < line)
+        {
+            self.emit(ses::replay_after_answer(session, line));
+        }
+        if let Some(&line) = self
+            .turns
+            .cancel_ended
+            .get(session)
+            .filter(|&&line| lost_at < line)
+        {
+            self.emit(ses::update_after_cancel(session, line));
+        }
+    }
+
+    /// Identity and replacement rules, then the state change, for the
+    /// session at `index`.
+    fn apply(&mut self, session: &str, index: usize, owned: PlanMessage) {
+        let message = &owned;
+        let (Some(plans), Some(track)) = (self.state.session_at(index), self.tracks.get(index))
+        else {
+            return;
+        };
+        let mut found = Vec::new();
+        // The plan, looked up once.
+        let slot = match message {
+            PlanMessage::Legacy(_) => PlanSlot::Legacy,
+            PlanMessage::Update(update) => {
+                PlanSlot::Keyed(plans.plans.get_index_of(&update.plan.id))
+            }
+            PlanMessage::Removed(removed) => {
+                PlanSlot::Keyed(plans.plans.get_index_of(&removed.plan_id))
+            }
+        };
+        let shown = match slot {
+            PlanSlot::Keyed(index) => index.and_then(|index| plans.plans.get_index(index)),
+            PlanSlot::Legacy => None,
+        };
+        // What FULL-DELTA remembers about the plan once this is applied.
+        let mut suspicion = full::Suspicion::default();
+        // No rule compares with what is shown when an update the agent sent
+        // since went unapplied at a limit.
+        let history_known = self.lost_at == 0 && !track.history_unknown(slot);
+        match message {
+            PlanMessage::Legacy(legacy) => {
+                if let Some(previous) = plans.legacy.as_ref().filter(|_| history_known) {
+                    let outcome = full::check_update(
+                        previous,
+                        track.suspicion(slot),
+                        &legacy.entries,
+                        self.line,
+                        "/params/update/entries",
+                    );
+                    found.extend(outcome.diagnostic);
+                    suspicion = outcome.suspicion;
+                }
+            }
+            PlanMessage::Update(update) => {
+                let id = update.plan.id.as_str();
+                let shown = shown.filter(|_| history_known);
+                found.extend(id_rules::check_update(
+                    shown.map(|(_, previous)| previous.content.type_name()),
+                    id,
+                    update.plan.content.type_name(),
+                    track.removed_on(id),
+                ));
+                if let (Some((_, previous)), PlanContent::Items { entries }) =
+                    (shown, &update.plan.content)
+                {
+                    if let PlanContent::Items { entries: before } = &previous.content {
+                        let outcome = full::check_update(
+                            before,
+                            track.suspicion(slot),
+                            entries,
+                            self.line,
+                            "/params/update/plan/entries",
+                        );
+                        found.extend(outcome.diagnostic.map(|d| d.plan(id)));
+                        suspicion = outcome.suspicion;
+                    }
+                }
+                if shown.is_none() && plans.plans.len() >= self.config.limits.max_plans_per_session
+                {
+                    let limit = self.config.limits.max_plans_per_session;
+                    let d = Diagnostic::new(
+                        &trace_format::LIMIT,
+                        format!("more than {limit} live plans in one session; plan not tracked"),
+                    )
+                    .plan(id)
+                    .hint("raise --max-plans-per-session");
+                    self.dropped_at_limit(session, index, found, d, slot);
+                    return;
+                }
+            }
+            PlanMessage::Removed(removed) => {
+                let id = removed.plan_id.as_str();
+                found.extend(id_rules::check_removal(
+                    plans,
+                    id,
+                    track.removed_on(id),
+                    self.lost_at > 0 || track.plans_untracked(),
+                ));
+            }
+        }
+        // The state is bounded in bytes, not only in items (what FULL-DELTA
+        // remembers about a plan counts with the plan).
+        let (key, content_bytes) = match message {
+            PlanMessage::Legacy(legacy) => (None, entries_bytes(&legacy.entries)),
+            PlanMessage::Update(update) => (
+                Some(update.plan.id.as_str()),
+                update.plan.id.len() + content_bytes(&update.plan.content),
+            ),
+            PlanMessage::Removed(removed) => (Some(removed.plan_id.as_str()), 0),
+        };
+        let was_shown = shown.is_some();
+        let bytes = content_bytes + suspicion.bytes();
+        let held = track.bytes_of(slot);
+        let limit = self.config.limits.max_state_bytes;
+        if bytes > held && self.state_bytes - held + bytes > limit {
+            let mut d = Diagnostic::new(
+                &trace_format::LIMIT,
+                format!(
+                    "showing this plan ({bytes} bytes) would take the client state over {limit} bytes; it was checked but not applied, and its later updates are not compared with what is shown"
+                ),
+            )
+            .hint("raise --max-state-bytes");
+            if let Some(id) = key {
+                d = d.plan(id);
+            }
+            self.dropped_at_limit(session, index, found, d, slot);
+            return;
+        }
+        for d in found {
+            self.emit(ses_session(d, session));
+        }
+        self.state_bytes = self.state_bytes - held + bytes;
+        let line = self.line;
+        let removal = matches!(message, PlanMessage::Removed(_));
+        if let Some(track) = self.tracks.get_mut(index) {
+            track.set_plan(slot, bytes, suspicion, removal);
+            match message {
+                PlanMessage::Update(update) => track.forget_removal(&update.plan.id),
+                // The removal of a plan shown is remembered (ID-RECREATE,
+                // ID-REMOVE-UNKNOWN).
+                PlanMessage::Removed(removed) if was_shown => {
+                    track.record_removal(&removed.plan_id, line);
+                }
+                _ => {}
+            }
+        }
+        self.state.apply_at(index, owned);
+    }
+
+    /// A plan message of the session at `index` checked but not applied at
+    /// a limit (`limit`, the diagnostic that says so): what the check found
+    /// is said, then the limit, and the session's track remembers that what
+    /// it shows of the plan at `slot` is not what the agent last sent.
+    fn dropped_at_limit(
+        &mut self,
+        session: &str,
+        index: usize,
+        found: Vec<Diagnostic>,
+        limit: Diagnostic,
+        slot: PlanSlot,
+    ) {
+        for d in found.into_iter().chain([limit]) {
+            self.emit(ses_session(d, session));
+        }
+        if let Some(track) = self.tracks.get_mut(index) {
+            track.dropped_at_limit(Some(slot));
+        }
+    }
+
+    /// `sessionId`, `update` and `update.sessionUpdate`, or the diagnostics
+    /// for what is missing.
+    pub(super) fn read_update_params<'a>(
+        &mut self,
+        params: Option<&'a RawValue>,
+    ) -> Option<UpdateRead<'a>> {
+        let Some(params) = params else {
+            self.emit(ses::bad_params("/params", "has no params"));
+            return None;
+        };
+        if let Some(repeated) = repeated_member(params, &["sessionId", "update"]) {
+            self.emit(env::duplicate_member(
+                &format!("/params{}", repeated.pointer),
+                &repeated.key,
+                "the update was not read",
+            ));
+            return None;
+        }
+        let read = match serde_json::from_str::<UpdateParams<'a>>(params.get()) {
+            Ok(read) if is_object(params) => read,
+            _ => {
+                self.emit(ses::bad_params("/params", "params are not an object"));
+                return None;
+            }
+        };
+        let session = match read.session_id.map(|raw| interop::read_string(raw.get())) {
+            Some(Some((session, found))) => {
+                if let Some(found) = found {
+                    let d = env::unpredictable(&found, "/params/sessionId").session(&session);
+                    self.emit(d);
+                }
+                session
+            }
+            Some(None) => {
+                self.emit(ses::bad_params(
+                    "/params/sessionId",
+                    "`sessionId` is not a string",
+                ));
+                return None;
+            }
+            None => {
+                self.emit(ses::bad_params("/params", "has no `sessionId`"));
+                return None;
+            }
+        };
+        let Some(update) = read.update else {
+            self.emit(ses::bad_params("/params", "has no `update`").session(&session));
+            return None;
+        };
+        if let Some(repeated) = repeated_member(update, &["sessionUpdate"]) {
+            self.emit(
+                env::duplicate_member(
+                    &format!("/params/update{}", repeated.pointer),
+                    &repeated.key,
+                    "the update was not read",
+                )
+                .session(&session),
+            );
+            return None;
+        }
+        let kind = match update_kind(update) {
+            Ok(Some((kind, found))) => {
+                if let Some(found) = found {
+                    let at = "/params/update/sessionUpdate";
+                    let d = env::unpredictable(&found, at).session(&session);
+                    self.emit(d);
+                }
+                kind
+            }
+            Ok(None) => {
+                self.emit(
+                    ses::bad_params("/params/update", "`update` has no string `sessionUpdate`")
+                        .session(&session),
+                );
+                return None;
+            }
+            Err(()) => {
+                self.emit(
+                    ses::bad_params(
+                        "/params/update",
+                        "`update` is not an object with a string `sessionUpdate`",
+                    )
+                    .session(&session),
+                );
+                return None;
+            }
+        };
+        Some(UpdateRead {
+            session: Cow::Owned(session),
+            kind,
+            update: Some(update),
+        })
+    }
+}
+
+/// Bytes a legacy plan or items plan holds in the client state: each
+/// entry's struct and its text, with an allocator's rounding (measured: the
+/// hostile shapes of `bench/run.sh --hostile` stay within the budget).
+fn entries_bytes(entries: &[crate::spec::messages::PlanEntry]) -> usize {
+    entries
+        .iter()
+        .map(|e| {
+            std::mem::size_of::<crate::spec::messages::PlanEntry>()
+                + e.content.len()
+                + custom_text(
+                    &e.priority.as_str().len(),
+                    matches!(e.priority, crate::spec::messages::Priority::Custom(_)),
+                )
+                + custom_text(
+                    &e.status.as_str().len(),
+                    matches!(e.status, crate::spec::messages::Status::Custom(_)),
+                )
+                + 16
+        })
+        .sum()
+}
+
+/// Heap bytes of a custom (`_`-prefixed) enum value's text.
+fn custom_text(len: &usize, custom: bool) -> usize {
+    if custom {
+        *len + 16
+    } else {
+        0
+    }
+}
+
+/// Bytes a keyed plan's content holds in the client state.
+fn content_bytes(content: &PlanContent) -> usize {
+    match content {
+        PlanContent::Items { entries } => entries_bytes(entries),
+        PlanContent::File { uri } => uri.len(),
+        PlanContent::Markdown { content } => content.len(),
+        PlanContent::Custom { type_name, fields } => {
+            type_name.len()
+                + fields
+                    .iter()
+                    .map(|(name, value)| {
+                        std::mem::size_of::<(String, crate::spec::messages::RawJson)>()
+                            + name.len()
+                            + value.as_str().len()
+                            + 32
+                    })
+                    .sum::<usize>()
+        }
+    }
+}
+
+/// Whether `session/update` params repeat a member the update is read by
+/// (`sessionId`, `update`, or `sessionUpdate` inside `update`).
+fn repeats_update_members(params: &RawValue) -> bool {
+    repeated_member(params, &["sessionId", "update"]).is_some()
+        || last_member(params.get(), "update")
+            .is_some_and(|update| repeated_member(update, &["sessionUpdate"]).is_some())
+}
+
+fn ses_session(mut d: Diagnostic, session: &str) -> Diagnostic {
+    if d.session.is_none() {
+        d.set_session(session);
+    }
+    d
+}
+
+pub(super) struct UpdateRead<'a> {
+    pub(super) session: Cow<'a, str>,
+    pub(super) kind: Cow<'a, str>,
+    /// The `update` object, when the read kept it.
+    pub(super) update: Option<&'a RawValue>,
+}
+
+struct UpdateParams<'a> {
+    session_id: Option<&'a RawValue>,
+    update: Option<&'a RawValue>,
+}
+
+/// Read like a derived struct, but past a member named with half of a
+/// character ([`crate::trace::read_fields`]).
+impl<'de> Deserialize<'de> for UpdateParams<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let [session_id, update] = crate::trace::read_fields(d, &["sessionId", "update"])?;
+        Ok(UpdateParams { session_id, update })
+    }
+}
+
+/// An update's `sessionUpdate`, with the unpaired surrogate escape it holds.
+type KindRead<'a> = (Cow<'a, str>, Option<Unpredictable>);
+
+/// An update's `sessionUpdate` (as [`interop::read_string`] reads it),
+/// `Ok(None)` when it has none (or `null`, as a derived read has it), and
+/// `Err` when `update` is not an object or its `sessionUpdate` is not a
+/// string.
+fn update_kind(update: &RawValue) -> Result<Option<KindRead<'_>>, ()> {
+    let mut de = serde_json::Deserializer::from_str(update.get());
+    let [kind] = crate::trace::read_fields(&mut de, &["sessionUpdate"]).map_err(|_| ())?;
+    let Some(kind) = kind.filter(|kind| kind.get() != "null") else {
+        return Ok(None);
+    };
+    if let Ok(kind) = serde_json::from_str::<Cow<'_, str>>(kind.get()) {
+        return Ok(Some((kind, None)));
+    }
+    match interop::read_string(kind.get()) {
+        Some((kind, found)) => Ok(Some((Cow::Owned(kind), found))),
+        None => Err(()),
+    }
+}
+
+/// The `update` of params that [`head::read_head`] accepted.
+pub(super) fn reread_update(params: Option<&str>) -> Option<&str> {
+    serde_json::from_str::<UpdateParams<'_>>(params?)
+        .ok()?
+        .update
+        .map(RawValue::get)
+}
