@@ -21,6 +21,7 @@ Shapes (one file each, deterministic):
   batch    1 batch of millions of elements, each `0`
   lifecycle v2: 1 batch of hundreds of thousands of `session/new` notifications (each a warning
            that must not be held as one)
+  halves   4 plan updates whose entry text fills the line and ends with half of a character
 
 and two of small lines, for time rather than memory (a line must not cost
 in proportion to the requests in flight):
@@ -128,6 +129,10 @@ def main():
     custom = [update('{"sessionUpdate":"plan_update","plan":{"type":"_acme","planId":"c%d","data":[%s]}}'
                      % (i, ",".join(["0"] * ((budget - 200) // 2)))) for i in range(4)]
     write(os.path.join(out, "hostile-custom.jsonl"), custom, HEAD_V2)
+
+    half = "x" * (budget - 400) + "\\ud83d"
+    halves = [items("h%d" % i, '[{"content":"%s","priority":"high","status":"pending"}]' % half) for i in range(4)]
+    write(os.path.join(out, "hostile-halves.jsonl"), halves)
 
     repeated = "{" + ",".join('"k":%d' % k for k in range(8)) + "}"
     readings = [items("r%d" % i, '[{"content":"%s","priority":"high","status":"pending","_meta":%s}]'

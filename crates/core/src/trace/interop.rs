@@ -235,10 +235,12 @@ impl Scanner<'_> {
                 }
                 _ => {
                     flush(&mut units, &mut decoded);
-                    let rest = std::str::from_utf8(self.bytes.get(self.at..)?).ok()?;
-                    let c = rest.chars().next()?;
-                    decoded.push(c);
-                    self.at += c.len_utf8();
+                    // Up to the next quote or backslash at once: ASCII bytes,
+                    // so the run is whole characters of the text.
+                    let rest = self.bytes.get(self.at..)?;
+                    let run = memchr::memchr2(b'"', b'\\', rest)?;
+                    decoded.push_str(std::str::from_utf8(rest.get(..run)?).ok()?);
+                    self.at += run;
                 }
             }
         }
