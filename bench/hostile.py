@@ -22,6 +22,7 @@ Shapes (one file each, deterministic):
   lifecycle v2: 1 batch of hundreds of thousands of `session/new` notifications (each a warning
            that must not be held as one)
   halves   4 plan updates whose entry text fills the line and ends with half of a character
+  chunks   4 text chunks (no rule reads them) that fill the line, with half of a character every 4 KB
 
 and two of small lines, for time rather than memory (a line must not cost
 in proportion to the requests in flight):
@@ -133,6 +134,10 @@ def main():
     half = "x" * (budget - 400) + "\\ud83d"
     halves = [items("h%d" % i, '[{"content":"%s","priority":"high","status":"pending"}]' % half) for i in range(4)]
     write(os.path.join(out, "hostile-halves.jsonl"), halves)
+    cut = ("x" * 4090 + "\\ud83d") * ((budget - 400) // 4096)
+    chunks = [update('{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"%s"}}' % cut)
+              for _ in range(4)]
+    write(os.path.join(out, "hostile-chunks.jsonl"), chunks)
 
     repeated = "{" + ",".join('"k":%d' % k for k in range(8)) + "}"
     readings = [items("r%d" % i, '[{"content":"%s","priority":"high","status":"pending","_meta":%s}]'

@@ -60,7 +60,7 @@ if [ "$mode" = hostile ]; then
   python3 bench/hostile.py "$dir"
   results="$dir/hostile-results.txt"
   : > "$results"
-  for shape in numbers deep members entries content custom readings repeat pairs top envelope batch lifecycle halves resumes cancels loads; do
+  for shape in numbers deep members entries content custom readings repeat pairs top envelope batch lifecycle halves chunks resumes cancels loads; do
     trace="$dir/hostile-$shape.jsonl"
     # Exit status 1 is expected where a shape goes over a limit.
     target/release/bench_run --out "$results" --label "$shape" -- \

@@ -318,6 +318,55 @@ def readings(rev):
     c.apply(SESSION, shown)
     c.end_turn(p)
 
+    # What no rule reads is named too: a reader that refuses such a value (the Rust crate's
+    # serde_json) loses the whole message, whatever member holds it.
+    c = case("unpaired-surrogate-in-message-text",
+             "A streamed text chunk ends with half of an emoji, cut where a JavaScript agent cuts a string: named at its pointer though no rule reads the text, and the plan that follows is shown.",
+             docs=[(RFC8259, "8.2. Unicode Characters")])
+    p = c.start()
+    text = line(session_update(SESSION, chunk("Done @@"))).replace("@@", "\\ud83d")
+    c.expect("ENV-UNPAIRED-SURROGATE", c.raw("agent_to_client", text), "/params/update/content/text")
+    c.update(SESSION, plan_of(steps3("in_progress")))
+    c.end_turn(p)
+
+    c = case("number-beyond-double-in-tool-output",
+             "A tool call's `rawOutput` holds a number beyond the range of doubles: named at its pointer though no rule reads tool output.",
+             docs=[(RFC8259, "6. Numbers")])
+    p = c.start()
+    tool = {"sessionUpdate": "tool_call_update", "toolCallId": "call_1", "status": "completed",
+            "rawOutput": {"files": 3, "bytes": 7}}
+    text = line(session_update(SESSION, tool)).replace('"bytes":7', '"bytes":1e999')
+    c.expect("ENV-NUMBER-RANGE", c.raw("agent_to_client", text), "/params/update/rawOutput/bytes")
+    c.update(SESSION, plan_of(steps3("in_progress")))
+    c.end_turn(p)
+
+    c = case("unpaired-surrogate-in-a-permission-request-and-its-answer",
+             "The agent asks permission for a tool call whose title ends with half of an emoji, and the client's answer names an option the same way: each is named at its pointer, and the answer pairs with the request.",
+             near_miss=["ENV-UNKNOWN-RESPONSE"], docs=[(RFC8259, "8.2. Unicode Characters")])
+    p = c.start()
+    ask = {"jsonrpc": "2.0", "id": 0, "method": "session/request_permission",
+           "params": {"sessionId": SESSION, "toolCall": {"toolCallId": "call_1", "title": "Edit @@"},
+                      "options": [{"optionId": "allow @@", "name": "Allow", "kind": "allow_once"}]}}
+    text = line(ask).replace("@@", "\\ud83d")
+    c.expect("ENV-UNPAIRED-SURROGATE", c.raw("agent_to_client", text), "/params/toolCall/title")
+    c.expect("ENV-UNPAIRED-SURROGATE", c.last, "/params/options/0/optionId")
+    answer = {"jsonrpc": "2.0", "id": 0, "result": {"outcome": {"outcome": "selected", "optionId": "allow @@"}}}
+    c.expect("ENV-UNPAIRED-SURROGATE", c.raw("client_to_agent", line(answer).replace("@@", "\\ud83d")),
+             "/result/outcome/optionId")
+    c.update(SESSION, plan_of(steps3("in_progress")))
+    c.end_turn(p)
+
+    c = case("whole-characters-and-large-numbers-in-message-text",
+             "A text chunk with an emoji written as a pair of escapes, and tool output with 1e300 and -1e-400: grammatical JSON every reader agrees on, so nothing is named.",
+             near_miss=["ENV-UNPAIRED-SURROGATE", "ENV-NUMBER-RANGE"])
+    p = c.start()
+    c.raw("agent_to_client", line(session_update(SESSION, chunk("Done @@"))).replace("@@", "\\ud83d\\ude80"))
+    tool = {"sessionUpdate": "tool_call_update", "toolCallId": "call_1", "status": "completed",
+            "rawOutput": {"big": 7, "tiny": 8}}
+    c.raw("agent_to_client", line(session_update(SESSION, tool)).replace('"big":7', '"big":1e300').replace('"tiny":8', '"tiny":-1e-400'))
+    c.update(SESSION, plan_of(steps3("in_progress")))
+    c.end_turn(p)
+
     # Half of a character in the strings that route a message: read as U+FFFD, so the message
     # still reaches its session or request and is checked there.
     c = case("unpaired-surrogate-in-session-id",
@@ -367,7 +416,7 @@ def readings(rev):
     # Half of a character in member names: names are read as values are (U+FFFD), so such a
     # member is a member like any other, wherever it is.
     c = case("unpaired-surrogate-in-member-names",
-             "Half of an emoji in member names of the message, its params, the update and a `_meta` key: the names are read as U+FFFD, the one in the update's `_meta` is named, and the plan is checked and shown.",
+             "Half of an emoji in member names of the message, its params, the update and a `_meta` key: the names are read as U+FFFD, each is named at its object, and the plan is checked and shown.",
              near_miss=["ENV-JSON", "SES-UPDATE-PARAMS", "SHAPE-UNKNOWN-FIELD"],
              docs=[(RFC8259, "8.2. Unicode Characters")])
     p = c.start()
@@ -377,6 +426,8 @@ def readings(rev):
     message = {"@@": 0, **message, "params": {"@@": 0, **message["params"]}}
     c.expect("ENV-UNPAIRED-SURROGATE", c.raw("agent_to_client", line(message).replace("@@", "\\ud83d")),
              "/params/update/_meta")
+    c.expect("ENV-UNPAIRED-SURROGATE", c.last, "")
+    c.expect("ENV-UNPAIRED-SURROGATE", c.last, "/params")
     c.apply(SESSION, update)
     c.end_turn(p)
 

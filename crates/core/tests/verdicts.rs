@@ -489,3 +489,103 @@ fn an_emoji_cut_in_half_is_named_and_read_as_a_replacement_character() {
     let shown = report.state.session("s").unwrap().legacy.clone().unwrap();
     assert_eq!(shown[0].content, "ship it \u{fffd}");
 }
+
+#[test]
+fn what_no_rule_reads_is_named_at_its_pointer_in_a_batch_too() {
+    let init = initialize("{}");
+    let chunk = update(
+        r#"{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"\ud83d"}}"#,
+    );
+    let tool = update(
+        r#"{"sessionUpdate":"tool_call_update","toolCallId":"c","rawOutput":{"n":[1,-1e400]}}"#,
+    );
+    let batch = format!("[{chunk},{tool}]");
+    let report = check(&[&init, INIT_OK_V2, NEW, NEW_OK, &chunk, &batch]);
+    assert_eq!(
+        found(&report),
+        [
+            (
+                "ENV-UNPAIRED-SURROGATE",
+                5,
+                "/params/update/content/text".into()
+            ),
+            (
+                "ENV-UNPAIRED-SURROGATE",
+                6,
+                "/0/params/update/content/text".into()
+            ),
+            (
+                "ENV-NUMBER-RANGE",
+                6,
+                "/1/params/update/rawOutput/n/1".into()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn an_envelope_is_the_trace_files_and_its_own_values_are_not_a_partys() {
+    let init = initialize("{}");
+    let chunk = update(
+        r#"{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"\udc00"}}"#,
+    );
+    let line = format!(r#"{{"direction":"agent_to_client","time":1e999,"message":{chunk}}}"#);
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &line]);
+    assert_eq!(
+        found(&report),
+        [
+            ("TRACE-RECORD", 5, "".into()),
+            (
+                "ENV-UNPAIRED-SURROGATE",
+                5,
+                "/params/update/content/text".into()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_value_a_rule_named_is_not_named_again_even_past_the_diagnostics_kept() {
+    let init = initialize(r#"{"plan":{}}"#);
+    let plan = update(
+        r#"{"sessionUpdate":"plan","entries":[{"content":"\ud83d","priority":"high","status":"pending"}]}"#,
+    );
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &plan]);
+    assert_eq!(
+        found(&report),
+        [(
+            "ENV-UNPAIRED-SURROGATE",
+            5,
+            "/params/update/entries/0/content".into()
+        )]
+    );
+    // With none kept, the one finding is still counted once.
+    let mut config = Config::default();
+    config.limits.max_diagnostics = 0;
+    let report = check_with(config, &[&init, INIT_OK, NEW, NEW_OK, &plan]);
+    assert_eq!(report.counts.warnings, 1);
+}
+
+#[test]
+fn a_message_full_of_halves_of_characters_names_a_few_and_says_there_are_more() {
+    let init = initialize("{}");
+    let texts: Vec<String> = (0..20).map(|i| format!(r#""{i}\ud83d""#)).collect();
+    let tool = update(&format!(
+        r#"{{"sessionUpdate":"tool_call_update","toolCallId":"c","rawOutput":[{}]}}"#,
+        texts.join(",")
+    ));
+    let report = check(&[&init, INIT_OK, NEW, NEW_OK, &tool]);
+    let named: Vec<&str> = report
+        .diagnostics
+        .iter()
+        .map(|d| d.pointer.as_str())
+        .collect();
+    assert_eq!(
+        named,
+        (0..8)
+            .map(|i| format!("/params/update/rawOutput/{i}"))
+            .collect::<Vec<_>>()
+    );
+    assert!(report.diagnostics[7].message.contains("more such values"));
+    assert!(!report.diagnostics[6].message.contains("more such values"));
+}

@@ -11,7 +11,9 @@
 //! - `check_reader` gives what feeding the lines one by one gives, however
 //!   the reads are cut;
 //! - for envelope traces, the [`super::readings`] invariants: a repeated
-//!   member never gives the other party an error, escapes change nothing.
+//!   member never gives the other party an error, escapes change nothing;
+//! - a line whose message holds a value RFC 8259 calls unpredictable, read
+//!   whole, names one (wherever it is: no rule need read it).
 
 use super::{
     check_diagnostic, check_pointer_in_message, ensure, readings_of, Broken, Checked, Written,
@@ -120,6 +122,10 @@ pub fn check_with(data: &[u8], config: Config) -> Checked {
         "read {read} lines, the input has {}",
         lines.len()
     );
+    // (Only when every diagnostic found was kept.)
+    if limits == Limits::default() && not_kept == Counts::default() {
+        check_unpredictable_named(&lines, &all)?;
+    }
 
     let report = check_reader("fuzz", data, config)
         .map_err(|e| Broken(format!("check_reader failed on memory: {e}")))?;
@@ -246,6 +252,36 @@ fn check_state(validator: &Validator, limits: &Limits) -> Checked {
 }
 
 /// The input's lines as the trace format defines them (see `frame`).
+/// Each line read whole (no TRACE-LIMIT on it) whose message holds a value
+/// RFC 8259 calls unpredictable has one named.
+fn check_unpredictable_named(lines: &[&[u8]], found: &[Diagnostic]) -> Checked {
+    for (index, line) in lines.iter().enumerate() {
+        let line_no = index as u64 + 1;
+        let on_line = || found.iter().filter(move |d| d.line == line_no);
+        if on_line().any(|d| d.rule.id == crate::rules::trace_format::LIMIT.id) {
+            continue;
+        }
+        let Ok(text) = std::str::from_utf8(line) else {
+            continue;
+        };
+        let Some(scanned) = crate::trace::interop::scan(text, 64) else {
+            continue;
+        };
+        let envelope = crate::trace::gives_member(text, &["direction", "message"]);
+        let in_message = scanned
+            .found
+            .iter()
+            .any(|f| !envelope || f.pointer == "/message" || f.pointer.starts_with("/message/"));
+        ensure!(
+            !in_message || on_line().any(|d| crate::rules::env::is_unpredictable(d.rule)),
+            "line {line_no} holds {:?} at {} and nothing names it",
+            scanned.found[0].kind,
+            scanned.found[0].pointer
+        );
+    }
+    Ok(())
+}
+
 fn split_lines(data: &[u8]) -> Vec<&[u8]> {
     let mut lines: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
     if lines.last().is_some_and(|l| l.is_empty()) {

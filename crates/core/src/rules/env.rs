@@ -215,6 +215,12 @@ pub const UNPAIRED_SURROGATE: Rule = Rule {
     revision_citations: &[],
 };
 
+/// Whether `rule` is one of the two that name what RFC 8259 calls
+/// unpredictable.
+pub fn is_unpredictable(rule: &Rule) -> bool {
+    rule.id == NUMBER_RANGE.id || rule.id == UNPAIRED_SURROGATE.id
+}
+
 /// A value RFC 8259 calls unpredictable, at `pointer`.
 pub fn unpredictable(found: &crate::trace::interop::Unpredictable, pointer: &str) -> Diagnostic {
     use crate::trace::interop::UnpredictableKind;

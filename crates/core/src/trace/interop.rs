@@ -60,6 +60,118 @@ pub fn scan(json: &str, limit: usize) -> Option<Scanned> {
     })
 }
 
+/// Whether the JSON text `json` may hold what [`scan`] finds: a `\u`
+/// escape of a surrogate, or a number a double may not hold (a positive
+/// exponent of three digits or more, or a run of more than 200 digits:
+/// below both, a number is under 10^299). A look at the bytes, so that
+/// only such texts pay for the scan: strings are looked into only when the
+/// bytes as a whole may hold such a number (a member name `"1e123"`).
+pub fn may_hold_unpredictable(json: &[u8]) -> bool {
+    let mut run = 0usize;
+    let mut at = 0;
+    // Most of a line is letters: eight bytes without a digit or a
+    // backslash end any run of digits and hold nothing looked for (an
+    // exponent needs a digit on either side).
+    while let Some(word) = json.get(at..at + 8) {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        if has_digit_or_backslash(word) {
+            for index in at..at + 8 {
+                if let Some(found) = look_at(json, index, &mut run) {
+                    return found || large_number_between_strings(json);
+                }
+            }
+        } else {
+            run = 0;
+        }
+        at += 8;
+    }
+    for index in at..json.len() {
+        if let Some(found) = look_at(json, index, &mut run) {
+            return found || large_number_between_strings(json);
+        }
+    }
+    false
+}
+
+/// One byte of [`may_hold_unpredictable`]'s look (`run` counts the digits
+/// in a row up to it): `Some(true)` at a surrogate escape, `Some(false)` at
+/// what may be a number a double does not hold, strings and all.
+#[inline]
+fn look_at(json: &[u8], index: usize, run: &mut usize) -> Option<bool> {
+    let byte = json.get(index).copied().unwrap_or_default();
+    if byte.is_ascii_digit() {
+        *run += 1;
+        return (*run > LONGEST_DIGIT_RUN).then_some(false);
+    }
+    let digits_after = |from: usize| {
+        let rest = json.get(from..).unwrap_or_default();
+        rest.iter().take_while(|b| b.is_ascii_digit()).count()
+    };
+    let found = match byte {
+        b'\\' => (json.get(index + 1) == Some(&b'u')
+            && matches!(json.get(index + 2), Some(b'd' | b'D'))
+            && matches!(
+                json.get(index + 3),
+                Some(b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+            ))
+        .then_some(true),
+        b'e' | b'E' if *run > 0 => {
+            let sign = usize::from(json.get(index + 1) == Some(&b'+'));
+            (digits_after(index + 1 + sign) >= 3).then_some(false)
+        }
+        _ => None,
+    };
+    *run = 0;
+    found
+}
+
+/// Whether any of eight bytes may be an ASCII digit or a backslash (no
+/// false negatives).
+fn has_digit_or_backslash(word: u64) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    // A digit is 0x30 + 0..=9: after the xor, a byte below 10.
+    let digit = word ^ (ONES * 0x30);
+    let backslash = word ^ (ONES * 0x5c);
+    (digit.wrapping_sub(ONES * 10) & !digit | backslash.wrapping_sub(ONES) & !backslash) & HIGH != 0
+}
+
+/// Whether `json` may hold a number a double does not hold between its
+/// strings, or a surrogate escape in them.
+fn large_number_between_strings(json: &[u8]) -> bool {
+    let mut inside = false;
+    let mut between = 0;
+    let mut escaped_until = 0;
+    let mut run = 0;
+    let mut outside = |text: &[u8]| {
+        run = 0;
+        (0..text.len()).any(|index| look_at(text, index, &mut run) == Some(false))
+    };
+    for at in memchr::memchr2_iter(b'"', b'\\', json) {
+        if at < escaped_until {
+            continue;
+        }
+        if json[at] == b'\\' {
+            if look_at(json, at, &mut 0) == Some(true) {
+                return true;
+            }
+            escaped_until = at + 2;
+        } else if inside {
+            inside = false;
+            between = at + 1;
+        } else if outside(json.get(between..at).unwrap_or_default()) {
+            return true;
+        } else {
+            inside = true;
+        }
+    }
+    !inside && outside(json.get(between..).unwrap_or_default())
+}
+
+/// Digits in a row below which a number with an exponent of two digits or
+/// fewer stays within a double (see [`may_hold_unpredictable`]).
+const LONGEST_DIGIT_RUN: usize = 200;
+
 /// The value of the JSON string `json` (a string's text, quotes included):
 /// an unpaired surrogate escape is read as U+FFFD, and then also said (the
 /// first one found, for ENV-UNPAIRED-SURROGATE). `None` when `json` is not
@@ -362,6 +474,59 @@ mod tests {
         );
         assert_eq!(read_string("5"), None);
         assert_eq!(read_string("{}"), None);
+    }
+
+    /// Whatever the scan finds, the look at the bytes says may be there;
+    /// what holds nothing of the kind mostly passes.
+    #[test]
+    fn the_look_at_the_bytes_misses_nothing_the_scan_finds() {
+        let long = format!("{{\"n\":{}}}", "9".repeat(309));
+        let short = format!("{{\"n\":{}}}", "9".repeat(200));
+        for (json, may) in [
+            (r#"{"a":"\ud800"}"#, true),
+            (r#"{"a":"\uDC00x"}"#, true),
+            (r#"{"a":"\ud83d\ude00"}"#, true),
+            (r#"{"a":1e999}"#, true),
+            (r#"{"a":-1E+400}"#, true),
+            (r#"{"a":0.5e0400}"#, true),
+            (long.as_str(), true),
+            (
+                r#"{"a":"\u00e9","b":1e99,"c":-2.5E-400,"d":"file100"}"#,
+                false,
+            ),
+            (short.as_str(), false),
+            (r#"{"a":"plain text, e100 and 1e2"}"#, false),
+            (r#"{"1e123":"9e999"}"#, false),
+            (r#"{"a":"x\"","b":1e400}"#, true),
+            (r#"{"a":"x\\","b":1e400}"#, true),
+        ] {
+            assert_eq!(may_hold_unpredictable(json.as_bytes()), may, "{json}");
+            if scan(json, 8).is_some() {
+                assert!(may, "{json}");
+            }
+        }
+        assert!(scan(&long, 8).is_some());
+        assert!(scan(&short, 8).is_none());
+    }
+
+    #[test]
+    fn eight_bytes_without_a_digit_or_a_backslash_are_known_as_such() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..100_000 {
+            let bytes: [u8; 8] = std::array::from_fn(|_| match rng.u8(0..5) {
+                0 => rng.u8(b'0'..=b'9'),
+                1 => rng.u8(b'/'..=b':'),
+                2 => rng.u8(b'['..=b']'),
+                _ => rng.u8(..),
+            });
+            if bytes.iter().any(|b| b.is_ascii_digit() || *b == b'\\') {
+                assert!(
+                    has_digit_or_backslash(u64::from_le_bytes(bytes)),
+                    "{bytes:?}"
+                );
+            }
+        }
+        assert!(!has_digit_or_backslash(u64::from_le_bytes(*b"abc/:[]h")));
     }
 
     #[test]

@@ -5,10 +5,72 @@ use super::Validator;
 use crate::diag::Diagnostic;
 use crate::jsonrpc::{self, Direction};
 use crate::rules::{env, trace_format};
+use crate::trace::interop;
 use crate::trace::{duplicate_keys, last_member, parse_record, LineObject, Record, RecordFault};
 use serde_json::value::RawValue;
 
+/// Most values RFC 8259 calls unpredictable named per message, beyond those
+/// the rules that read them named.
+const UNPREDICTABLE_NAMED: usize = 8;
+
 impl Validator {
+    /// Values RFC 8259 calls unpredictable anywhere in the message of a
+    /// line read the exact way (the one-pass reads decline such lines),
+    /// each named once at its pointer: a rule that read one named it
+    /// already. Not in a line the checker's limits kept it from reading.
+    pub(super) fn unpredictable_values(&mut self, bytes: &[u8], record: bool) {
+        let named = std::mem::take(&mut self.unpredictable_named);
+        if self.lost_at != self.line && interop::may_hold_unpredictable(bytes) {
+            self.name_unpredictable(bytes, record, &named);
+        }
+        self.unpredictable_named = named;
+        self.unpredictable_named.clear();
+    }
+
+    #[cold]
+    fn name_unpredictable(&mut self, bytes: &[u8], record: bool, named: &[(&str, String)]) {
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            return;
+        };
+        let envelope = record && crate::trace::gives_member(text, &["direction", "message"]);
+        let Some(scanned) = interop::scan(text, UNPREDICTABLE_NAMED + named.len()) else {
+            return;
+        };
+        let mut fresh: Vec<Diagnostic> = Vec::new();
+        let mut more = scanned.total > scanned.found.len();
+        for found in &scanned.found {
+            // An envelope's own members are the trace file's, not a party's.
+            let pointer = match found.pointer.strip_prefix("/message") {
+                Some(inside) if envelope && (inside.is_empty() || inside.starts_with('/')) => {
+                    inside
+                }
+                _ if envelope => continue,
+                _ => found.pointer.as_str(),
+            };
+            let d = env::unpredictable(found, pointer);
+            let seen = |rule: &str, at: &str| rule == d.rule.id && at == d.pointer;
+            if named.iter().any(|(rule, at)| seen(rule, at))
+                || fresh.iter().any(|f| seen(f.rule.id, &f.pointer))
+            {
+                continue;
+            }
+            if fresh.len() == UNPREDICTABLE_NAMED {
+                more = true;
+                break;
+            }
+            fresh.push(d);
+        }
+        if more {
+            if let Some(last) = fresh.last_mut() {
+                last.message
+                    .push_str("; the message holds more such values, not named one by one");
+            }
+        }
+        for d in fresh {
+            self.emit(d);
+        }
+    }
+
     /// A trace record read whole: its message, and what its envelope says.
     pub(super) fn record(&mut self, record: Record<'_>) {
         match record {

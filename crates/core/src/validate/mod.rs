@@ -28,7 +28,7 @@ pub use files::{check_paths, default_jobs};
 use crate::catalog::Counts;
 use crate::diag::Diagnostic;
 use crate::jsonrpc::{self, Direction};
-use crate::rules::{cap, trace_format};
+use crate::rules::{cap, env, trace_format};
 use crate::spec::capability;
 use crate::spec::messages::PlanContent;
 use crate::spec::{RevisionChoice, SpecChoice};
@@ -132,6 +132,9 @@ pub struct Validator {
     /// too deep), 0 if none: it may have held any message, so no rule
     /// judges a later one as if it were known not to be there.
     lost_at: u64,
+    /// The values RFC 8259 calls unpredictable named so far on this line,
+    /// as (rule, pointer): the look at the whole message names the others.
+    unpredictable_named: Vec<(&'static str, String)>,
 }
 
 /// Diagnostics per line whose snippet is centred on their pointer.
@@ -151,6 +154,7 @@ impl Validator {
             recent_session: None,
             sessions_overflowed: false,
             lost_at: 0,
+            unpredictable_named: Vec::new(),
             state: ClientState::new(),
             diagnostics: Vec::new(),
             not_kept: Counts::default(),
@@ -316,6 +320,7 @@ impl Validator {
             Ok(record) => self.record(record),
             Err(fault) => self.record_fault(None, bytes, fault),
         }
+        self.unpredictable_values(bytes, true);
         self.after_message(before, bytes);
     }
 
@@ -387,11 +392,16 @@ impl Validator {
             Ok(object) => self.message(Some(direction), &object),
             Err(fault) => self.record_fault(Some(direction), bytes, fault),
         }
+        self.unpredictable_values(bytes, false);
         self.after_message(before, bytes);
     }
 
     fn emit(&mut self, mut d: Diagnostic) {
-        if self.diagnostics.len() >= self.config.limits.max_diagnostics {
+        let kept = self.diagnostics.len() < self.config.limits.max_diagnostics;
+        // Where an unpredictable value was named is remembered even when
+        // the diagnostic is only counted, so that it is named once.
+        let unpredictable = env::is_unpredictable(d.rule);
+        if !kept && !unpredictable {
             self.not_kept.add(d.severity());
             return;
         }
@@ -399,6 +409,14 @@ impl Validator {
             d.line = self.line;
             // Found in the message being read: inside its batch, if any.
             d.pointer.insert_str(0, &self.element_base);
+        }
+        if unpredictable {
+            self.unpredictable_named
+                .push((d.rule.id, d.pointer.clone()));
+        }
+        if !kept {
+            self.not_kept.add(d.severity());
+            return;
         }
         d.revision.get_or_insert(self.revision.revision);
         self.diagnostics.push(d);

@@ -868,13 +868,19 @@ impl<'a> Skim<'a, '_> {
         (self.bytes.get(self.at..end)? == word).then(|| self.at = end)
     }
 
-    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, when a double
+    /// surely holds it: one that may not goes to the exact path, which names
+    /// it (ENV-NUMBER-RANGE). See `interop::may_hold_unpredictable`.
     pub(super) fn number(&mut self) -> Option<()> {
         let _ = self.eat(b'-');
+        let whole = self.at;
         match self.peek()? {
             b'0' => self.at += 1,
             b'1'..=b'9' => self.digits(),
             _ => return None,
+        }
+        if self.at - whole > MAX_SKIM_NUMBER_DIGITS {
+            return None;
         }
         if self.eat(b'.').is_some() {
             if !self.peek()?.is_ascii_digit() {
@@ -884,13 +890,18 @@ impl<'a> Skim<'a, '_> {
         }
         if let Some(b'e' | b'E') = self.peek() {
             self.at += 1;
+            let grows = self.peek() != Some(b'-');
             if let Some(b'+' | b'-') = self.peek() {
                 self.at += 1;
             }
             if !self.peek()?.is_ascii_digit() {
                 return None;
             }
+            let exponent = self.at;
             self.digits();
+            if grows && self.at - exponent > 2 {
+                return None;
+            }
         }
         Some(())
     }
@@ -951,23 +962,53 @@ impl<'a> Skim<'a, '_> {
                 return Some((start, self.at - 1, escaped));
             }
             // A backslash: the escapes serde_json accepts when it skips a
-            // string (any four hex digits after `\u`, surrogates or not).
+            // string (any four hex digits after `\u`), but half of a
+            // character goes to the exact path, which names it
+            // (ENV-UNPAIRED-SURROGATE).
             escaped = true;
             self.at += 1;
             match self.peek()? {
                 b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => self.at += 1,
-                b'u' => {
-                    let hex = self.bytes.get(self.at + 1..self.at + 5)?;
-                    if !hex.iter().all(u8::is_ascii_hexdigit) {
-                        return None;
-                    }
-                    self.at += 5;
-                }
+                b'u' => self.unicode_escape()?,
                 _ => return None,
             }
         }
     }
+
+    /// A `\u` escape (at its `u`): a whole character, or a surrogate
+    /// pair; `None` for half of one.
+    #[cold]
+    #[inline(never)]
+    fn unicode_escape(&mut self) -> Option<()> {
+        let unit = hex_unit(self.bytes.get(self.at + 1..self.at + 5)?)?;
+        self.at += 5;
+        if (0xD800..0xDC00).contains(&unit) {
+            let low = (self.bytes.get(self.at..self.at + 2) == Some(b"\\u"))
+                .then(|| hex_unit(self.bytes.get(self.at + 2..self.at + 6)?))
+                .flatten()?;
+            if !(0xDC00..0xE000).contains(&low) {
+                return None;
+            }
+            self.at += 6;
+        } else if (0xDC00..0xE000).contains(&unit) {
+            return None;
+        }
+        Some(())
+    }
 }
+
+/// The code unit of a `\u` escape's four hex digits.
+fn hex_unit(hex: &[u8]) -> Option<u16> {
+    let hex: &[u8; 4] = hex.try_into().ok()?;
+    hex.iter().try_fold(0u16, |unit, &b| {
+        let digit = char::from(b).to_digit(16)?;
+        Some(unit << 4 | u16::try_from(digit).ok()?)
+    })
+}
+
+/// Digits of a number's whole part past which the exact path reads it
+/// (with an exponent of two digits, a double surely holds up to 200).
+const MAX_SKIM_NUMBER_DIGITS: usize = 200;
 
 #[cfg(test)]
 mod tests {
@@ -1095,6 +1136,37 @@ mod tests {
         ];
         for line in declined {
             assert_eq!(skim(line), None, "{line}");
+        }
+        // What RFC 8259 calls unpredictable, anywhere: the exact path names
+        // it. A whole character, or a number a double holds, is read on.
+        let update = |value: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s","update":{{"sessionUpdate":"x","a":{value}}}}}}}"#
+            )
+        };
+        let long = "9".repeat(201);
+        for value in [
+            r#""\ud83d""#,
+            r#""\ud83dx""#,
+            r#""\ud83d\u0041""#,
+            r#""\ude00\ud83d""#,
+            r#"["\uDFFF"]"#,
+            "1e999",
+            "-1E+400",
+            "0.5e100",
+            &long,
+        ] {
+            assert_eq!(skim(&update(value)), None, "{value}");
+        }
+        let short = "9".repeat(200);
+        for value in [
+            r#""\ud83d\ude00""#,
+            r#""\uD83D\uDE00 \u00e9""#,
+            "1e99",
+            "-1.5E-400",
+            &short,
+        ] {
+            assert!(skim(&update(value)).is_some(), "{value}");
         }
         assert_eq!(
             skim_update(b"{\"a\":\"\xff\"}", 128, SkimFraming::Record),
