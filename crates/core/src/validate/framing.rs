@@ -27,6 +27,8 @@ impl Validator {
         self.unpredictable_named.clear();
     }
 
+    /// The scan of [`Validator::unpredictable_values`], for a line whose
+    /// bytes may hold such a value; `named`: those named on it already.
     #[cold]
     fn name_unpredictable(&mut self, bytes: &[u8], record: bool, named: &[(&str, String)]) {
         let Ok(text) = std::str::from_utf8(bytes) else {

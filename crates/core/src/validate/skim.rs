@@ -1211,6 +1211,7 @@ mod tests {
                 "\\ud800",
                 "\\udc00\\ud800",
                 "\\uDFFF",
+                "\\ud83d\\ude00",
                 "é",
                 "😀",
                 "\u{7f}",
@@ -1229,6 +1230,8 @@ mod tests {
             "-2.5e-3",
             "18446744073709551616",
             "1e400",
+            "-1E+0309",
+            "1e300",
             "0.0",
         ])
         .prop_map(str::to_owned);
@@ -1652,6 +1655,15 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The look at the bytes that spares most lines the scan misses
+        /// nothing the scan finds.
+        #[test]
+        fn the_look_at_the_bytes_misses_no_unpredictable_value(value in json_value()) {
+            if crate::trace::interop::scan(&value, 1).is_some() {
+                prop_assert!(crate::trace::interop::may_hold_unpredictable(value.as_bytes()));
+            }
+        }
 
         #[test]
         fn compact_forms_read_as_the_general_read(line in prop_oneof![
