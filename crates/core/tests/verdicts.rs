@@ -521,6 +521,12 @@ fn what_no_rule_reads_is_named_at_its_pointer_in_a_batch_too() {
             ),
         ]
     );
+    // The session its params name, as the rules that read it say; inside
+    // a batch, each element names its own, so none is given.
+    let sessions: Vec<Option<&str>> = (report.diagnostics.iter())
+        .map(|d| d.session.as_deref())
+        .collect();
+    assert_eq!(sessions, [Some("s"), None, None]);
 }
 
 #[test]

@@ -38,6 +38,19 @@ impl Validator {
         let Some(scanned) = interop::scan(text, UNPREDICTABLE_NAMED + named.len()) else {
             return;
         };
+        // The session a message names in its params, as the rules that read
+        // it give theirs (not inside a batch, whose elements each name one).
+        let message = if envelope {
+            last_member(text, "message").map(RawValue::get)
+        } else {
+            Some(text)
+        };
+        let session = message
+            .filter(|m| m.starts_with('{'))
+            .and_then(|m| last_member(m, "params"))
+            .and_then(|params| last_member(params.get(), "sessionId"))
+            .and_then(|id| interop::read_string(id.get()))
+            .map(|(session, _)| session);
         let mut fresh: Vec<Diagnostic> = Vec::new();
         let mut more = scanned.total > scanned.found.len();
         for found in &scanned.found {
@@ -49,7 +62,10 @@ impl Validator {
                 _ if envelope => continue,
                 _ => found.pointer.as_str(),
             };
-            let d = env::unpredictable(found, pointer);
+            let mut d = env::unpredictable(found, pointer);
+            if let Some(session) = &session {
+                d.set_session(session);
+            }
             let seen = |rule: &str, at: &str| rule == d.rule.id && at == d.pointer;
             if named.iter().any(|(rule, at)| seen(rule, at))
                 || fresh.iter().any(|f| seen(f.rule.id, &f.pointer))
