@@ -356,6 +356,28 @@ def readings(rev):
     c.update(SESSION, plan_of(steps3("in_progress")))
     c.end_turn(p)
 
+    c = case("repeated-member-in-message-text",
+             "A streamed text chunk gives its `text` twice: named at the repeat though no rule reads the chunk (a reader that rejects repeats loses the message), and the plan that follows is shown.",
+             docs=[(RFC8259, "4. Objects")])
+    p = c.start()
+    text = line(session_update(SESSION, chunk("Done"))).replace('"text":"Done"', '"text":"Done","text":"Done."')
+    c.expect("ENV-DUPLICATE-KEY", c.raw("agent_to_client", text), "/params/update/content/text")
+    c.update(SESSION, plan_of(steps3("in_progress")))
+    c.end_turn(p)
+
+    c = case("repeated-member-in-a-permission-request",
+             "The agent asks permission for a tool call whose `title` is given twice: named at the repeat, and the client's answer pairs with the request.",
+             near_miss=["ENV-UNKNOWN-RESPONSE"], docs=[(RFC8259, "4. Objects")])
+    p = c.start()
+    ask = {"jsonrpc": "2.0", "id": 0, "method": "session/request_permission",
+           "params": {"sessionId": SESSION, "toolCall": {"toolCallId": "call_1", "title": "Edit"},
+                      "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}]}}
+    text = line(ask).replace('"title":"Edit"', '"title":"Edit","title":"Edit parser.py"')
+    c.expect("ENV-DUPLICATE-KEY", c.raw("agent_to_client", text), "/params/toolCall/title")
+    c.client_result(0, {"outcome": {"outcome": "selected", "optionId": "allow"}})
+    c.update(SESSION, plan_of(steps3("in_progress")))
+    c.end_turn(p)
+
     c = case("whole-characters-and-large-numbers-in-message-text",
              "A text chunk with an emoji written as a pair of escapes, and tool output with 1e300 and -1e-400: grammatical JSON every reader agrees on, so nothing is named.",
              near_miss=["ENV-UNPAIRED-SURROGATE", "ENV-NUMBER-RANGE"])

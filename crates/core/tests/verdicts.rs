@@ -592,6 +592,6 @@ fn a_message_full_of_halves_of_characters_names_a_few_and_says_there_are_more() 
             .map(|i| format!("/params/update/rawOutput/{i}"))
             .collect::<Vec<_>>()
     );
-    assert!(report.diagnostics[7].message.contains("more such values"));
-    assert!(!report.diagnostics[6].message.contains("more such values"));
+    assert!(report.diagnostics[7].message.contains("more like it"));
+    assert!(!report.diagnostics[6].message.contains("more like it"));
 }

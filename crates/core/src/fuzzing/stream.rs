@@ -12,8 +12,9 @@
 //!   the reads are cut;
 //! - for envelope traces, the [`super::readings`] invariants: a repeated
 //!   member never gives the other party an error, escapes change nothing;
-//! - a line whose message holds a value RFC 8259 calls unpredictable, read
-//!   whole, names one (wherever it is: no rule need read it).
+//! - a line whose message holds a value RFC 8259 calls unpredictable, or
+//!   repeats a member name, read whole, names one (wherever it is: no rule
+//!   need read it).
 
 use super::{
     check_diagnostic, check_pointer_in_message, ensure, readings_of, Broken, Checked, Written,
@@ -22,6 +23,7 @@ use crate::catalog::Counts;
 use crate::catalog::Severity;
 use crate::diag::Diagnostic;
 use crate::report::{verdict, ReportOptions, Verdict};
+use crate::rules::env;
 use crate::spec::messages::PlanContent;
 use crate::trace::{Limits, LineReader};
 use crate::validate::{check_reader, Config, Occupancy, Validator};
@@ -125,6 +127,7 @@ pub fn check_with(data: &[u8], config: Config) -> Checked {
     // (Only when every diagnostic found was kept.)
     if limits == Limits::default() && not_kept == Counts::default() {
         check_unpredictable_named(&lines, &all)?;
+        check_repeats_named(&lines, &all)?;
     }
 
     let report = check_reader("fuzz", data, config)
@@ -251,9 +254,8 @@ fn check_state(validator: &Validator, limits: &Limits) -> Checked {
     Ok(())
 }
 
-/// The input's lines as the trace format defines them (see `frame`).
-/// Each line read whole (no TRACE-LIMIT on it) whose message holds a value
-/// RFC 8259 calls unpredictable has one named.
+/// Each line of JSON read whole (no TRACE-LIMIT on it) whose message
+/// holds a value RFC 8259 calls unpredictable has one named.
 fn check_unpredictable_named(lines: &[&[u8]], found: &[Diagnostic]) -> Checked {
     for (index, line) in lines.iter().enumerate() {
         let line_no = index as u64 + 1;
@@ -264,6 +266,9 @@ fn check_unpredictable_named(lines: &[&[u8]], found: &[Diagnostic]) -> Checked {
         let Ok(text) = std::str::from_utf8(line) else {
             continue;
         };
+        if serde_json::from_str::<&serde_json::value::RawValue>(text).is_err() {
+            continue;
+        }
         let Some(scanned) = crate::trace::interop::scan(text, 64) else {
             continue;
         };
@@ -272,8 +277,9 @@ fn check_unpredictable_named(lines: &[&[u8]], found: &[Diagnostic]) -> Checked {
             .found
             .iter()
             .any(|f| !envelope || f.pointer == "/message" || f.pointer.starts_with("/message/"));
+        let unpredictable = [env::NUMBER_RANGE.id, env::UNPAIRED_SURROGATE.id];
         ensure!(
-            !in_message || on_line().any(|d| crate::rules::env::is_unpredictable(d.rule)),
+            !in_message || on_line().any(|d| unpredictable.contains(&d.rule.id)),
             "line {line_no} holds {:?} at {} and nothing names it",
             scanned.found[0].kind,
             scanned.found[0].pointer
@@ -282,6 +288,39 @@ fn check_unpredictable_named(lines: &[&[u8]], found: &[Diagnostic]) -> Checked {
     Ok(())
 }
 
+/// Each line of JSON read whole (no TRACE-LIMIT on it) whose message
+/// repeats a member name says so.
+fn check_repeats_named(lines: &[&[u8]], found: &[Diagnostic]) -> Checked {
+    for (index, line) in lines.iter().enumerate() {
+        let line_no = index as u64 + 1;
+        let on_line = || found.iter().filter(move |d| d.line == line_no);
+        if on_line().any(|d| d.rule.id == crate::rules::trace_format::LIMIT.id) {
+            continue;
+        }
+        let Ok(text) = std::str::from_utf8(line) else {
+            continue;
+        };
+        if serde_json::from_str::<&serde_json::value::RawValue>(text).is_err() {
+            continue;
+        }
+        let envelope = crate::trace::gives_member(text, &["direction", "message"]);
+        let repeats = crate::trace::duplicate_members(text, 64);
+        let in_message = repeats
+            .iter()
+            .find(|r| !envelope || r.pointer.starts_with("/message/"));
+        if let Some(repeat) = in_message {
+            ensure!(
+                on_line().any(|d| d.rule.id == env::DUPLICATE_KEY.id),
+                "line {line_no} repeats `{}` at {} and nothing names it",
+                repeat.key,
+                repeat.pointer
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The input's lines as the trace format defines them (see `frame`).
 fn split_lines(data: &[u8]) -> Vec<&[u8]> {
     let mut lines: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
     if lines.last().is_some_and(|l| l.is_empty()) {

@@ -215,10 +215,11 @@ pub const UNPAIRED_SURROGATE: Rule = Rule {
     revision_citations: &[],
 };
 
-/// Whether `rule` is one of the two that name what RFC 8259 calls
-/// unpredictable.
-pub fn is_unpredictable(rule: &Rule) -> bool {
-    rule.id == NUMBER_RANGE.id || rule.id == UNPAIRED_SURROGATE.id
+/// Whether `rule` holds anywhere in a message (a repeated member name,
+/// what RFC 8259 calls unpredictable): the validator says it of members no
+/// rule reads too.
+pub fn holds_anywhere(rule: &Rule) -> bool {
+    rule.id == DUPLICATE_KEY.id || rule.id == NUMBER_RANGE.id || rule.id == UNPAIRED_SURROGATE.id
 }
 
 /// A value RFC 8259 calls unpredictable, at `pointer`.

@@ -9,37 +9,114 @@ use crate::trace::interop;
 use crate::trace::{duplicate_keys, last_member, parse_record, LineObject, Record, RecordFault};
 use serde_json::value::RawValue;
 
-/// Most values RFC 8259 calls unpredictable named per message, beyond those
-/// the rules that read them named.
-const UNPREDICTABLE_NAMED: usize = 8;
+/// Most repeats, and most values RFC 8259 calls unpredictable, named per
+/// message beyond those the rules that read them named.
+const NAMED_PER_MESSAGE: usize = 8;
 
 impl Validator {
-    /// Values RFC 8259 calls unpredictable anywhere in the message of a
-    /// line read the exact way (the one-pass reads decline such lines),
-    /// each named once at its pointer: a rule that read one named it
-    /// already. Not in a line the checker's limits kept it from reading.
-    pub(super) fn unpredictable_values(&mut self, bytes: &[u8], record: bool) {
-        let named = std::mem::take(&mut self.unpredictable_named);
-        if self.lost_at != self.line && interop::may_hold_unpredictable(bytes) {
-            self.name_unpredictable(bytes, record, &named);
+    /// What holds anywhere in the message of a line read the exact way (the
+    /// one-pass reads decline such lines): a repeated member name, a value
+    /// RFC 8259 calls unpredictable. Each is named once, at its pointer,
+    /// where no rule that read it named it: a reader that rejects one loses
+    /// the whole message, whatever member holds it. Not in a line the
+    /// checker's limits kept it from reading.
+    pub(super) fn whole_message(&mut self, bytes: &[u8], record: bool) {
+        let named = std::mem::take(&mut self.named_in_line);
+        // Most lines the one-pass read takes whole hold neither.
+        let max_depth = self.config.limits.max_depth;
+        if self.lost_at != self.line && !self.skimmer.reads_plainly(bytes, max_depth) {
+            if let Ok(text) = std::str::from_utf8(bytes) {
+                self.name_in_message(text, record, &named);
+            }
         }
-        self.unpredictable_named = named;
-        self.unpredictable_named.clear();
+        self.named_in_line = named;
+        self.named_in_line.clear();
     }
 
-    /// The scan of [`Validator::unpredictable_values`], for a line whose
-    /// bytes may hold such a value; `named`: those named on it already.
-    #[cold]
-    fn name_unpredictable(&mut self, bytes: &[u8], record: bool, named: &[(&str, String)]) {
-        let Ok(text) = std::str::from_utf8(bytes) else {
-            return;
-        };
+    /// The look of [`Validator::whole_message`]; `named`: what rules named
+    /// on the line already, as (rule, pointer).
+    fn name_in_message(&mut self, text: &str, record: bool, named: &[(&str, String)]) {
         let envelope = record && crate::trace::gives_member(text, &["direction", "message"]);
-        let Some(scanned) = interop::scan(text, UNPREDICTABLE_NAMED + named.len()) else {
+        // Pointers into the message; an envelope's own members are the trace
+        // file's, not a party's.
+        let inside = |pointer: &str| -> Option<String> {
+            if !envelope {
+                return Some(pointer.to_owned());
+            }
+            let inside = pointer.strip_prefix("/message")?;
+            (inside.is_empty() || inside.starts_with('/')).then(|| inside.to_owned())
+        };
+        let limit = NAMED_PER_MESSAGE + named.len() + 1;
+        let repeated = crate::trace::duplicate_members(text, limit);
+        let unpredictable = interop::may_hold_unpredictable(text.as_bytes());
+        // Text that is not JSON is ENV-JSON, and only that.
+        if (repeated.is_empty() && !unpredictable)
+            || serde_json::from_str::<&RawValue>(text).is_err()
+        {
+            return;
+        }
+        let repeats: Vec<Diagnostic> = (repeated.iter())
+            .filter_map(|repeat| {
+                // The envelope's own `message`, repeated, is the trace file's.
+                let pointer = inside(&repeat.pointer).filter(|p| !p.is_empty())?;
+                Some(env::duplicate_member(
+                    &pointer,
+                    &repeat.key,
+                    "no rule reads it, but readers disagree on a repeat (the official Rust crate may reject the message)",
+                ))
+            })
+            .collect();
+        self.name_fresh(repeats, false, text, envelope, named);
+        if !unpredictable {
+            return;
+        }
+        let Some(scanned) = interop::scan(text, limit) else {
             return;
         };
-        // The session a message names in its params, as the rules that read
-        // it give theirs (not inside a batch, whose elements each name one).
+        let values: Vec<Diagnostic> = (scanned.found.iter())
+            .filter_map(|found| Some(env::unpredictable(found, &inside(&found.pointer)?)))
+            .collect();
+        let more = scanned.total > scanned.found.len();
+        self.name_fresh(values, more, text, envelope, named);
+    }
+
+    /// Of `found` (in the order found), those not named yet, at most
+    /// [`NAMED_PER_MESSAGE`], each with the session the message's params
+    /// name; the last says when there are `more` (or more were left out).
+    fn name_fresh(
+        &mut self,
+        found: Vec<Diagnostic>,
+        mut more: bool,
+        text: &str,
+        envelope: bool,
+        named: &[(&str, String)],
+    ) {
+        let mut fresh: Vec<Diagnostic> = Vec::new();
+        for d in found {
+            let seen = |rule: &str, at: &str| rule == d.rule.id && at == d.pointer;
+            if named.iter().any(|(rule, at)| seen(rule, at))
+                || fresh.iter().any(|f| seen(f.rule.id, &f.pointer))
+            {
+                continue;
+            }
+            if fresh.len() == NAMED_PER_MESSAGE {
+                more = true;
+                break;
+            }
+            fresh.push(d);
+        }
+        if fresh.is_empty() {
+            return;
+        }
+        if more {
+            if let Some(last) = fresh.last_mut() {
+                last.message
+                    .push_str("; the message holds more like it, not named one by one");
+            }
+        }
+        // The session the message's params name, as the rules that read
+        // such a member give theirs (not inside a batch, whose elements each
+        // name one).
         let message = if envelope {
             last_member(text, "message").map(RawValue::get)
         } else {
@@ -51,40 +128,10 @@ impl Validator {
             .and_then(|params| last_member(params.get(), "sessionId"))
             .and_then(|id| interop::read_string(id.get()))
             .map(|(session, _)| session);
-        let mut fresh: Vec<Diagnostic> = Vec::new();
-        let mut more = scanned.total > scanned.found.len();
-        for found in &scanned.found {
-            // An envelope's own members are the trace file's, not a party's.
-            let pointer = match found.pointer.strip_prefix("/message") {
-                Some(inside) if envelope && (inside.is_empty() || inside.starts_with('/')) => {
-                    inside
-                }
-                _ if envelope => continue,
-                _ => found.pointer.as_str(),
-            };
-            let mut d = env::unpredictable(found, pointer);
+        for mut d in fresh {
             if let Some(session) = &session {
                 d.set_session(session);
             }
-            let seen = |rule: &str, at: &str| rule == d.rule.id && at == d.pointer;
-            if named.iter().any(|(rule, at)| seen(rule, at))
-                || fresh.iter().any(|f| seen(f.rule.id, &f.pointer))
-            {
-                continue;
-            }
-            if fresh.len() == UNPREDICTABLE_NAMED {
-                more = true;
-                break;
-            }
-            fresh.push(d);
-        }
-        if more {
-            if let Some(last) = fresh.last_mut() {
-                last.message
-                    .push_str("; the message holds more such values, not named one by one");
-            }
-        }
-        for d in fresh {
             self.emit(d);
         }
     }

@@ -132,9 +132,10 @@ pub struct Validator {
     /// too deep), 0 if none: it may have held any message, so no rule
     /// judges a later one as if it were known not to be there.
     lost_at: u64,
-    /// The values RFC 8259 calls unpredictable named so far on this line,
-    /// as (rule, pointer): the look at the whole message names the others.
-    unpredictable_named: Vec<(&'static str, String)>,
+    /// The repeats and values RFC 8259 calls unpredictable named so far on
+    /// this line, as (rule, pointer): the look at the whole message names
+    /// the others.
+    named_in_line: Vec<(&'static str, String)>,
 }
 
 /// Diagnostics per line whose snippet is centred on their pointer.
@@ -154,7 +155,7 @@ impl Validator {
             recent_session: None,
             sessions_overflowed: false,
             lost_at: 0,
-            unpredictable_named: Vec::new(),
+            named_in_line: Vec::new(),
             state: ClientState::new(),
             diagnostics: Vec::new(),
             not_kept: Counts::default(),
@@ -320,7 +321,7 @@ impl Validator {
             Ok(record) => self.record(record),
             Err(fault) => self.record_fault(None, bytes, fault),
         }
-        self.unpredictable_values(bytes, true);
+        self.whole_message(bytes, true);
         self.after_message(before, bytes);
     }
 
@@ -392,16 +393,16 @@ impl Validator {
             Ok(object) => self.message(Some(direction), &object),
             Err(fault) => self.record_fault(Some(direction), bytes, fault),
         }
-        self.unpredictable_values(bytes, false);
+        self.whole_message(bytes, false);
         self.after_message(before, bytes);
     }
 
     fn emit(&mut self, mut d: Diagnostic) {
         let kept = self.diagnostics.len() < self.config.limits.max_diagnostics;
-        // Where an unpredictable value was named is remembered even when
-        // the diagnostic is only counted, so that it is named once.
-        let unpredictable = env::is_unpredictable(d.rule);
-        if !kept && !unpredictable {
+        // Where a repeat or an unpredictable value was named is remembered
+        // even when the diagnostic is only counted, so that it is named once.
+        let anywhere = env::holds_anywhere(d.rule);
+        if !kept && !anywhere {
             self.not_kept.add(d.severity());
             return;
         }
@@ -410,9 +411,8 @@ impl Validator {
             // Found in the message being read: inside its batch, if any.
             d.pointer.insert_str(0, &self.element_base);
         }
-        if unpredictable {
-            self.unpredictable_named
-                .push((d.rule.id, d.pointer.clone()));
+        if anywhere {
+            self.named_in_line.push((d.rule.id, d.pointer.clone()));
         }
         if !kept {
             self.not_kept.add(d.severity());

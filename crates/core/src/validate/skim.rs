@@ -105,6 +105,30 @@ impl Skimmer {
         })
     }
 
+    /// Whether `line` is one JSON value this read takes whole: no member
+    /// name repeated or escaped, no half of a character, no number a double
+    /// may not hold. `false` says nothing of the line: the exact look
+    /// decides (see `Validator::whole_message`).
+    pub fn reads_plainly(&mut self, line: &[u8], max_depth: usize) -> bool {
+        self.keys.clear();
+        self.capture.clear();
+        let mut skim = Skim {
+            bytes: line,
+            at: 0,
+            depth: 0,
+            max_depth: max_depth.min(MAX_SKIM_DEPTH),
+            keys: &mut self.keys,
+            capture: &mut self.capture,
+            compact: false,
+        };
+        skim.whitespace();
+        if skim.value().is_none() {
+            return false;
+        }
+        skim.whitespace();
+        skim.at == line.len()
+    }
+
     /// The plan message of the plan update [`Skimmer::skim_update`] just
     /// read (`line` is its [`SkimmedUpdate::line`]), typed in the same pass:
     /// what `rules::shape::parse_well_formed` gives for it under `revision`.
