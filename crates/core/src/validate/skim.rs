@@ -74,17 +74,8 @@ impl Skimmer {
         max_depth: usize,
         framing: SkimFraming,
     ) -> Option<SkimmedUpdate<'a>> {
-        self.keys.clear();
         self.capture.clear();
-        let mut skim = Skim {
-            bytes: line,
-            at: 0,
-            depth: 0,
-            max_depth: max_depth.min(MAX_SKIM_DEPTH),
-            keys: &mut self.keys,
-            capture: &mut self.capture,
-            compact: true,
-        };
+        let mut skim = Skim::start(line, max_depth, &mut self.keys, &mut self.capture, true);
         // The structure first, on bytes: most lines that are not for this
         // path (requests, responses, plans) say so in their first bytes.
         let found = skim.found(framing)?;
@@ -110,17 +101,8 @@ impl Skimmer {
     /// may not hold. `false` says nothing of the line: the exact look
     /// decides (see `Validator::whole_message`).
     pub fn reads_plainly(&mut self, line: &[u8], max_depth: usize) -> bool {
-        self.keys.clear();
         self.capture.clear();
-        let mut skim = Skim {
-            bytes: line,
-            at: 0,
-            depth: 0,
-            max_depth: max_depth.min(MAX_SKIM_DEPTH),
-            keys: &mut self.keys,
-            capture: &mut self.capture,
-            compact: false,
-        };
+        let mut skim = Skim::start(line, max_depth, &mut self.keys, &mut self.capture, false);
         skim.whitespace();
         if skim.value().is_none() {
             return false;
@@ -435,7 +417,28 @@ pub(super) struct Skim<'a, 'k> {
     pub(super) compact: bool,
 }
 
-impl<'a> Skim<'a, '_> {
+impl<'a, 'k> Skim<'a, 'k> {
+    /// A read of `line` from its start, within `max_depth` (and the
+    /// skim's own depth), with `keys` emptied (`capture` is the caller's
+    /// to empty: a read that types no plan leaves it alone).
+    pub(super) fn start(
+        line: &'a [u8],
+        max_depth: usize,
+        keys: &'k mut Vec<(usize, usize)>,
+        capture: &'k mut PlanCapture,
+        compact: bool,
+    ) -> Self {
+        keys.clear();
+        Skim {
+            bytes: line,
+            at: 0,
+            depth: 0,
+            max_depth: max_depth.min(MAX_SKIM_DEPTH),
+            keys,
+            capture,
+            compact,
+        }
+    }
     pub(super) fn peek(&self) -> Option<u8> {
         self.bytes.get(self.at).copied()
     }

@@ -18,7 +18,7 @@
 //! same frame and says nothing about, and that a validator gives the same
 //! verdict with and without it.
 
-use super::skim::{line_text, PlanCapture, Skim, Span, MAX_SKIM_DEPTH};
+use super::skim::{line_text, PlanCapture, Skim, Span};
 use super::SkimFraming;
 
 /// A well-formed request or response, as the exact path would read it.
@@ -63,16 +63,7 @@ impl RpcSkimmer {
         max_depth: usize,
         framing: SkimFraming,
     ) -> Option<SkimmedRpc<'a>> {
-        self.keys.clear();
-        let mut skim = Skim {
-            bytes: line,
-            at: 0,
-            depth: 0,
-            max_depth: max_depth.min(MAX_SKIM_DEPTH),
-            keys: &mut self.keys,
-            capture: &mut self.capture,
-            compact: false,
-        };
+        let mut skim = Skim::start(line, max_depth, &mut self.keys, &mut self.capture, false);
         let found = rpc_line(&mut skim, framing)?;
         skim.whitespace();
         if skim.at != line.len() {
