@@ -126,8 +126,7 @@ pub fn check_with(data: &[u8], config: Config) -> Checked {
     );
     // (Only when every diagnostic found was kept.)
     if limits == Limits::default() && not_kept == Counts::default() {
-        check_unpredictable_named(&lines, &all)?;
-        check_repeats_named(&lines, &all)?;
+        check_said_anywhere(&lines, &all)?;
     }
 
     let report = check_reader("fuzz", data, config)
@@ -254,9 +253,10 @@ fn check_state(validator: &Validator, limits: &Limits) -> Checked {
     Ok(())
 }
 
-/// Each line of JSON read whole (no TRACE-LIMIT on it) whose message
-/// holds a value RFC 8259 calls unpredictable has one named.
-fn check_unpredictable_named(lines: &[&[u8]], found: &[Diagnostic]) -> Checked {
+/// Each line of JSON read whole (no TRACE-LIMIT on it) whose message holds
+/// a value RFC 8259 calls unpredictable, or repeats a member name, names
+/// one of each.
+fn check_said_anywhere(lines: &[&[u8]], found: &[Diagnostic]) -> Checked {
     for (index, line) in lines.iter().enumerate() {
         let line_no = index as u64 + 1;
         let on_line = || found.iter().filter(move |d| d.line == line_no);
@@ -269,46 +269,25 @@ fn check_unpredictable_named(lines: &[&[u8]], found: &[Diagnostic]) -> Checked {
         if serde_json::from_str::<&serde_json::value::RawValue>(text).is_err() {
             continue;
         }
-        let Some(scanned) = crate::trace::interop::scan(text, 64) else {
-            continue;
-        };
+        // An envelope's own members are the trace file's.
         let envelope = crate::trace::gives_member(text, &["direction", "message"]);
-        let in_message = scanned
-            .found
-            .iter()
-            .any(|f| !envelope || f.pointer == "/message" || f.pointer.starts_with("/message/"));
-        let unpredictable = [env::NUMBER_RANGE.id, env::UNPAIRED_SURROGATE.id];
-        ensure!(
-            !in_message || on_line().any(|d| unpredictable.contains(&d.rule.id)),
-            "line {line_no} holds {:?} at {} and nothing names it",
-            scanned.found[0].kind,
-            scanned.found[0].pointer
-        );
-    }
-    Ok(())
-}
-
-/// Each line of JSON read whole (no TRACE-LIMIT on it) whose message
-/// repeats a member name says so.
-fn check_repeats_named(lines: &[&[u8]], found: &[Diagnostic]) -> Checked {
-    for (index, line) in lines.iter().enumerate() {
-        let line_no = index as u64 + 1;
-        let on_line = || found.iter().filter(move |d| d.line == line_no);
-        if on_line().any(|d| d.rule.id == crate::rules::trace_format::LIMIT.id) {
-            continue;
+        let in_message =
+            |pointer: &str| !envelope || pointer == "/message" || pointer.starts_with("/message/");
+        if let Some(scanned) = crate::trace::interop::scan(text, 64) {
+            let unpredictable = [env::NUMBER_RANGE.id, env::UNPAIRED_SURROGATE.id];
+            ensure!(
+                !scanned.found.iter().any(|f| in_message(&f.pointer))
+                    || on_line().any(|d| unpredictable.contains(&d.rule.id)),
+                "line {line_no} holds {:?} at {} and nothing names it",
+                scanned.found[0].kind,
+                scanned.found[0].pointer
+            );
         }
-        let Ok(text) = std::str::from_utf8(line) else {
-            continue;
-        };
-        if serde_json::from_str::<&serde_json::value::RawValue>(text).is_err() {
-            continue;
-        }
-        let envelope = crate::trace::gives_member(text, &["direction", "message"]);
         let repeats = crate::trace::duplicate_members(text, 64);
-        let in_message = repeats
-            .iter()
-            .find(|r| !envelope || r.pointer.starts_with("/message/"));
-        if let Some(repeat) = in_message {
+        // A repeat's pointer names the member: the envelope's own `message`
+        // repeated is the trace file's too.
+        let repeat = (repeats.iter()).find(|r| !envelope || r.pointer.starts_with("/message/"));
+        if let Some(repeat) = repeat {
             ensure!(
                 on_line().any(|d| d.rule.id == env::DUPLICATE_KEY.id),
                 "line {line_no} repeats `{}` at {} and nothing names it",
