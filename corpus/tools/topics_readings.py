@@ -318,6 +318,13 @@ def readings(rev):
     c.apply(SESSION, shown)
     c.end_turn(p)
 
+    def permission_request(title, option_id):
+        """The agent's request (id 0) to run tool call `call_1`, written by hand so that it can
+        be spelled oddly."""
+        return {"jsonrpc": "2.0", "id": 0, "method": "session/request_permission",
+                "params": {"sessionId": SESSION, "toolCall": {"toolCallId": "call_1", "title": title},
+                           "options": [{"optionId": option_id, "name": "Allow", "kind": "allow_once"}]}}
+
     # What no rule reads is named too: a reader that refuses such a value (the Rust crate's
     # serde_json) loses the whole message, whatever member holds it.
     c = case("unpaired-surrogate-in-message-text",
@@ -344,10 +351,7 @@ def readings(rev):
              "The agent asks permission for a tool call whose title ends with half of an emoji, and the client's answer names an option the same way: each is named at its pointer, and the answer pairs with the request.",
              near_miss=["ENV-UNKNOWN-RESPONSE"], docs=[(RFC8259, "8.2. Unicode Characters")])
     p = c.start()
-    ask = {"jsonrpc": "2.0", "id": 0, "method": "session/request_permission",
-           "params": {"sessionId": SESSION, "toolCall": {"toolCallId": "call_1", "title": "Edit @@"},
-                      "options": [{"optionId": "allow @@", "name": "Allow", "kind": "allow_once"}]}}
-    text = line(ask).replace("@@", "\\ud83d")
+    text = line(permission_request("Edit @@", "allow @@")).replace("@@", "\\ud83d")
     c.expect("ENV-UNPAIRED-SURROGATE", c.raw("agent_to_client", text), "/params/toolCall/title")
     c.expect("ENV-UNPAIRED-SURROGATE", c.last, "/params/options/0/optionId")
     answer = {"jsonrpc": "2.0", "id": 0, "result": {"outcome": {"outcome": "selected", "optionId": "allow @@"}}}
@@ -369,10 +373,7 @@ def readings(rev):
              "The agent asks permission for a tool call whose `title` is given twice: named at the repeat, and the client's answer pairs with the request.",
              near_miss=["ENV-UNKNOWN-RESPONSE"], docs=[(RFC8259, "4. Objects")])
     p = c.start()
-    ask = {"jsonrpc": "2.0", "id": 0, "method": "session/request_permission",
-           "params": {"sessionId": SESSION, "toolCall": {"toolCallId": "call_1", "title": "Edit"},
-                      "options": [{"optionId": "allow", "name": "Allow", "kind": "allow_once"}]}}
-    text = line(ask).replace('"title":"Edit"', '"title":"Edit","title":"Edit parser.py"')
+    text = line(permission_request("Edit", "allow")).replace('"title":"Edit"', '"title":"Edit","title":"Edit parser.py"')
     c.expect("ENV-DUPLICATE-KEY", c.raw("agent_to_client", text), "/params/toolCall/title")
     c.client_result(0, {"outcome": {"outcome": "selected", "optionId": "allow"}})
     c.update(SESSION, plan_of(steps3("in_progress")))
