@@ -273,14 +273,14 @@ fn check_said_anywhere(lines: &[&[u8]], found: &[Diagnostic]) -> Checked {
         let envelope = crate::trace::gives_member(text, &["direction", "message"]);
         let in_message =
             |pointer: &str| !envelope || pointer == "/message" || pointer.starts_with("/message/");
-        if let Some(scanned) = crate::trace::interop::scan(text, 64) {
+        if let Some((found, _)) = crate::trace::interop::find(text, 64) {
             let unpredictable = [env::NUMBER_RANGE.id, env::UNPAIRED_SURROGATE.id];
             ensure!(
-                !scanned.found.iter().any(|f| in_message(&f.pointer))
+                !found.iter().any(|f| in_message(&f.pointer))
                     || on_line().any(|d| unpredictable.contains(&d.rule.id)),
                 "line {line_no} holds {:?} at {} and nothing names it",
-                scanned.found[0].kind,
-                scanned.found[0].pointer
+                found[0].kind,
+                found[0].pointer
             );
         }
         let repeats = crate::trace::duplicate_members(text, 64);

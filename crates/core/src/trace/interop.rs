@@ -36,28 +36,24 @@ pub struct Scanned {
     pub readable: String,
 }
 
-/// Scan the (syntactically valid) JSON value `json`.
+/// Scan the (syntactically valid) JSON value `json`, and rewrite it
+/// readable if it holds anything unpredictable.
 pub fn scan(json: &str, limit: usize) -> Option<Scanned> {
-    let mut scanner = Scanner {
-        bytes: json.as_bytes(),
-        at: 0,
-        out: String::with_capacity(json.len()),
-        copied: 0,
-        found: Vec::new(),
-        total: 0,
-        limit,
-    };
-    let mut path = String::new();
-    scanner.value(&mut path, 0)?;
-    if scanner.total == 0 {
-        return None;
-    }
-    scanner.out.push_str(json.get(scanner.copied..)?);
+    let (scanner, total) = Scanner::run(json, limit, true)?;
+    let mut readable = scanner.out;
+    readable.push_str(json.get(scanner.copied..)?);
     Some(Scanned {
         found: scanner.found,
-        total: scanner.total,
-        readable: scanner.out,
+        total,
+        readable,
     })
+}
+
+/// What [`scan`] finds in `json` (at most `limit` named) and how many in
+/// all, without the rewritten copy: for callers that only name them.
+pub fn find(json: &str, limit: usize) -> Option<(Vec<Unpredictable>, usize)> {
+    let (scanner, total) = Scanner::run(json, limit, false)?;
+    Some((scanner.found, total))
 }
 
 /// Whether the JSON text `json` may hold what [`scan`] finds: a `\u`
@@ -195,7 +191,9 @@ const MAX_DEPTH: usize = 256;
 struct Scanner<'a> {
     bytes: &'a [u8],
     at: usize,
-    /// The rewritten text up to `copied`.
+    /// Whether the text is rewritten (else only what is found is kept).
+    rewrite: bool,
+    /// The rewritten text up to `copied` (allocated at the first rewrite).
     out: String,
     copied: usize,
     found: Vec<Unpredictable>,
@@ -203,7 +201,26 @@ struct Scanner<'a> {
     limit: usize,
 }
 
-impl Scanner<'_> {
+impl<'a> Scanner<'a> {
+    /// The scanner after reading `json` whole, and what it found in all;
+    /// `None` when it found nothing (or `json` is not JSON).
+    fn run(json: &'a str, limit: usize, rewrite: bool) -> Option<(Self, usize)> {
+        let mut scanner = Scanner {
+            bytes: json.as_bytes(),
+            at: 0,
+            rewrite,
+            out: String::new(),
+            copied: 0,
+            found: Vec::new(),
+            total: 0,
+            limit,
+        };
+        let mut path = String::new();
+        scanner.value(&mut path, 0)?;
+        let total = scanner.total;
+        (total > 0).then_some((scanner, total))
+    }
+
     fn ws(&mut self) {
         while matches!(self.bytes.get(self.at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
             self.at += 1;
@@ -225,7 +242,8 @@ impl Scanner<'_> {
                 }
                 loop {
                     self.ws();
-                    let key = self.string(path)?;
+                    let mut key = String::new();
+                    self.string(path, Some(&mut key))?;
                     self.ws();
                     (self.bytes.get(self.at) == Some(&b':')).then_some(())?;
                     self.at += 1;
@@ -272,7 +290,7 @@ impl Scanner<'_> {
                     }
                 }
             }
-            b'"' => self.string(path).map(drop),
+            b'"' => self.string(path, None),
             b't' | b'f' | b'n' => {
                 while self.bytes.get(self.at).is_some_and(u8::is_ascii_alphabetic) {
                     self.at += 1;
@@ -308,61 +326,71 @@ impl Scanner<'_> {
         Some(())
     }
 
-    /// A string at `self.at` (its opening quote); returns it decoded, with
-    /// unpaired surrogates as U+FFFD (found at `path` for values; a member
-    /// name's pointer is its object's).
-    fn string(&mut self, path: &str) -> Option<String> {
-        (self.bytes.get(self.at) == Some(&b'"')).then_some(())?;
+    /// A string at `self.at` (its opening quote), decoded into `decoded`
+    /// if given (a member name, for pointers; a value's text is not kept),
+    /// with unpaired surrogates as U+FFFD (found at `path` for values; a
+    /// member name's pointer is its object's).
+    fn string(&mut self, path: &str, mut decoded: Option<&mut String>) -> Option<()> {
+        let bytes = self.bytes;
+        (bytes.get(self.at) == Some(&b'"')).then_some(())?;
         let start = self.at;
         self.at += 1;
         let mut units: Vec<u16> = Vec::new();
-        let mut decoded = String::new();
+        let mut surrogates = false;
         loop {
-            match *self.bytes.get(self.at)? {
+            match *bytes.get(self.at)? {
                 b'"' => {
-                    flush(&mut units, &mut decoded);
+                    if let Some(decoded) = decoded.as_deref_mut() {
+                        flush(&mut units, decoded);
+                    }
                     self.at += 1;
                     break;
                 }
                 b'\\' => {
-                    let escape = *self.bytes.get(self.at + 1)?;
+                    let escape = *bytes.get(self.at + 1)?;
                     if escape == b'u' {
-                        let hex =
-                            std::str::from_utf8(self.bytes.get(self.at + 2..self.at + 6)?).ok()?;
+                        let hex = std::str::from_utf8(bytes.get(self.at + 2..self.at + 6)?).ok()?;
                         let unit = u16::from_str_radix(hex, 16).ok()?;
-                        units.push(unit);
+                        surrogates |= (0xD800..=0xDFFF).contains(&unit);
+                        if decoded.is_some() {
+                            units.push(unit);
+                        }
                         self.at += 6;
                         continue;
                     }
-                    flush(&mut units, &mut decoded);
-                    decoded.push(match escape {
-                        b'n' => '\n',
-                        b't' => '\t',
-                        b'r' => '\r',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        other => char::from(other),
-                    });
+                    if let Some(decoded) = decoded.as_deref_mut() {
+                        flush(&mut units, decoded);
+                        decoded.push(match escape {
+                            b'n' => '\n',
+                            b't' => '\t',
+                            b'r' => '\r',
+                            b'b' => '\u{8}',
+                            b'f' => '\u{c}',
+                            other => char::from(other),
+                        });
+                    }
                     self.at += 2;
                 }
                 _ => {
-                    flush(&mut units, &mut decoded);
                     // Up to the next quote or backslash at once: ASCII bytes,
                     // so the run is whole characters of the text.
-                    let rest = self.bytes.get(self.at..)?;
+                    let rest = bytes.get(self.at..)?;
                     let run = memchr::memchr2(b'"', b'\\', rest)?;
-                    decoded.push_str(std::str::from_utf8(rest.get(..run)?).ok()?);
+                    if let Some(decoded) = decoded.as_deref_mut() {
+                        flush(&mut units, decoded);
+                        decoded.push_str(std::str::from_utf8(rest.get(..run)?).ok()?);
+                    }
                     self.at += run;
                 }
             }
         }
-        let lone = self.unpaired(start);
-        if lone {
-            let raw = std::str::from_utf8(self.bytes.get(start..self.at)?).unwrap_or_default();
-            let raw = raw.to_owned();
-            self.note(path, UnpredictableKind::UnpairedSurrogate, &raw);
+        // Only a string with a surrogate escape may hold half of a pair.
+        if surrogates && self.unpaired(start) {
+            // The whole string is not copied to be shortened.
+            let raw = std::str::from_utf8(bytes.get(start..self.at)?).unwrap_or_default();
+            self.note(path, UnpredictableKind::UnpairedSurrogate, raw);
         }
-        Some(decoded)
+        Some(())
     }
 
     /// Rewrite the unpaired surrogate escapes of the string that starts at
@@ -373,6 +401,13 @@ impl Scanner<'_> {
         let mut lone = false;
         let mut pending_high: Option<usize> = None;
         while i < end - 1 {
+            if pending_high.is_none() && self.bytes[i] != b'\\' {
+                // Nothing pending between escapes: on to the next one.
+                match memchr::memchr(b'\\', &self.bytes[i..end - 1]) {
+                    Some(skip) => i += skip,
+                    None => break,
+                }
+            }
             if self.bytes[i] == b'\\' {
                 if self.bytes.get(i + 1) == Some(&b'u') {
                     let unit = std::str::from_utf8(&self.bytes[i + 2..i + 6])
@@ -424,8 +459,11 @@ impl Scanner<'_> {
 
     /// Copy the text up to `from`, then `with` instead of `from..to`.
     fn replace(&mut self, from: usize, to: usize, with: &str) {
-        if from < self.copied {
+        if !self.rewrite || from < self.copied {
             return;
+        }
+        if self.out.capacity() == 0 {
+            self.out.reserve(self.bytes.len());
         }
         if let Some(text) = self.bytes.get(self.copied..from) {
             self.out.push_str(&String::from_utf8_lossy(text));
@@ -558,5 +596,40 @@ mod tests {
         assert!(scan(r#"{"a":"\ud83d\ude00","b":1e300}"#, 8).is_none());
         // An escaped backslash before `u` is not an escape.
         assert!(scan(r#"{"a":"\\ud800"}"#, 8).is_none());
+    }
+
+    /// Finding without rewriting names the same values, at the same
+    /// pointers (member names decoded, their own halves of a character
+    /// read as U+FFFD), and counts the same.
+    #[test]
+    fn finding_without_rewriting_finds_the_same() {
+        let long = format!(
+            r#"{{"t":"{}\ud83d","u":"{}"}}"#,
+            "x".repeat(5000),
+            "y\n".repeat(900)
+        );
+        for json in [
+            r#"{"a\u0062":"\ud800","c":[1e999,"\ud83d\ude00",{"d\ud800":"\udc00x"}]}"#,
+            r#"{"a":"\ud800\ud800\ud800","b":"\\ud800","c":"\u00e9\ud83d"}"#,
+            r#"["\ud83d\u0041",-1e400,"\"\ud800\"",{"\ud800":0}]"#,
+            r#"{"plain":"text","n":1e300}"#,
+            long.as_str(),
+        ] {
+            for limit in [0, 1, 8] {
+                let scanned = scan(json, limit);
+                let found = find(json, limit);
+                assert_eq!(
+                    found,
+                    scanned.as_ref().map(|s| (s.found.clone(), s.total)),
+                    "{json}"
+                );
+            }
+        }
+        let (found, total) =
+            find(r#"{"a\u0062":{"c\ud800":"\udc00"},"d":["\ud800",1]}"#, 8).expect("found");
+        let at: Vec<&str> = found.iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(at, ["/ab", "/ab/c\u{fffd}", "/d/0"]);
+        assert_eq!(total, 3);
+        assert_eq!(found[2].text, r#""\ud800""#);
     }
 }

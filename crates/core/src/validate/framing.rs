@@ -70,13 +70,13 @@ impl Validator {
         if !unpredictable {
             return;
         }
-        let Some(scanned) = interop::scan(text, limit) else {
+        let Some((found, total)) = interop::find(text, limit) else {
             return;
         };
-        let values: Vec<Diagnostic> = (scanned.found.iter())
+        let values: Vec<Diagnostic> = (found.iter())
             .filter_map(|found| Some(env::unpredictable(found, &inside(&found.pointer)?)))
             .collect();
-        let more = scanned.total > scanned.found.len();
+        let more = total > found.len();
         self.name_fresh(values, more, text, envelope, named);
     }
 
