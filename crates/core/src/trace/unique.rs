@@ -12,7 +12,6 @@ use serde::de::{
     DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
 use serde_json::value::RawValue;
-use std::collections::HashSet;
 use std::fmt;
 
 /// A member name that appears twice in one object.
@@ -54,27 +53,35 @@ pub fn duplicate_members(json: &str, limit: usize) -> Vec<DuplicateMember> {
 /// the value without building it (member names are remembered as 64-bit
 /// hashes, so a rare collision only sends the value to the exact checks).
 pub fn is_plain(json: &str) -> bool {
-    struct Plain;
-    impl Walk for Plain {
+    struct Plain<'h>(&'h foldhash::fast::RandomState);
+    impl Walk for Plain<'_> {
         fn array<'de, A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            while seq.next_element_seed(Walker(Plain))?.is_some() {}
+            while seq.next_element_seed(Walker(Plain(self.0)))?.is_some() {}
             Ok(())
         }
         fn object<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
-            let hasher = BuildHasherDefault::<DefaultHasher>::default();
-            let mut seen: HashSet<u64> = HashSet::new();
+            use std::hash::BuildHasher;
+            // The hashes themselves, placed by their own bits: each name is
+            // hashed once, never again when the table grows.
+            let mut seen: hashbrown::HashTable<u64> = hashbrown::HashTable::new();
             while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
-                if !seen.insert(hasher.hash_one(key.as_ref())) {
-                    return Err(A::Error::custom("repeated member name"));
+                let hash = self.0.hash_one(key.as_ref());
+                match seen.entry(hash, |&known| known == hash, |&known| known) {
+                    hashbrown::hash_table::Entry::Occupied(_) => {
+                        return Err(A::Error::custom("repeated member name"));
+                    }
+                    hashbrown::hash_table::Entry::Vacant(slot) => {
+                        slot.insert(hash);
+                    }
                 }
-                map.next_value_seed(Walker(Plain))?;
+                map.next_value_seed(Walker(Plain(self.0)))?;
             }
             Ok(())
         }
     }
+    let hasher = foldhash::fast::RandomState::default();
     let mut de = serde_json::Deserializer::from_str(json);
-    Walker(Plain).deserialize(&mut de).is_ok() && de.end().is_ok()
+    Walker(Plain(&hasher)).deserialize(&mut de).is_ok() && de.end().is_ok()
 }
 
 /// Readings of one value checked at most (see [`readings`]).
@@ -879,6 +886,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use serde_json::Value;
+    use std::collections::HashSet;
 
     /// JSON whose objects draw member names from three, so that they
     /// repeat, at any depth; its leaves are numbered apart when written.
@@ -962,6 +970,15 @@ mod tests {
             let last: Value = serde_json::from_str(read.texts.last().unwrap()).unwrap();
             let serde: Value = serde_json::from_str(&text).unwrap();
             prop_assert_eq!(last, serde);
+        }
+
+        /// The quick walk and the exact one agree on repeats: a value is
+        /// plain exactly when no object in it repeats a name.
+        #[test]
+        fn a_value_is_plain_when_nothing_repeats(tree in tree()) {
+            let (mut leaves, mut text) = (0, String::new());
+            write(&tree, &mut leaves, &mut text);
+            prop_assert_eq!(is_plain(&text), first_duplicate_member(&text).is_none(), "{}", text);
         }
 
         /// A reading hashed piece by piece (as `read_each` finds equal
