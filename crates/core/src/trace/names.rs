@@ -18,13 +18,21 @@ struct Name {
     given: u32,
 }
 
+/// Distinct names compared in place, by their hashes, before a table is
+/// made: most objects have no more (an object nested a hundred deep is
+/// a hundred small ones).
+const IN_PLACE: usize = 8;
+
 /// The distinct member names of one object, each with the times it was
 /// given. Names are numbered from 0 in the order they first appear.
 pub(crate) struct Names<'t> {
     /// The text every name is found in (any value that holds the object).
     text: &'t str,
     hasher: foldhash::fast::RandomState,
-    /// Numbers into `names`, found by the decoded name's hash.
+    /// The hashes of the first [`IN_PLACE`] names, by number.
+    first: [u64; IN_PLACE],
+    /// Numbers into `names`, found by the decoded name's hash; made when
+    /// there are more than [`IN_PLACE`] names.
     table: HashTable<u32>,
     names: Vec<Name>,
 }
@@ -37,6 +45,7 @@ impl<'t> Names<'t> {
         Some(Names {
             text,
             hasher: foldhash::fast::RandomState::default(),
+            first: [0; IN_PLACE],
             table: HashTable::new(),
             names: Vec::new(),
         })
@@ -58,7 +67,13 @@ impl<'t> Names<'t> {
                 .and_then(decode)
                 .is_some_and(|known| known == decoded)
         };
-        if let Some(&number) = self.table.find(hash, same) {
+        let known = if self.names.len() <= IN_PLACE {
+            (0..self.names.len() as u32)
+                .find(|number| self.first.get(*number as usize) == Some(&hash) && same(number))
+        } else {
+            self.table.find(hash, same).copied()
+        };
+        if let Some(number) = known {
             let name = self.names.get_mut(number as usize)?;
             name.given = name.given.saturating_add(1);
             return Some((number, name.given));
@@ -69,15 +84,25 @@ impl<'t> Names<'t> {
             end,
             given: 1,
         });
+        if let Some(slot) = self.first.get_mut(number as usize) {
+            *slot = hash;
+            return Some((number, 1));
+        }
         let (hasher, text, names) = (&self.hasher, self.text, &self.names);
         // Rehashing when the table grows: every number is in `names`.
-        self.table.insert_unique(hash, number, |&number| {
+        let rehash = |&number: &u32| {
             names
                 .get(number as usize)
                 .and_then(|name| text.get(name.start as usize..name.end as usize))
                 .and_then(decode)
                 .map_or(0, |decoded| hasher.hash_one(decoded.as_ref()))
-        });
+        };
+        if self.table.is_empty() {
+            for (number, &first) in (0..).zip(&self.first) {
+                self.table.insert_unique(first, number, rehash);
+            }
+        }
+        self.table.insert_unique(hash, number, rehash);
         Some((number, 1))
     }
 
@@ -227,6 +252,34 @@ mod tests {
         assert_eq!(names.add(&elsewhere), None);
         assert_eq!(names.add(&text[1..3]), None, "not a whole string");
         assert_eq!(names.add(&text[1..4]), Some((0, 1)));
+    }
+
+    proptest::proptest! {
+        /// Numbers and counts as a plain map of decoded names gives them,
+        /// before the table is made (the first eight names), when it is
+        /// made and after; some names are spelled with an escape.
+        #[test]
+        fn names_are_counted_as_a_map_counts_them(
+            given in proptest::collection::vec((0u8..24, proptest::bool::ANY), 0..60)
+        ) {
+            let members: Vec<String> = given
+                .iter()
+                .map(|(n, escaped)| match escaped {
+                    true => format!("\"\\u006e{n}\":0"),
+                    false => format!("\"n{n}\":0"),
+                })
+                .collect();
+            let text = format!("{{{}}}", members.join(","));
+            let mut names = Names::new(&text).unwrap();
+            let mut expected: std::collections::HashMap<u8, (u32, u32)> = Default::default();
+            for ((n, _), raw) in given.iter().zip(raw_names(&text)) {
+                let next = expected.len() as u32;
+                let entry = expected.entry(*n).or_insert((next, 0));
+                entry.1 += 1;
+                proptest::prop_assert_eq!(names.add(raw), Some(*entry), "{}", text);
+            }
+            proptest::prop_assert_eq!(names.len(), expected.len());
+        }
     }
 
     #[test]
