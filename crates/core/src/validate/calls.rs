@@ -242,11 +242,12 @@ impl Validator {
     }
 
     /// A line [`skim_rpc`] reads in one pass: what [`Validator::message`]
-    /// does with a request or a response, given its frame and `sessionId`.
-    /// Returns `false`, having changed nothing, when the line is for the
-    /// exact path: not skimmed, a request whose direction cannot be placed,
-    /// or a response that is not the plain answer to a request whose
-    /// answer no rule reads beyond a `sessionId`.
+    /// does with a request, a notification or a response, given its frame
+    /// and `sessionId`. Returns `false`, having changed nothing, when the
+    /// line is for the exact path: not skimmed, a request or notification
+    /// whose direction cannot be placed, or a response that is not the
+    /// plain answer to a request whose answer no rule reads beyond a
+    /// `sessionId`.
     pub(super) fn skimmed_rpc(
         &mut self,
         bytes: &[u8],
@@ -258,19 +259,23 @@ impl Validator {
             return false;
         };
         let direction = known.or_else(|| rpc.direction.and_then(Direction::parse));
-        let id = jsonrpc::Id::from_canonical(rpc.id);
         if let Some(method) = rpc.method {
             let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(method)) else {
                 return false;
             };
             self.messages += 1;
-            let outcome =
-                self.correlator
-                    .request(direction, id.clone(), method, self.line, self.element);
-            if let Some(d) = env::request_outcome(&outcome, direction, &id, method) {
-                self.emit(d);
+            // A notification awaits no answer.
+            let mut awaits_answer = false;
+            if let Some(id) = rpc.id {
+                let id = jsonrpc::Id::from_canonical(id);
+                let outcome =
+                    self.correlator
+                        .request(direction, id.clone(), method, self.line, self.element);
+                if let Some(d) = env::request_outcome(&outcome, direction, &id, method) {
+                    self.emit(d);
+                }
+                awaits_answer = outcome != RequestOutcome::Overflow;
             }
-            let awaits_answer = outcome != RequestOutcome::Overflow;
             // What `call` does with a request whose params it reads only
             // for `sessionId` (the skim declines the others).
             if direction != Direction::ClientToAgent {
@@ -289,9 +294,10 @@ impl Validator {
         }
         // A bare response's result may name its sender (`sender_of_result`),
         // which this read does not look at: the exact path reads it.
-        if direction.is_none() {
+        let (Some(id), Some(_)) = (rpc.id, direction) else {
             return false;
-        }
+        };
+        let id = jsonrpc::Id::from_canonical(id);
         let Some(pending) = self.correlator.plain_answer(direction, &id) else {
             return false;
         };

@@ -1,8 +1,8 @@
-//! Requests and responses read in one pass without serde: `session/new`,
-//! `session/prompt` and their results are most of the lines of a trace with
-//! many sessions and short turns, and no rule reads more of them than the
-//! frame (`jsonrpc`, `id`, `method`) and a top-level `sessionId` of the
-//! params or result.
+//! Requests, notifications and responses read in one pass without serde:
+//! `session/new`, `session/prompt` and their results are most of the lines
+//! of a trace with many sessions and short turns, and no rule reads more of
+//! them, or of a `session/cancel`, than the frame (`jsonrpc`, `id`,
+//! `method`) and a top-level `sessionId` of the params or result.
 //!
 //! [`RpcSkimmer::skim_rpc`] validates the whole line as JSON with the
 //! primitives of [`super::skim`] (the same grammar, the same refusal of
@@ -21,14 +21,16 @@
 use super::skim::{line_text, PlanCapture, Skim, Span};
 use super::SkimFraming;
 
-/// A well-formed request or response, as the exact path would read it.
+/// A well-formed request, notification or response, as the exact path
+/// would read it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SkimmedRpc<'a> {
     /// The envelope's `direction`, `None` for a bare message.
     pub direction: Option<&'a str>,
     /// The id as canonical JSON text: a string with its quotes and without
-    /// escapes, or a non-negative integer without leading zeros.
-    pub id: &'a str,
+    /// escapes, or a non-negative integer without leading zeros; `None`
+    /// for a notification.
+    pub id: Option<&'a str>,
     /// The request's method (without escapes); `None` for a response.
     pub method: Option<&'a str>,
     /// A string `sessionId` at the top level of the params (a request) or
@@ -54,9 +56,9 @@ fn read_in_full(method: &[u8]) -> bool {
 }
 
 impl RpcSkimmer {
-    /// Read `line` in one pass if it is a well-formed request or successful
-    /// response whose frame is plain; `None` otherwise (then the exact path
-    /// reads it).
+    /// Read `line` in one pass if it is a well-formed request, notification
+    /// or successful response whose frame is plain; `None` otherwise (then
+    /// the exact path reads it).
     pub fn skim_rpc<'a>(
         &mut self,
         line: &'a [u8],
@@ -76,7 +78,10 @@ impl RpcSkimmer {
                 Some(direction) => Some(span(direction)?),
                 None => None,
             },
-            id: span(found.id)?,
+            id: match found.id {
+                Some(id) => Some(span(id)?),
+                None => None,
+            },
             method: match found.method {
                 Some(method) => Some(span(method)?),
                 None => None,
@@ -109,7 +114,7 @@ struct RpcRead {
 
 struct FoundRpc {
     direction: Option<Span>,
-    id: Span,
+    id: Option<Span>,
     method: Option<Span>,
     session: Option<Span>,
     replay_from: bool,
@@ -155,7 +160,7 @@ fn rpc_line(skim: &mut Skim<'_, '_>, framing: SkimFraming) -> Option<FoundRpc> {
     };
     let RpcRead {
         jsonrpc: true,
-        id: Some(id),
+        id,
         method,
         params,
         result,
@@ -165,10 +170,11 @@ fn rpc_line(skim: &mut Skim<'_, '_>, framing: SkimFraming) -> Option<FoundRpc> {
     else {
         return None;
     };
-    // A request (params optional), or a response with a result.
-    match (method, params, result) {
-        (Some(method), _, false) if !read_in_full(skim.get(method)) => {}
-        (None, false, true) => {}
+    match (id, method, params, result) {
+        // A request or a notification (params optional).
+        (_, Some(method), _, false) if !read_in_full(skim.get(method)) => {}
+        // A response with a result.
+        (Some(_), None, false, true) => {}
         _ => return None,
     }
     Some(FoundRpc {
@@ -279,13 +285,13 @@ mod tests {
     }
 
     #[test]
-    fn reads_requests_and_responses() {
+    fn reads_requests_notifications_and_responses() {
         let prompt = r#"{"jsonrpc":"2.0","id":12,"method":"session/prompt","params":{"sessionId":"s-1","prompt":[{"type":"text","text":"a\"b"}]}}"#;
         assert_eq!(
             skim(prompt),
             Some(SkimmedRpc {
                 direction: None,
-                id: "12",
+                id: Some("12"),
                 method: Some("session/prompt"),
                 session: Some("s-1"),
                 replay_from: false,
@@ -295,7 +301,7 @@ mod tests {
             format!(r#" {{"time":"t","direction":"client_to_agent","message":{prompt}}} "#);
         assert_eq!(
             skim(&envelope).map(|r| (r.direction, r.id)),
-            Some((Some("client_to_agent"), "12"))
+            Some((Some("client_to_agent"), Some("12")))
         );
         assert_eq!(
             skim_rpc(envelope.as_bytes(), 128, SkimFraming::Message),
@@ -306,14 +312,28 @@ mod tests {
             skim(answer),
             Some(SkimmedRpc {
                 direction: None,
-                id: "\"a b\"",
+                id: Some("\"a b\""),
                 method: None,
                 session: Some("s-2"),
                 replay_from: false,
             })
         );
         let empty = r#"{"jsonrpc":"2.0","id":0,"result":null}"#;
-        assert_eq!(skim(empty).map(|r| (r.id, r.session)), Some(("0", None)));
+        assert_eq!(
+            skim(empty).map(|r| (r.id, r.session)),
+            Some((Some("0"), None))
+        );
+        let cancel = r#"{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}"#;
+        assert_eq!(
+            skim(cancel),
+            Some(SkimmedRpc {
+                direction: None,
+                id: None,
+                method: Some("session/cancel"),
+                session: Some("s"),
+                replay_from: false,
+            })
+        );
         let no_params = r#"{"jsonrpc":"2.0","id":3,"method":"_x/y"}"#;
         assert_eq!(skim(no_params).map(|r| r.method), Some(Some("_x/y")));
         let resume = r#"{"jsonrpc":"2.0","id":4,"method":"session/resume","params":{"sessionId":"s","replayFrom":{"a":1}}}"#;
@@ -331,10 +351,10 @@ mod tests {
     #[test]
     fn declines_what_the_exact_path_must_see() {
         let declined = [
-            // Methods whose params rules read, notifications, errors.
+            // Methods whose params rules read, errors.
             r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#,
             r#"{"jsonrpc":"2.0","id":1,"method":"session/update","params":{"sessionId":"s"}}"#,
-            r#"{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}"#,
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s"}}"#,
             r#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}"#,
             r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#,
             r#"{"jsonrpc":"2.0","id":1}"#,
@@ -569,7 +589,12 @@ mod tests {
             Some(Frame::Request { id, method, params }) => {
                 prop_assert_eq!(Some(method.as_str()), rpc.method);
                 prop_assert!(!read_in_full(method.as_bytes()));
-                (id, params)
+                (Some(id), params)
+            }
+            Some(Frame::Notification { method, params }) => {
+                prop_assert_eq!(Some(method.as_str()), rpc.method);
+                prop_assert!(!read_in_full(method.as_bytes()));
+                (None, params)
             }
             Some(Frame::Response {
                 id,
@@ -577,11 +602,11 @@ mod tests {
                 error: None,
             }) => {
                 prop_assert_eq!(None, rpc.method);
-                (id, Some(result))
+                (Some(id), Some(result))
             }
             other => return Err(TestCaseError::fail(format!("{other:?}"))),
         };
-        prop_assert_eq!(id.as_json(), rpc.id);
+        prop_assert_eq!(id.as_ref().map(|id| id.as_json()), rpc.id);
         if let Some(payload) = payload {
             prop_assert!(duplicate_keys(payload.get()).is_empty());
         }
@@ -661,6 +686,64 @@ mod tests {
         })
     }
 
+    /// A whole turn of a session: opened, prompted, cancelled (a
+    /// notification, or now and then a request), answered, then updated
+    /// (after its end, so that the cancel is what the rules read), one line
+    /// each.
+    fn turn_lines() -> impl Strategy<Value = Vec<u8>> {
+        (0..4u8, 0..6u8, any::<bool>(), any::<bool>()).prop_map(|(session, id, notify, plan)| {
+            let cancel = if notify {
+                format!(r#"{{"jsonrpc":"2.0","method":"session/cancel","params":{{"sessionId":"s{session}"}}}}"#)
+            } else {
+                format!(r#"{{"jsonrpc":"2.0","id":{},"method":"session/cancel","params":{{"sessionId":"s{session}"}}}}"#, 90 + id)
+            };
+            let update = if plan {
+                r#"{"sessionUpdate":"plan","entries":[]}"#
+            } else {
+                r#"{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}"#
+            };
+            [
+                format!(r#"{{"jsonrpc":"2.0","id":{},"method":"session/new","params":{{"cwd":"/","mcpServers":[]}}}}"#, 50 + id),
+                format!(r#"{{"jsonrpc":"2.0","id":{},"result":{{"sessionId":"s{session}"}}}}"#, 50 + id),
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"session/prompt","params":{{"sessionId":"s{session}","prompt":[]}}}}"#),
+                cancel,
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"stopReason":"cancelled"}}}}"#),
+                format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s{session}","update":{update}}}}}"#),
+            ]
+            .join("\n")
+            .into_bytes()
+        })
+    }
+
+    /// A cancel sent as a notification is read in one pass and still ends
+    /// the turn: an update after the answer draws the same info with and
+    /// without the fast paths.
+    #[test]
+    fn a_cancel_notification_is_taken_and_read() {
+        let cancel = r#"{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}"#;
+        assert!(skim(cancel).is_some());
+        let trace = [
+            HANDSHAKE,
+            r#"{"jsonrpc":"2.0","id":5,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}"#,
+            r#"{"jsonrpc":"2.0","id":5,"result":{"sessionId":"s1"}}"#,
+            r#"{"jsonrpc":"2.0","id":6,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}"#,
+            cancel,
+            r#"{"jsonrpc":"2.0","id":6,"result":{"stopReason":"cancelled"}}"#,
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+        ]
+        .join("\n");
+        let mut fast = Validator::new(Config::default());
+        let mut exact = Validator::new(Config::default()).exact_only();
+        for (i, line) in trace.lines().filter(|l| !l.is_empty()).enumerate() {
+            fast.push_record(i as u64 + 1, line.as_bytes());
+            exact.push_record(i as u64 + 1, line.as_bytes());
+        }
+        let (fast, exact) = (fast.take_diagnostics(), exact.take_diagnostics());
+        let rules: Vec<&str> = fast.iter().map(|d| d.rule.id).collect();
+        assert_eq!(rules, ["SES-UPDATE-AFTER-CANCEL"]);
+        assert_eq!(fast, exact);
+    }
+
     const HANDSHAKE: &str = concat!(
         r#"{"jsonrpc":"2.0","id":100,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#,
         "\n",
@@ -687,6 +770,7 @@ mod tests {
         fn traces_get_the_same_verdict(lines in prop::collection::vec(prop_oneof![
             6 => rpc_line().prop_map(String::into_bytes),
             2 => update_line().prop_map(String::into_bytes),
+            1 => turn_lines(),
             1 => mutated_line(),
         ], 1..24)) {
             for trace in with_and_without_handshake(HANDSHAKE, lines) {
@@ -695,21 +779,23 @@ mod tests {
         }
     }
 
-    /// The properties above are not vacuous: the fast path takes requests
-    /// and responses (with and without a session) and declines many lines.
+    /// The properties above are not vacuous: the fast path takes requests,
+    /// notifications and responses (with and without a session) and
+    /// declines many lines.
     #[test]
     fn generated_lines_are_taken_and_declined() {
         use proptest::strategy::ValueTree;
         let mut runner = proptest::test_runner::TestRunner::deterministic();
-        let (mut requests, mut sessions, mut responses, mut declined) = (0, 0, 0, 0);
+        let (mut requests, mut notifications, mut sessions, mut responses, mut declined) =
+            (0, 0, 0, 0, 0);
         for _ in 0..2000 {
             let line = rpc_line().new_tree(&mut runner).unwrap().current();
             match skim_rpc(line.as_bytes(), 128, SkimFraming::Record) {
                 Some(read) => {
-                    if read.method.is_some() {
-                        requests += 1;
-                    } else {
-                        responses += 1;
+                    match (read.method, read.id) {
+                        (Some(_), Some(_)) => requests += 1,
+                        (Some(_), None) => notifications += 1,
+                        (None, _) => responses += 1,
                     }
                     sessions += usize::from(read.session.is_some());
                 }
@@ -717,8 +803,12 @@ mod tests {
             }
         }
         assert!(
-            requests > 100 && responses > 100 && sessions > 100 && declined > 400,
-            "{requests} {responses} {sessions} {declined}"
+            requests > 100
+                && notifications > 50
+                && responses > 100
+                && sessions > 100
+                && declined > 400,
+            "{requests} {notifications} {responses} {sessions} {declined}"
         );
     }
 }
