@@ -23,6 +23,7 @@
 use crate::rules::shape;
 use crate::spec::messages::{LegacyPlan, Plan, PlanMessage, PlanRemoved, PlanUpdate};
 use crate::spec::Revision;
+use hashbrown::HashTable;
 use std::borrow::Cow;
 
 /// What a skimmed line says.
@@ -49,11 +50,21 @@ pub enum SkimFraming {
     Message,
 }
 
+/// The hash a wide read keeps of a member name (its bytes as sent: an
+/// escaped name is declined before).
+fn name_hash(name: &[u8]) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::fast::FixedState::default().hash_one(name)
+}
+
 /// The deepest nesting skimmed; deeper lines (never seen in real traces) go
 /// to the exact path.
 pub(super) const MAX_SKIM_DEPTH: usize = 64;
 /// Most members of one object skimmed (repeats are looked for pairwise).
 const MAX_SKIM_MEMBERS: usize = 32;
+/// The deepest nesting [`Skimmer::reads_plainly`] reads (within the
+/// line limit); deeper lines get the exact look.
+const MAX_PLAIN_DEPTH: usize = 128;
 
 /// Reusable buffers for [`skim_update`], so a line costs no allocation.
 #[derive(Default)]
@@ -103,6 +114,10 @@ impl Skimmer {
     pub fn reads_plainly(&mut self, line: &[u8], max_depth: usize) -> bool {
         self.capture.clear();
         let mut skim = Skim::start(line, max_depth, &mut self.keys, &mut self.capture, false);
+        // Objects of any size, and nesting to the line limit: what a typed
+        // read declines for its own sake, this look can still take.
+        skim.max_depth = max_depth.min(MAX_PLAIN_DEPTH);
+        skim.wide = true;
         skim.whitespace();
         if skim.value().is_none() {
             return false;
@@ -415,6 +430,9 @@ pub(super) struct Skim<'a, 'k> {
     /// Whether the compact forms are tried first (tests compare the reads
     /// with and without them).
     pub(super) compact: bool,
+    /// Whether an object may have more than [`MAX_SKIM_MEMBERS`] members
+    /// (their names then looked for by hash).
+    pub(super) wide: bool,
 }
 
 impl<'a, 'k> Skim<'a, 'k> {
@@ -437,6 +455,7 @@ impl<'a, 'k> Skim<'a, 'k> {
             keys,
             capture,
             compact,
+            wide: false,
         }
     }
     pub(super) fn peek(&self) -> Option<u8> {
@@ -806,6 +825,61 @@ impl<'a, 'k> Skim<'a, 'k> {
     /// escapes; repeated names fail).
     pub(super) fn object(
         &mut self,
+        member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
+    ) -> Option<()> {
+        self.object_named(Self::new_name, member)
+    }
+
+    /// The name at `start..end` of the object whose names start at
+    /// `first_key`, kept if it is new; `None` if it repeats one, or the
+    /// object has more than [`MAX_SKIM_MEMBERS`] (compared pairwise).
+    fn new_name(&mut self, first_key: usize, (start, end): Span) -> Option<()> {
+        let name = self.bytes.get(start..end)?;
+        if self.keys.len() - first_key >= MAX_SKIM_MEMBERS
+            || (self.keys[first_key..].iter()).any(|&(s, e)| self.bytes.get(s..e) == Some(name))
+        {
+            return None;
+        }
+        self.keys.push((start, end));
+        Some(())
+    }
+
+    /// An object of any size whose members are values (the plain read):
+    /// its first [`MAX_SKIM_MEMBERS`] names compared pairwise, the rest by
+    /// their hashes. Equal hashes are taken for a repeat: a name that only
+    /// collides costs the exact look, nothing more.
+    #[inline(never)]
+    fn wide_object(&mut self) -> Option<()> {
+        let mut more: Option<HashTable<u64>> = None;
+        let wide_name = |skim: &mut Self, first_key: usize, (start, end): Span| {
+            if skim.keys.len() - first_key < MAX_SKIM_MEMBERS {
+                return skim.new_name(first_key, (start, end));
+            }
+            let bytes = skim.bytes;
+            let more = more.get_or_insert_with(|| {
+                let mut table = HashTable::new();
+                for &(s, e) in &skim.keys[first_key..] {
+                    let hash = name_hash(bytes.get(s..e).unwrap_or_default());
+                    table.insert_unique(hash, hash, |&hash| hash);
+                }
+                table
+            });
+            let hash = name_hash(bytes.get(start..end)?);
+            if more.find(hash, |&known| known == hash).is_some() {
+                return None;
+            }
+            more.insert_unique(hash, hash, |&hash| hash);
+            Some(())
+        };
+        self.object_named(wide_name, |skim, _| skim.value())
+    }
+
+    /// An object whose names `new_name` takes (given where the object's
+    /// names start in `keys`, and the name's span, without escapes) and
+    /// whose members `member` reads.
+    fn object_named(
+        &mut self,
+        mut new_name: impl FnMut(&mut Self, usize, Span) -> Option<()>,
         mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
     ) -> Option<()> {
         self.eat(b'{')?;
@@ -820,15 +894,10 @@ impl<'a, 'k> Skim<'a, 'k> {
                 self.whitespace();
                 let (start, end, escaped) = self.string()?;
                 let name = self.bytes.get(start..end)?;
-                if escaped
-                    || self.keys.len() - first_key >= MAX_SKIM_MEMBERS
-                    || self.keys[first_key..]
-                        .iter()
-                        .any(|&(s, e)| self.bytes.get(s..e) == Some(name))
-                {
+                if escaped {
                     return None;
                 }
-                self.keys.push((start, end));
+                new_name(self, first_key, (start, end))?;
                 self.whitespace();
                 self.eat(b':')?;
                 self.whitespace();
@@ -880,6 +949,7 @@ impl<'a, 'k> Skim<'a, 'k> {
     pub(super) fn value(&mut self) -> Option<()> {
         match self.peek()? {
             b'"' => self.string().map(drop),
+            b'{' if self.wide => self.wide_object(),
             b'{' => self.object(|skim, _| skim.value()),
             b'[' => self.array(Self::value),
             b'-' | b'0'..=b'9' => self.number(),
@@ -1655,6 +1725,7 @@ mod tests {
                 keys: &mut keys,
                 capture: &mut capture,
                 compact,
+                wide: false,
             };
             let found = if compact {
                 skim.compact_line(framing)
@@ -1680,8 +1751,80 @@ mod tests {
         Ok(true)
     }
 
+    /// Objects of up to 80 members (past the pairwise compare), each name
+    /// new or, now and then, an earlier one again (so that a repeat may
+    /// come past the first 32), now and then escaped, values of every kind;
+    /// now and then one inside another.
+    fn wide_object() -> impl Strategy<Value = String> {
+        // Most values plain, names rarely escaped: anything the read
+        // declines for its own sake hides what comes after it.
+        let value = prop_oneof![8 => Just("[1]".to_owned()), 1 => json_value()];
+        let member = (
+            prop::bool::weighted(0.03),
+            any::<prop::sample::Index>(),
+            0u8..200,
+            value,
+        );
+        (prop::collection::vec(member, 0..80), any::<bool>()).prop_map(|(members, nested)| {
+            let members: Vec<String> = (members.iter().enumerate())
+                .map(|(i, (again, earlier, form, value))| {
+                    let n = if *again && i > 0 { earlier.index(i) } else { i };
+                    let name = if *form == 0 {
+                        format!("\\u006e{n}")
+                    } else {
+                        format!("n{n}")
+                    };
+                    format!("\"{name}\":{value}")
+                })
+                .collect();
+            let object = format!("{{{}}}", members.join(","));
+            match nested {
+                true => format!("{{\"a\":[{object}],\"b\":{object}}}"),
+                false => object,
+            }
+        })
+    }
+
+    /// The plain read takes large objects, and declines a repeat wherever
+    /// it is, an escaped name, and nesting past its depth.
+    #[test]
+    fn the_plain_read_takes_large_objects_and_declines_repeats() {
+        let object = |names: &[usize]| {
+            let members: Vec<String> = names.iter().map(|n| format!("\"k{n}\":[{n}]")).collect();
+            format!("{{{}}}", members.join(","))
+        };
+        let plain = |text: &str| Skimmer::default().reads_plainly(text.as_bytes(), 128);
+        let distinct: Vec<usize> = (0..200).collect();
+        assert!(plain(&object(&distinct)));
+        for (repeat, of) in [(5, 2), (40, 0), (40, 3), (40, 35), (199, 150)] {
+            let mut names = distinct.clone();
+            names[repeat] = of;
+            assert!(!plain(&object(&names)), "{repeat} repeats {of}");
+        }
+        let escaped = object(&distinct).replace("\"k150\"", "\"\\u006b150\"");
+        assert!(!plain(&escaped));
+        let nested = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+        assert!(plain(&nested(100)));
+        assert!(!plain(&nested(129)));
+        assert!(!Skimmer::default().reads_plainly(nested(100).as_bytes(), 64));
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// What the plain read takes holds nothing the exact look names:
+        /// no member repeated, in objects of any size, and nothing
+        /// unpredictable.
+        #[test]
+        fn what_reads_plainly_holds_nothing_to_name(
+            value in prop_oneof![json_value(), wide_object()]
+        ) {
+            if Skimmer::default().reads_plainly(value.as_bytes(), 128) {
+                prop_assert!(crate::trace::duplicate_members(&value, 1).is_empty(), "{}", value);
+                prop_assert!(crate::trace::interop::find(&value, 1).is_none(), "{}", value);
+                prop_assert!(serde_json::from_str::<serde::de::IgnoredAny>(&value).is_ok());
+            }
+        }
 
         /// The look at the bytes that spares most lines the scan misses
         /// nothing the scan finds.
