@@ -11,7 +11,7 @@ mod record;
 mod unique;
 
 pub use lines::{LineReader, RawLine};
-pub(crate) use names::read_fields;
+pub(crate) use names::{read_fields, NameHashes};
 pub use record::{
     is_object, parse_message, parse_record, remarks_of_envelope, EnvelopeRemark, LineObject,
     Record, RecordFault, MAX_SUPPORTED_DEPTH,

@@ -118,6 +118,49 @@ impl<'t> Names<'t> {
     }
 }
 
+/// The hashes of one object's member names, to find a repeat where a
+/// collision may pass for one (the caller then leaves the object to a
+/// read that compares names). The first [`IN_PLACE`] are compared in
+/// place; past them they go in a table, placed by their own bits.
+#[derive(Default)]
+pub(crate) struct NameHashes {
+    first: [u64; IN_PLACE],
+    count: usize,
+    table: HashTable<u64>,
+}
+
+impl NameHashes {
+    /// Adds `hash`; whether it was new.
+    pub fn insert(&mut self, hash: u64) -> bool {
+        if self.count < IN_PLACE {
+            let (known, rest) = self.first.split_at_mut(self.count);
+            if known.contains(&hash) {
+                return false;
+            }
+            if let Some(slot) = rest.first_mut() {
+                *slot = hash;
+            }
+            self.count += 1;
+            return true;
+        }
+        if self.table.is_empty() {
+            for known in self.first {
+                self.table.insert_unique(known, known, |&known| known);
+            }
+        }
+        match self
+            .table
+            .entry(hash, |&known| known == hash, |&known| known)
+        {
+            hashbrown::hash_table::Entry::Occupied(_) => false,
+            hashbrown::hash_table::Entry::Vacant(slot) => {
+                slot.insert(hash);
+                true
+            }
+        }
+    }
+}
+
 /// Where `part`, a slice of `text`, starts in it (`None` for text from
 /// elsewhere, or past 4 GiB).
 pub(crate) fn offset_in(text: &str, part: &str) -> Option<u32> {

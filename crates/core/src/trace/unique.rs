@@ -6,7 +6,7 @@
 //! check or apply a plan update with one, and elsewhere it reads the last
 //! value, so that one party's repeat never makes it blame the other.
 
-use super::names::{offset_in, Names};
+use super::names::{offset_in, NameHashes, Names};
 use crate::text::pointer_token;
 use serde::de::{
     DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
@@ -60,33 +60,11 @@ pub fn is_plain(json: &str) -> bool {
             Ok(())
         }
         fn object<'de, A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            // Most objects are small: their hashes are compared in place,
-            // and a table (of the hashes themselves, placed by their own
-            // bits) is made only past the first few.
-            let mut first = [0u64; 8];
-            let mut count = 0;
-            let mut seen: hashbrown::HashTable<u64> = hashbrown::HashTable::new();
+            // Names remembered as hashes: a collision only sends the value
+            // to the exact checks.
+            let mut seen = NameHashes::default();
             while let Some(hash) = map.next_key_seed(NameHash(self.0))? {
-                let repeated = if count < first.len() {
-                    let repeated = first[..count].contains(&hash);
-                    first[count] = hash;
-                    count += 1;
-                    repeated
-                } else {
-                    if seen.is_empty() {
-                        for known in first {
-                            seen.insert_unique(known, known, |&known| known);
-                        }
-                    }
-                    match seen.entry(hash, |&known| known == hash, |&known| known) {
-                        hashbrown::hash_table::Entry::Occupied(_) => true,
-                        hashbrown::hash_table::Entry::Vacant(slot) => {
-                            slot.insert(hash);
-                            false
-                        }
-                    }
-                };
-                if repeated {
+                if !seen.insert(hash) {
                     return Err(A::Error::custom("repeated member name"));
                 }
                 map.next_value_seed(Walker(Plain(self.0)))?;

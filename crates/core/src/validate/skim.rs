@@ -23,7 +23,7 @@
 use crate::rules::shape;
 use crate::spec::messages::{LegacyPlan, Plan, PlanMessage, PlanRemoved, PlanUpdate};
 use crate::spec::Revision;
-use hashbrown::HashTable;
+use crate::trace::NameHashes;
 use std::borrow::Cow;
 
 /// What a skimmed line says.
@@ -845,33 +845,18 @@ impl<'a, 'k> Skim<'a, 'k> {
     }
 
     /// An object of any size whose members are values (the plain read):
-    /// its first [`MAX_SKIM_MEMBERS`] names compared pairwise, the rest by
-    /// their hashes. Equal hashes are taken for a repeat: a name that only
-    /// collides costs the exact look, nothing more.
+    /// its names compared by their hashes. Equal hashes are taken for a
+    /// repeat: a name that only collides costs the exact look, nothing
+    /// more.
     #[inline(never)]
     fn wide_object(&mut self) -> Option<()> {
-        let mut more: Option<HashTable<u64>> = None;
-        let wide_name = |skim: &mut Self, first_key: usize, (start, end): Span| {
-            if skim.keys.len() - first_key < MAX_SKIM_MEMBERS {
-                return skim.new_name(first_key, (start, end));
-            }
-            let bytes = skim.bytes;
-            let more = more.get_or_insert_with(|| {
-                let mut table = HashTable::new();
-                for &(s, e) in &skim.keys[first_key..] {
-                    let hash = name_hash(bytes.get(s..e).unwrap_or_default());
-                    table.insert_unique(hash, hash, |&hash| hash);
-                }
-                table
-            });
-            let hash = name_hash(bytes.get(start..end)?);
-            if more.find(hash, |&known| known == hash).is_some() {
-                return None;
-            }
-            more.insert_unique(hash, hash, |&hash| hash);
-            Some(())
+        let mut names = NameHashes::default();
+        let new_name = |skim: &mut Self, _, (start, end): Span| {
+            names
+                .insert(name_hash(skim.bytes.get(start..end)?))
+                .then_some(())
         };
-        self.object_named(wide_name, |skim, _| skim.value())
+        self.object_named(new_name, |skim, _| skim.value())
     }
 
     /// An object whose names `new_name` takes (given where the object's
