@@ -599,3 +599,59 @@ fn not_shown_counts_incomplete_diagnostics_too() {
     );
     assert!(text.contains(&expected), "{text}");
 }
+
+/// The heap a check keeps its state in is advised into huge pages
+/// (conformance/src/heap.rs): `hg` among the flags of the running binary's
+/// `[heap]`, read from /proc while it waits for its trace on standard input.
+/// A kernel built without transparent huge pages refuses the advice.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn a_check_advises_its_heap_into_huge_pages() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let advised = |pid: u32| -> bool {
+        let Ok(smaps) = std::fs::read_to_string(format!("/proc/{pid}/smaps")) else {
+            return false;
+        };
+        let mut in_heap = false;
+        smaps.lines().any(|line| {
+            if let Some(flags) = line.strip_prefix("VmFlags:") {
+                in_heap && flags.split_whitespace().any(|flag| flag == "hg")
+            } else {
+                // A mapping's first line starts with its address range.
+                let range = line.split_whitespace().next().unwrap_or("");
+                if range.contains('-') && range.chars().all(|c| c == '-' || c.is_ascii_hexdigit()) {
+                    in_heap = line.ends_with("[heap]");
+                }
+                false
+            }
+        })
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_acp-plan"))
+        .args(["check", "--quiet", "-"])
+        .current_dir(common::repo_root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("acp-plan starts");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut seen = advised(child.id());
+    while !seen && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+        seen = advised(child.id());
+    }
+    let trace = std::fs::read(common::repo_root().join(PLAN_OPS)).expect("the trace");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    pipe.write_all(&trace).expect("the trace is written");
+    drop(pipe);
+    let output = child.wait_with_output().expect("acp-plan runs");
+    assert_eq!(status(&output), 0, "{}", stderr(&output));
+    let huge_pages = std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists();
+    assert_eq!(
+        seen, huge_pages,
+        "advised: {seen}; kernel has THP: {huge_pages}"
+    );
+}

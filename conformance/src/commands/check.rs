@@ -45,6 +45,7 @@ pub fn run(args: CheckArgs) -> Result<u8, Error> {
 /// Check every file, on every core; unreadable ones are reported on stderr
 /// (in argument order) and counted.
 pub(super) fn check_all(files: &[PathBuf], config: &Config) -> (Vec<TraceReport>, usize) {
+    crate::heap::set_up_for_a_check();
     let mut traces = Vec::new();
     let mut unread = 0;
     for (path, result) in files.iter().zip(check_paths(files, config, default_jobs())) {

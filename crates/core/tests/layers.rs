@@ -34,8 +34,9 @@ const DAG: &[&str] = &[
     "fuzzing",
 ];
 
-/// `acp-plan` (conformance/): the clap definitions and errors, then the commands.
-const BIN: &[&str] = &["cli", "error", "commands"];
+/// `acp-plan` (conformance/): the allocator's set-up, the clap definitions
+/// and errors, then the commands.
+const BIN: &[&str] = &["heap", "cli", "error", "commands"];
 
 /// The code of `text` without comments and without its test module.
 fn code(text: &str) -> String {

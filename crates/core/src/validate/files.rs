@@ -16,15 +16,23 @@ const READ_BUFFER_BYTES: usize = 256 * 1024;
 /// output is the same whatever `jobs` is. Standard input, which every `-`
 /// shares, is read on the calling thread in argument order, as a sequential
 /// run would (the first `-` reads it all).
+///
+/// With one worker (one file, or `jobs` 1) every path is checked on the
+/// calling thread, in argument order: no thread to start, and the check
+/// keeps its state in the heap the program set up for it (the binary's
+/// `heap` module), not in one that glibc maps for a new thread.
 pub fn check_paths(
     paths: &[PathBuf],
     config: &Config,
     jobs: usize,
 ) -> Vec<io::Result<TraceReport>> {
-    let mut results: Vec<Option<io::Result<TraceReport>>> = paths.iter().map(|_| None).collect();
     let files = largest_first(paths);
-    let next = AtomicUsize::new(0);
     let workers = jobs.clamp(1, files.len().max(1));
+    if workers == 1 {
+        return paths.iter().map(|path| check_path(path, config)).collect();
+    }
+    let mut results: Vec<Option<io::Result<TraceReport>>> = paths.iter().map(|_| None).collect();
+    let next = AtomicUsize::new(0);
     thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
@@ -39,7 +47,7 @@ pub fn check_paths(
             .collect();
         for (index, path) in paths.iter().enumerate() {
             if is_stdin(path) {
-                results[index] = Some(check_reader("<stdin>", io::stdin().lock(), config.clone()));
+                results[index] = Some(check_path(path, config));
             }
         }
         for handle in handles {
@@ -78,6 +86,15 @@ fn largest_first(paths: &[PathBuf]) -> Vec<usize> {
 /// Workers for [`check_paths`]: one per core the process may use.
 pub fn default_jobs() -> usize {
     thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// One path checked on the calling thread.
+fn check_path(path: &Path, config: &Config) -> io::Result<TraceReport> {
+    if is_stdin(path) {
+        check_reader("<stdin>", io::stdin().lock(), config.clone())
+    } else {
+        check_file(path, config.clone())
+    }
 }
 
 fn is_stdin(path: &Path) -> bool {
