@@ -33,7 +33,9 @@ pub fn set_up() {
 ///
 /// This is the main thread's heap, where a check of one file runs
 /// (`validate::check_paths`); worker threads have heaps of their own. What
-/// the heap grows beyond the reserve is not advised.
+/// the heap grows beyond the reserve is not advised. Call after
+/// [`set_up`]: glibc's default threshold would map the block that grows
+/// the heap.
 pub fn set_up_for_a_check() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     glibc::reserve_the_heap_in_huge_pages();
@@ -53,6 +55,7 @@ mod glibc {
     /// (some kilobytes), and below [`MMAP_THRESHOLD`]: allocating it makes
     /// malloc grow the heap, by [`HEAP_RESERVE`] more.
     const GROW_NOW: usize = 512 * 1024;
+    const _: () = assert!(GROW_NOW < MMAP_THRESHOLD as usize);
 
     pub fn fix_the_mmap_threshold() {
         // SAFETY: mallopt only sets a malloc parameter; called while no

@@ -26,11 +26,12 @@ pub fn check_paths(
     config: &Config,
     jobs: usize,
 ) -> Vec<io::Result<TraceReport>> {
-    let files = largest_first(paths);
-    let workers = jobs.clamp(1, files.len().max(1));
-    if workers == 1 {
+    let files_only = paths.iter().filter(|path| !is_stdin(path)).count();
+    let workers = jobs.min(files_only);
+    if workers <= 1 {
         return paths.iter().map(|path| check_path(path, config)).collect();
     }
+    let files = largest_first(paths);
     let mut results: Vec<Option<io::Result<TraceReport>>> = paths.iter().map(|_| None).collect();
     let next = AtomicUsize::new(0);
     thread::scope(|scope| {
