@@ -50,13 +50,6 @@ pub enum SkimFraming {
     Message,
 }
 
-/// The hash a wide read keeps of a member name (its bytes as sent: an
-/// escaped name is declined before).
-fn name_hash(name: &[u8]) -> u64 {
-    use std::hash::BuildHasher;
-    foldhash::fast::FixedState::default().hash_one(name)
-}
-
 /// The deepest nesting skimmed; deeper lines (never seen in real traces) go
 /// to the exact path.
 pub(super) const MAX_SKIM_DEPTH: usize = 64;
@@ -848,12 +841,19 @@ impl<'a, 'k> Skim<'a, 'k> {
     /// its names compared by their hashes. Equal hashes are taken for a
     /// repeat: a name that only collides costs the exact look, nothing
     /// more.
+    ///
+    /// The names are hashed as sent (an escaped name is declined before),
+    /// with a seed of its own, as `trace::is_plain` does: with a fixed one
+    /// a trace could choose names whose hashes pile up in one place of the
+    /// table.
     #[inline(never)]
     fn wide_object(&mut self) -> Option<()> {
+        use std::hash::BuildHasher;
+        let hasher = foldhash::fast::RandomState::default();
         let mut names = NameHashes::default();
         let new_name = |skim: &mut Self, _, (start, end): Span| {
             names
-                .insert(name_hash(skim.bytes.get(start..end)?))
+                .insert(hasher.hash_one(skim.bytes.get(start..end)?))
                 .then_some(())
         };
         self.object_named(new_name, |skim, _| skim.value())
