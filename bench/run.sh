@@ -3,6 +3,7 @@
 #
 #   bench/run.sh [--smoke] [--runs N] [--dir DIR] [--strict] [--baseline BIN]
 #                [--shapes "plan chat tool many few"] [--sizes "100MB:100 1GB:1000"] [--no-build]
+#   bench/run.sh --shapes "few many@300 many@1000 many@3000 many" ...
 #   bench/run.sh --hostile [--dir DIR] [--strict]
 #
 # Full run (release build): for each shape of trace (plan-heavy, chat-heavy,
@@ -10,8 +11,10 @@
 # 10 sessions, to tell its state's cache misses from its work) generates a 100 MB and a 1 GB trace with
 # `acp-plan gen` into DIR (default /tmp/acp-plan-bench; never the repo), then
 # times `check` against the floor (json_floor: `read_line` and a
-# `serde_json::Value` per line, built with LTO and one codegen unit), N runs
-# each, alternated so that load on a shared machine hits both alike; peak
+# `serde_json::Value` per line, built with LTO and one codegen unit) and
+# the client floor (the same, keeping each session's plans as a client must:
+# no target, a reference for the state's cost), N runs each, alternated so
+# that load on a shared machine hits them alike; peak
 # memory of each run; then many files at once (the 100 MB traces in one
 # `check` against one `check` per file); then the tap (tap_bench). Prints a
 # summary with the targets; --strict exits 1 when one is missed.
@@ -19,6 +22,9 @@
 # --baseline BIN: also time another build's `acp-plan check` (e.g. before an
 # optimization) in the same runs, as the row "base".
 # --no-build: use the binaries already built (e.g. while sources change).
+# many@N in --shapes: the many-sessions shape over N sessions instead of
+# 10 000, with no target, like the control: what the ratio loses as the
+# state outgrows the caches.
 # --smoke: a debug build on tiny traces, to keep the benchmark from rotting
 # (CI runs it); its numbers mean nothing.
 # --hostile: peak memory of `check` on hostile shapes (bench/hostile.py:
@@ -106,6 +112,8 @@ shape_options() {
     # A control, with no target: the many-sessions shape over 10 sessions, whose
     # state stays in cache. What many-sessions costs beyond it is memory.
     few) echo "--sessions 10 --plans 2 --entries 4 --non-plan-share 0.5 --payload-bytes 40 --turn-length 2" ;;
+    # Points between the two (see --shapes above).
+    many@*) echo "--sessions ${1#many@} --plans 2 --entries 4 --non-plan-share 0.5 --payload-bytes 40 --turn-length 2" ;;
     *) echo "unknown shape $1" >&2; exit 2 ;;
   esac
 }
@@ -140,6 +148,7 @@ for shape in $shapes; do
     echo "size $name $bytes $lines" >> "$results"
     for i in $(seq "$runs"); do
       run "floor:$name" -- "$floor_out/json_floor" "$trace" > /dev/null
+      run "client:$name" -- "$floor_out/client_floor" "$trace" > /dev/null
       # Generated traces are conformant by construction: exit status 0.
       run "check:$name" -- "$acp" check --quiet "$trace" > "$dir/check-$name.txt"
       if [ -n "$baseline" ]; then
@@ -153,22 +162,25 @@ for shape in $shapes; do
     echo "$name: check found $(grep -o '[0-9]* errors, [0-9]* warnings, [0-9]* infos' "$dir/check-$name.txt")"
     # Only the first size of each shape with a target is kept (for many
     # files): disk is finite.
-    if [ "$spec" != "${sizes%% *}" ] || [ "$shape" = few ]; then rm -f "$trace"; fi
+    if [ "$spec" != "${sizes%% *}" ] || [ "$shape" = few ] || [[ $shape == many@* ]]; then rm -f "$trace"; fi
   done
-  # Many files: the four shapes with targets (the control would repeat one).
-  [ "$shape" = few ] || first_traces+=("$dir/bench-$shape-${sizes%%:*}.jsonl")
+  # Many files: the four shapes with targets (the controls would repeat one).
+  [ "$shape" = few ] || [[ $shape == many@* ]] || first_traces+=("$dir/bench-$shape-${sizes%%:*}.jsonl")
 done
 
-echo "== many files: ${#first_traces[@]} traces in one check against one check per file ($runs runs each)"
-for i in $(seq "$runs"); do
-  start=$(date +%s.%N)
-  for trace in "${first_traces[@]}"; do
-    "$acp" check --quiet "$trace" > /dev/null
+# Not when --shapes names controls only: a check of no file reads stdin.
+if [ ${#first_traces[@]} -gt 0 ]; then
+  echo "== many files: ${#first_traces[@]} traces in one check against one check per file ($runs runs each)"
+  for i in $(seq "$runs"); do
+    start=$(date +%s.%N)
+    for trace in "${first_traces[@]}"; do
+      "$acp" check --quiet "$trace" > /dev/null
+    done
+    end=$(date +%s.%N)
+    awk -v a="$start" -v b="$end" 'BEGIN { printf "files-sequential %.3f\n", b - a }' >> "$results"
+    run "files:all" -- "$acp" check --quiet "${first_traces[@]}" > "$dir/check-files.txt"
   done
-  end=$(date +%s.%N)
-  awk -v a="$start" -v b="$end" 'BEGIN { printf "files-sequential %.3f\n", b - a }' >> "$results"
-  run "files:all" -- "$acp" check --quiet "${first_traces[@]}" > "$dir/check-files.txt"
-done
+fi
 
 awk -v strict="$strict" -v cores="$(nproc)" '
   $1 == "size" { bytes[$2] = $3; lines[$2] = $4; order[++n] = $2; next }
@@ -182,21 +194,23 @@ awk -v strict="$strict" -v cores="$(nproc)" '
     if ($5 > rss[k]) rss[k] = $5
   }
   END {
-    printf "\n%-13s %-6s %9s %9s %11s %10s %9s\n", "trace", "tool", "best s", "MB/s", "lines/s", "CPU s", "peak MB"
+    printf "\n%-16s %-6s %9s %9s %11s %10s %9s\n", "trace", "tool", "best s", "MB/s", "lines/s", "CPU s", "peak MB"
     for (i = 1; i <= n; i++) {
       s = order[i]
-      for (t = 1; t <= 4; t++) {
-        tool = (t == 1) ? "floor" : (t == 2) ? "check" : (t == 3) ? "base" : "lean"; k = tool ":" s
+      for (t = 1; t <= 5; t++) {
+        tool = (t == 1) ? "floor" : (t == 2) ? "client" : (t == 3) ? "check" : (t == 4) ? "base" : "lean"; k = tool ":" s
         if (!(k in wall)) continue
-        printf "%-13s %-6s %9.3f %9.1f %11.0f %10.3f %9.1f\n", s, tool, wall[k], bytes[s] / 1e6 / wall[k], lines[s] / wall[k], mincpu[k], rss[k] / 1024
+        printf "%-16s %-6s %9.3f %9.1f %11.0f %10.3f %9.1f\n", s, tool, wall[k], bytes[s] / 1e6 / wall[k], lines[s] / wall[k], mincpu[k], rss[k] / 1024
       }
     }
     printf "\n"
     for (i = 1; i <= n; i++) {
       s = order[i]
       ratio = wall["floor:" s] / wall["check:" s]; cpuratio = mincpu["floor:" s] / mincpu["check:" s]
-      control = (s ~ /^few-/)
-      printf "%-13s check/floor: %.2fx by best wall time, %.2fx by CPU time (%s)", s, ratio, cpuratio, control ? "control: many-sessions over 10 sessions, no target" : "target: at least 2x"
+      control = (s ~ /^few-/ || s ~ /^many@/)
+      over = (s ~ /^few-/) ? "10" : substr(s, 6, index(s, "-") - 6)
+      printf "%-16s check/floor: %.2fx by best wall time, %.2fx by CPU time (%s)", s, ratio, cpuratio, control ? "control: many-sessions over " over " sessions, no target" : "target: at least 2x"
+      printf "; check/client floor %.2fx by CPU time", mincpu["client:" s] / mincpu["check:" s]
       if (("base:" s) in wall)
         printf "; base/floor %.2fx, %.2fx", wall["floor:" s] / wall["base:" s], mincpu["floor:" s] / mincpu["base:" s]
       printf "\n"
@@ -205,7 +219,7 @@ awk -v strict="$strict" -v cores="$(nproc)" '
     printf "\npeak memory of check (default --max-diagnostics, then 100), by length:\n"
     for (i = 1; i <= n; i++) {
       s = order[i]
-      printf "%-13s %.1f MB, %.1f MB\n", s, rss["check:" s] / 1024, rss["lean:" s] / 1024
+      printf "%-16s %.1f MB, %.1f MB\n", s, rss["check:" s] / 1024, rss["lean:" s] / 1024
       if (rss["check:" s] / 1024 >= 64) missed = 1
     }
     if (seq) {
