@@ -44,16 +44,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// A member's value, taken out (`Null` if absent, or if `value` is not an
+/// object: indexing for a change would panic on an array).
+fn take(value: &mut Value, name: &str) -> Value {
+    value.get_mut(name).map(Value::take).unwrap_or_default()
+}
+
 /// Keeps what a plan update changes; ignores every other message.
 fn apply(sessions: &mut HashMap<String, SessionPlans>, mut value: Value) {
     if value.get("direction").is_some() {
-        value = value["message"].take();
+        value = take(&mut value, "message");
     }
     if value["method"] != "session/update" {
         return;
     }
-    let params = &mut value["params"];
-    let mut update = params["update"].take();
+    let mut params = take(&mut value, "params");
+    let mut update = take(&mut params, "update");
     let kind = update["sessionUpdate"].as_str().unwrap_or_default();
     if !matches!(kind, "plan" | "plan_update" | "plan_removed") {
         return;
@@ -69,9 +75,9 @@ fn apply(sessions: &mut HashMap<String, SessionPlans>, mut value: Value) {
         return;
     };
     match kind {
-        "plan" => plans.legacy = Some(update["entries"].take()),
+        "plan" => plans.legacy = Some(take(&mut update, "entries")),
         "plan_update" => {
-            let plan = update["plan"].take();
+            let plan = take(&mut update, "plan");
             if let Some(id) = plan["planId"].as_str() {
                 match plans.plans.get_mut(id) {
                     Some(shown) => *shown = plan,
