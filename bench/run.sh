@@ -118,6 +118,9 @@ shape_options() {
   esac
 }
 
+# The controls (few, many@N): no target, and not part of many files.
+is_control() { [ "$1" = few ] || [[ $1 == many@* ]]; }
+
 echo "== build ($profile; the floor: $floor_profile)"
 # Two builds, so that features do not mix: the binary as users get it, and
 # the helpers (the floor among them) with serde_json as it comes.
@@ -162,10 +165,10 @@ for shape in $shapes; do
     echo "$name: check found $(grep -o '[0-9]* errors, [0-9]* warnings, [0-9]* infos' "$dir/check-$name.txt")"
     # Only the first size of each shape with a target is kept (for many
     # files): disk is finite.
-    if [ "$spec" != "${sizes%% *}" ] || [ "$shape" = few ] || [[ $shape == many@* ]]; then rm -f "$trace"; fi
+    if [ "$spec" != "${sizes%% *}" ] || is_control "$shape"; then rm -f "$trace"; fi
   done
   # Many files: the four shapes with targets (the controls would repeat one).
-  [ "$shape" = few ] || [[ $shape == many@* ]] || first_traces+=("$dir/bench-$shape-${sizes%%:*}.jsonl")
+  is_control "$shape" || first_traces+=("$dir/bench-$shape-${sizes%%:*}.jsonl")
 done
 
 # Not when --shapes names controls only: a check of no file reads stdin.
