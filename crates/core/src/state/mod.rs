@@ -9,7 +9,7 @@
 
 use crate::spec::messages::{PlanContent, PlanEntry, PlanMessage};
 use serde_json::{json, Map, Value};
-use std::sync::Arc;
+use smol_str::SmolStr;
 
 /// Maps in the order their keys were first shown, hashed with foldhash (seeded
 /// per process, as the validator's maps are): SipHash was 3% of the
@@ -40,9 +40,12 @@ pub struct SessionPlans {
 /// [`ClientState::compact`] once they outnumber the sessions shown.
 #[derive(Clone, Default)]
 pub struct ClientState {
-    slots: Vec<Option<(Arc<str>, SessionPlans)>>,
-    /// The slot of each session shown (ids shared with `slots`).
-    by_id: HashMap<Arc<str>, usize>,
+    slots: Vec<Option<(SmolStr, SessionPlans)>>,
+    /// The slot of each session shown. An id of up to 23 bytes is held in
+    /// the map's own bucket, so finding its session does not wait on another
+    /// line of memory (with thousands of sessions, rarely in cache) to
+    /// compare it; a longer one is shared with `slots`.
+    by_id: HashMap<SmolStr, usize>,
 }
 
 /// A map keyed by session id, hashed with foldhash (see [`IndexMap`]).
@@ -86,9 +89,8 @@ impl ClientState {
             return index;
         }
         let index = self.slots.len();
-        let id: Arc<str> = Arc::from(session);
-        self.slots
-            .push(Some((Arc::clone(&id), SessionPlans::default())));
+        let id = SmolStr::new(session);
+        self.slots.push(Some((id.clone(), SessionPlans::default())));
         self.by_id.insert(id, index);
         index
     }
@@ -180,22 +182,24 @@ impl ClientState {
             return false;
         };
         match message {
-            PlanMessage::Legacy(legacy) => plans.legacy = Some(shown_entries(legacy.entries)),
-            PlanMessage::Update(update) => {
-                let content = match update.plan.content {
-                    PlanContent::Items { entries } => PlanContent::Items {
-                        entries: shown_entries(entries),
-                    },
-                    other => other,
-                };
-                let view = PlanView { content };
-                match plans.plans.get_mut(&update.plan.id) {
-                    Some(existing) => *existing = view,
-                    None => {
-                        plans.plans.insert(update.plan.id, view);
+            PlanMessage::Legacy(legacy) => match &mut plans.legacy {
+                Some(shown) => replace_entries(shown, legacy.entries),
+                None => plans.legacy = Some(shown_entries(legacy.entries)),
+            },
+            PlanMessage::Update(update) => match plans.plans.get_mut(&update.plan.id) {
+                Some(existing) => match (&mut existing.content, update.plan.content) {
+                    (PlanContent::Items { entries: shown }, PlanContent::Items { entries }) => {
+                        replace_entries(shown, entries)
                     }
+                    (_, content) => existing.content = shown_content(content),
+                },
+                None => {
+                    let view = PlanView {
+                        content: shown_content(update.plan.content),
+                    };
+                    plans.plans.insert(update.plan.id, view);
                 }
-            }
+            },
             PlanMessage::Removed(removed) => {
                 plans.plans.shift_remove(&removed.plan_id);
             }
@@ -211,6 +215,38 @@ impl ClientState {
             .map(|(id, plans)| (id.to_owned(), plans.to_json()))
             .collect();
         json!({ "sessions": sessions })
+    }
+}
+
+/// Content as a client shows it (see [`shown_entries`]).
+fn shown_content(content: PlanContent) -> PlanContent {
+    match content {
+        PlanContent::Items { entries } => PlanContent::Items {
+            entries: shown_entries(entries),
+        },
+        other => other,
+    }
+}
+
+/// `new` shown in place of the entries `shown`. Where an entry's text is as
+/// long as the text it replaces, it is copied into that text's buffer
+/// instead of the buffer being freed: with many sessions the shown entries
+/// are rarely in cache, and freeing a buffer reads it (a wait on memory for
+/// each entry) where copying into it only writes. The buffers keep their
+/// size, so the state's bytes are what they were.
+fn replace_entries(shown: &mut Vec<PlanEntry>, new: Vec<PlanEntry>) {
+    if shown.len() != new.len() {
+        *shown = shown_entries(new);
+        return;
+    }
+    for (entry, new) in shown.iter_mut().zip(new) {
+        if entry.content.len() == new.content.len() {
+            entry.content.clone_from(&new.content);
+        } else {
+            entry.content = new.content;
+        }
+        entry.priority = new.priority;
+        entry.status = new.status;
     }
 }
 
@@ -337,6 +373,70 @@ mod tests {
         }
         // 66 empty slots against 36 sessions.
         assert!(state.is_sparse());
+    }
+
+    fn items(id: &str, entries: &[(&str, Status)]) -> PlanMessage {
+        let entries = entries
+            .iter()
+            .map(|(content, status)| PlanEntry {
+                content: (*content).into(),
+                priority: Priority::High,
+                status: status.clone(),
+                meta: Some(RawJson::new("{}")),
+            })
+            .collect();
+        PlanMessage::Update(PlanUpdate {
+            plan: Plan {
+                id: id.into(),
+                content: PlanContent::Items { entries },
+                meta: None,
+            },
+            meta: None,
+        })
+    }
+
+    /// Entries replaced in place (text as long as before), by new ones
+    /// (longer text, another count) or by another type show what was sent
+    /// last, without `_meta`.
+    #[test]
+    fn updates_replace_entries_in_place_or_not() {
+        let mut state = ClientState::new();
+        state.open_session("s");
+        let shown = |state: &ClientState| state.session("s").unwrap().plans["p"].clone();
+        let expect = |message: &PlanMessage| {
+            let PlanMessage::Update(update) = message else {
+                unreachable!()
+            };
+            PlanView {
+                content: shown_content(update.plan.content.clone()),
+            }
+        };
+        let steps = [
+            items("p", &[("abc", Status::Pending), ("de", Status::Pending)]),
+            items(
+                "p",
+                &[("xyz", Status::Completed), ("de", Status::InProgress)],
+            ),
+            items(
+                "p",
+                &[("longer", Status::Completed), ("d", Status::Pending)],
+            ),
+            items("p", &[("one", Status::Cancelled)]),
+            markdown("p", "text"),
+            items("p", &[("two", Status::Pending), ("and", Status::Pending)]),
+        ];
+        for step in &steps {
+            assert!(state.apply("s", step));
+            let view = shown(&state);
+            assert_eq!(view, expect(step));
+            if let PlanContent::Items { entries } = &view.content {
+                assert!(entries.iter().all(|e| e.meta.is_none()));
+            }
+        }
+        let PlanContent::Items { entries } = &shown(&state).content else {
+            unreachable!()
+        };
+        assert_eq!(entries[1].content, "and");
     }
 
     #[test]
