@@ -10,6 +10,7 @@ use crate::rules::{env, ses, trace_format};
 use crate::trace::interop::{self, Unpredictable};
 use crate::trace::{last_member, DuplicateMember, LineObject};
 use serde_json::value::RawValue;
+use smol_str::SmolStr;
 
 impl Validator {
     pub(super) fn message(&mut self, direction: Option<Direction>, object: &LineObject<'_>) {
@@ -235,7 +236,7 @@ impl Validator {
             Turns::bounded(
                 &mut self.turns.cancelling,
                 limit,
-                session.to_owned(),
+                SmolStr::new(session),
                 self.line,
             );
         }
@@ -376,10 +377,15 @@ impl Validator {
                 if let Some(session) = self.turns.prompts.remove(&request) {
                     // v1 and the draft end a turn with the prompt's answer.
                     if self.revision.revision.spelling().legacy_plan
-                        && self.turns.cancelling.remove(&session).is_some()
+                        && self.turns.cancelling.remove(session.as_str()).is_some()
                     {
                         let limit = self.config.limits.max_outstanding_requests;
-                        Turns::bounded(&mut self.turns.cancel_ended, limit, session, self.line);
+                        Turns::bounded(
+                            &mut self.turns.cancel_ended,
+                            limit,
+                            session.into(),
+                            self.line,
+                        );
                     }
                 }
             }
@@ -390,7 +396,7 @@ impl Validator {
                     // replay may go on.
                     if error.is_none() && self.turns.replaying.first_for(&session).is_none() {
                         let limit = self.config.limits.max_outstanding_requests;
-                        Turns::bounded(&mut self.turns.replayed, limit, session, self.line);
+                        Turns::bounded(&mut self.turns.replayed, limit, session.into(), self.line);
                     }
                 }
                 if let Some(session) = self.loading.remove(&request) {

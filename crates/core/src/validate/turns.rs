@@ -3,6 +3,7 @@
 //! with.
 
 use super::{At, FoldMap};
+use smol_str::SmolStr;
 use std::collections::BTreeSet;
 
 /// The turn and replay boundaries of every session. Every map is bounded
@@ -17,13 +18,13 @@ pub(super) struct Turns {
     /// session/load (v2: session/resume with a replay) requests in flight.
     pub replaying: SessionRequests,
     /// Sessions whose replay was answered, until their next prompt: the answer's line.
-    pub replayed: FoldMap<String, u64>,
+    pub replayed: FoldMap<SmolStr, u64>,
     /// session/prompt requests in flight.
     pub prompts: SessionRequests,
     /// Sessions the client cancelled whose turn has not ended yet.
-    pub cancelling: FoldMap<String, u64>,
+    pub cancelling: FoldMap<SmolStr, u64>,
     /// Sessions whose cancelled turn ended, until their next prompt: the end's line.
-    pub cancel_ended: FoldMap<String, u64>,
+    pub cancel_ended: FoldMap<SmolStr, u64>,
 }
 
 impl Turns {

@@ -15,6 +15,7 @@ use crate::trace::interop::{self, Unpredictable};
 use crate::trace::{is_object, last_member};
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use smol_str::SmolStr;
 use std::borrow::Cow;
 
 impl Validator {
@@ -177,7 +178,7 @@ impl Validator {
                 Turns::bounded(
                     &mut self.turns.cancel_ended,
                     limit,
-                    session.to_owned(),
+                    SmolStr::new(session),
                     self.line,
                 );
             }
