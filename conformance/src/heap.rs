@@ -31,8 +31,9 @@ pub fn set_up() {
 /// target. A check is one batch that reuses what it frees and then exits;
 /// long-running commands (`tap`, `agent`) keep glibc's default.
 ///
-/// This is the main thread's heap, where a check of one file runs
-/// (`validate::check_paths`); worker threads have heaps of their own. What
+/// This is the main thread's heap, where a check of one file runs, and of
+/// many files the costliest (`validate::check_paths`); the other workers'
+/// threads have heaps of their own. What
 /// the heap grows beyond the reserve is not advised. Call after
 /// [`set_up`]: glibc's default threshold would map the block that grows
 /// the heap.
