@@ -20,7 +20,8 @@
 # summary with the targets; --strict exits 1 when one is missed.
 #
 # --baseline BIN: also time another build's `acp-plan check` (e.g. before an
-# optimization) in the same runs, as the row "base".
+# optimization) in the same runs, as the row "base", and its check of many
+# files.
 # --no-build: use the binaries already built (e.g. while sources change).
 # many@N in --shapes: the many-sessions shape over N sessions instead of
 # 10 000, with no target, like the control: what the ratio loses as the
@@ -182,6 +183,9 @@ if [ ${#first_traces[@]} -gt 0 ]; then
     end=$(date +%s.%N)
     awk -v a="$start" -v b="$end" 'BEGIN { printf "files-sequential %.3f\n", b - a }' >> "$results"
     run "files:all" -- "$acp" check --quiet "${first_traces[@]}" > "$dir/check-files.txt"
+    if [ -n "$baseline" ]; then
+      run "files:base" -- "$baseline" check --quiet "${first_traces[@]}" > /dev/null
+    fi
   done
 fi
 
@@ -226,7 +230,10 @@ awk -v strict="$strict" -v cores="$(nproc)" '
       if (rss["check:" s] / 1024 >= 64) missed = 1
     }
     if (seq) {
-      printf "\nmany files on %d cores: one check per file %.3f s, one check of all %.3f s: %.2fx\n", cores, seq, wall["files:all"], seq / wall["files:all"]
+      printf "\nmany files on %d cores: one check per file %.3f s, one check of all %.3f s: %.2fx", cores, seq, wall["files:all"], seq / wall["files:all"]
+      if ("files:base" in wall)
+        printf "; base: one check of all %.3f s, %.2fx", wall["files:base"], seq / wall["files:base"]
+      printf "\n"
     }
     if (failed) exit 2
     if (strict && missed) { print "a target was missed"; exit 1 }
