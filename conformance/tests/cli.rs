@@ -281,6 +281,34 @@ fn dash_reads_standard_input() {
     assert_eq!(rules_and_lines(&from_stdin), rules_and_lines(&from_file));
 }
 
+/// Many files are checked on every core (the calling thread among the
+/// workers, unless it reads standard input); either way the report is in
+/// argument order and the same as with the file itself in place of `-`.
+#[test]
+fn many_files_report_in_argument_order_with_stdin_among_them() {
+    const FULL: &str = "corpus/live/broken-full.jsonl";
+    const SES: &str = "corpus/live/broken-ses.jsonl";
+    let trace = std::fs::read(common::repo_root().join(FULL)).expect("trace");
+    let args = ["check", "--format", "json", "--show-state", BROKEN];
+    let with_stdin = acp_plan_with_stdin(&[&args[..], &["-", PLAN_OPS, SES]].concat(), &trace);
+    let all_files = acp_plan(&[&args[..], &[FULL, PLAN_OPS, SES]].concat());
+    assert_eq!(status(&with_stdin), 1);
+    assert_eq!(status(&all_files), 1);
+    let named = stdout(&with_stdin).replace("\"<stdin>\"", &format!("\"{FULL}\""));
+    assert_eq!(named, stdout(&all_files));
+    // In argument order: the first diagnostic of each trace comes after the
+    // previous trace's.
+    let files: Vec<String> = json(&all_files)["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| d["file"].as_str().expect("file").to_owned())
+        .collect();
+    let mut order = files.clone();
+    order.dedup();
+    assert_eq!(order, [BROKEN, FULL, SES], "{files:?}");
+}
+
 #[test]
 fn show_state_prints_the_final_client_state() {
     let human = acp_plan(&["check", "--show-state", PLAN_OPS]);
