@@ -13,10 +13,9 @@ const READ_BUFFER_BYTES: usize = 256 * 1024;
 /// Check each of `paths` (`-` is standard input) with up to `jobs` workers,
 /// one file per worker at a time, the costliest first. The results come
 /// back in the order of `paths`, each exactly what a run over that file
-/// alone gives, so the
-/// output is the same whatever `jobs` is. Standard input, which every `-`
-/// shares, is read on the calling thread in argument order, as a sequential
-/// run would (the first `-` reads it all).
+/// alone gives, so the output is the same whatever `jobs` is. Standard
+/// input, which every `-` shares, is read on the calling thread in argument
+/// order, as a sequential run would (the first `-` reads it all).
 ///
 /// With one worker (one file, or `jobs` 1) every path is checked on the
 /// calling thread, in argument order: no thread to start, and the check
