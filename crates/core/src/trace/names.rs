@@ -134,16 +134,29 @@ impl<'t> Names<'t> {
 /// The hashes of one object's member names, to find a repeat where a
 /// collision may pass for one (the caller then leaves the object to a
 /// read that compares names). The first [`IN_PLACE`] are compared in
-/// place; past them they go in a table, placed by their own bits.
+/// place; up to [`IN_TABLE`] go in a table, placed by their own bits; the
+/// rest are looked up in the table and listed, and the list is sorted once
+/// the object ends ([`NameHashes::all_distinct`]).
 #[derive(Default)]
 pub(crate) struct NameHashes {
     first: [u64; IN_PLACE],
     count: usize,
     table: HashTable<u64>,
+    /// Hashes past the table's, not yet compared with one another.
+    listed: Vec<u64>,
 }
 
+/// Hashes a table takes before the others are listed. Past the caches,
+/// each insertion into a table of millions waits on memory; a list is
+/// written in order and sorted once (bench/hostile.py's `repeat`: 1.6
+/// million names). Repeats of a name among the first ones, the usual
+/// mistake, are still found as they come.
+const IN_TABLE: usize = 4096;
+
 impl NameHashes {
-    /// Adds `hash`; whether it was new.
+    /// Adds `hash`; whether it was new, as far as is known yet: a hash
+    /// listed past [`IN_TABLE`] is compared with the others listed only by
+    /// [`NameHashes::all_distinct`].
     pub fn insert(&mut self, hash: u64) -> bool {
         if self.count < IN_PLACE {
             let (known, rest) = self.first.split_at_mut(self.count);
@@ -161,6 +174,13 @@ impl NameHashes {
                 self.table.insert_unique(known, known, |&known| known);
             }
         }
+        if self.table.len() >= IN_TABLE {
+            if self.table.find(hash, |&known| known == hash).is_some() {
+                return false;
+            }
+            self.listed.push(hash);
+            return true;
+        }
         match self
             .table
             .entry(hash, |&known| known == hash, |&known| known)
@@ -171,6 +191,13 @@ impl NameHashes {
                 true
             }
         }
+    }
+
+    /// Whether every hash added was new: what [`NameHashes::insert`] did
+    /// not say yet, once the object has ended.
+    pub fn all_distinct(&mut self) -> bool {
+        self.listed.sort_unstable();
+        !self.listed.windows(2).any(|pair| pair[0] == pair[1])
     }
 }
 
@@ -352,6 +379,37 @@ mod tests {
             assert_eq!(names.add(raw).unwrap().1, 1);
         }
         assert_eq!(names.len(), 50_000);
+    }
+
+    /// A repeat is found as it comes among the first hashes and of them;
+    /// between two hashes past the table's, once the object ends.
+    #[test]
+    fn name_hashes_find_every_repeat() {
+        let hash = |i: u64| i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let count = 3 * IN_TABLE as u64;
+        let repeat_at = |earlier: u64, later: u64| {
+            let mut hashes = NameHashes::default();
+            let new: Vec<bool> = (0..count)
+                .map(|i| hashes.insert(hash(if i == later { earlier } else { i })))
+                .collect();
+            (new, hashes.all_distinct())
+        };
+        // No repeat.
+        let mut hashes = NameHashes::default();
+        assert!((0..count).all(|i| hashes.insert(hash(i))));
+        assert!(hashes.all_distinct());
+        // In place, in the table, and a late hash repeating an early one:
+        // found as they come.
+        for (earlier, later) in [(2, 5), (100, 200), (100, 2 * IN_TABLE as u64)] {
+            let (new, distinct) = repeat_at(earlier, later);
+            let refused: Vec<usize> = (0..new.len()).filter(|&i| !new[i]).collect();
+            assert_eq!(refused, [later as usize], "{earlier} {later}");
+            assert!(distinct, "{earlier} {later}");
+        }
+        // Two late hashes: found at the end.
+        let (new, distinct) = repeat_at(IN_TABLE as u64 + 10, 2 * IN_TABLE as u64);
+        assert!(new.iter().all(|&new| new));
+        assert!(!distinct);
     }
 
     /// Names whose kept 32 bits of hash are the same are told apart by

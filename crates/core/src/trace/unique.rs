@@ -69,6 +69,9 @@ pub fn is_plain(json: &str) -> bool {
                 }
                 map.next_value_seed(Walker(Plain(self.0)))?;
             }
+            if !seen.all_distinct() {
+                return Err(A::Error::custom("repeated member name"));
+            }
             Ok(())
         }
     }
@@ -903,6 +906,25 @@ mod tests {
     use proptest::prelude::*;
     use serde_json::Value;
     use std::collections::HashSet;
+
+    /// Objects past the hashes a table takes: a repeat anywhere is found,
+    /// as the exact read finds it.
+    #[test]
+    fn a_repeat_among_thousands_of_members_is_found() {
+        let object = |names: &[String]| {
+            let members: Vec<String> = names.iter().map(|n| format!("\"{n}\":0")).collect();
+            format!("{{{}}}", members.join(","))
+        };
+        let names: Vec<String> = (0..20_000).map(|i| format!("m{i}")).collect();
+        assert!(is_plain(&object(&names)));
+        for (earlier, later) in [(3, 7), (3, 15_000), (12_000, 15_000)] {
+            let mut repeated = names.clone();
+            repeated[later] = names[earlier].clone();
+            let text = object(&repeated);
+            assert!(!is_plain(&text), "{earlier} {later}");
+            assert!(first_duplicate_member(&text).is_some(), "{earlier} {later}");
+        }
+    }
 
     /// JSON whose objects draw member names from three, so that they
     /// repeat, at any depth; its leaves are numbered apart when written.

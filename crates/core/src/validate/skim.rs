@@ -856,7 +856,8 @@ impl<'a, 'k> Skim<'a, 'k> {
                 .insert(hasher.hash_one(skim.bytes.get(start..end)?))
                 .then_some(())
         };
-        self.object_named(new_name, |skim, _| skim.value())
+        self.object_named(new_name, |skim, _| skim.value())?;
+        names.all_distinct().then_some(())
     }
 
     /// An object whose names `new_name` takes (given where the object's
@@ -1779,9 +1780,19 @@ mod tests {
             format!("{{{}}}", members.join(","))
         };
         let plain = |text: &str| Skimmer::default().reads_plainly(text.as_bytes(), 128);
-        let distinct: Vec<usize> = (0..200).collect();
+        // Past the 4 096 hashes a table takes, too (`NameHashes`).
+        let distinct: Vec<usize> = (0..10_000).collect();
         assert!(plain(&object(&distinct)));
-        for (repeat, of) in [(5, 2), (40, 0), (40, 3), (40, 35), (199, 150)] {
+        for (repeat, of) in [
+            (5, 2),
+            (40, 0),
+            (40, 3),
+            (40, 35),
+            (199, 150),
+            (9_000, 3),
+            (9_000, 5_000),
+            (9_999, 9_998),
+        ] {
             let mut names = distinct.clone();
             names[repeat] = of;
             assert!(!plain(&object(&names)), "{repeat} repeats {of}");
