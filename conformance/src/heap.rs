@@ -32,11 +32,11 @@ pub fn set_up() {
 /// long-running commands (`tap`, `agent`) keep glibc's default.
 ///
 /// This is the main thread's heap, where a check of one file runs, and of
-/// many files the costliest (`validate::check_paths`); the other workers'
-/// threads have heaps of their own. What
-/// the heap grows beyond the reserve is not advised. Call after
-/// [`set_up`]: glibc's default threshold would map the block that grows
-/// the heap.
+/// many files the costliest unless standard input is among them
+/// (`validate::check_paths`); the other workers' threads have heaps of
+/// their own. What the heap grows beyond the reserve is not advised. Call
+/// after [`set_up`]: glibc's default threshold would map the block that
+/// grows the heap.
 pub fn set_up_for_a_check() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     glibc::reserve_the_heap_in_huge_pages();
