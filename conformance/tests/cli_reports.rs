@@ -10,9 +10,11 @@ use std::path::{Path, PathBuf};
 const BROKEN: &str = "corpus/examples/broken.jsonl";
 const CLEAN: &str = "corpus/traces/python-sdk-0.12-plan-ops.jsonl";
 
-/// A scratch directory for this test, emptied first.
+/// A directory of this test's own under Cargo's scratch space for
+/// integration tests (inside `target/`), emptied first: a run leaves
+/// nothing in the system's temporary directory.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("acp-plan-{}-{test}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-reports-{test}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch dir");
     dir
