@@ -9,23 +9,31 @@ use hashbrown::HashTable;
 use std::borrow::Cow;
 use std::hash::BuildHasher;
 
-/// One distinct name: where its text (quotes included) is, how many times
-/// the object gave it so far, and its hash (see [`spread`]).
+/// One distinct name: where its text (quotes included) is, and how many
+/// times the object gave it so far.
 #[derive(Clone, Copy)]
 struct Name {
     start: u32,
     end: u32,
     given: u32,
+}
+
+/// A distinct name in the table: its number, and the low 32 bits of its
+/// decoded text's hash. With the bits beside the number, neither a lookup
+/// that meets another name's bucket nor the rehash of a growing table reads
+/// the name or its text: in an object of millions of names both are rarely
+/// in cache, and those reads were a sixth of the time of a check of
+/// bench/hostile.py's `repeat` (1.6 million names).
+#[derive(Clone, Copy)]
+struct Slot {
+    number: u32,
     hash: u32,
 }
 
-/// A name's hash for the table, from the 32 bits kept with the name. The
-/// table grows by rehashing every name; finding a hash again from the text
-/// meant decoding and hashing each name, a fifth of the time of a check of
-/// bench/hostile.py's `repeat` (1.6 million names). The multiply puts the
-/// 32 bits in the high bits, which the table's control bytes use, and keeps
-/// the low bits, which place a name. Names whose 32 bits collide are told
-/// apart by their text, as before.
+/// A name's hash for the table, from the 32 bits kept in its slot. The
+/// multiply puts the 32 bits in the high bits, which the table's control
+/// bytes use, and keeps the low bits, which place a name. Names whose 32
+/// bits collide are told apart by their text.
 fn spread(hash: u32) -> u64 {
     u64::from(hash).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
@@ -41,11 +49,11 @@ pub(crate) struct Names<'t> {
     /// The text every name is found in (any value that holds the object).
     text: &'t str,
     hasher: foldhash::fast::RandomState,
-    /// The hashes of the first [`IN_PLACE`] names, by number.
-    first: [u64; IN_PLACE],
+    /// The 32 bits of hash of the first [`IN_PLACE`] names, by number.
+    first: [u32; IN_PLACE],
     /// Numbers into `names`, found by the decoded name's hash; made when
     /// there are more than [`IN_PLACE`] names.
-    table: HashTable<u32>,
+    table: HashTable<Slot>,
     names: Vec<Name>,
 }
 
@@ -70,11 +78,11 @@ impl<'t> Names<'t> {
         let start = offset_in(self.text, raw)?;
         let end = start.checked_add(u32::try_from(raw.len()).ok()?)?;
         let decoded = decode(raw)?;
-        // The low 32 bits of the hash, kept with the name.
+        // The low 32 bits of the hash, kept in the name's slot.
         let short = self.hasher.hash_one(decoded.as_ref()) as u32;
         let hash = spread(short);
         let (text, names) = (self.text, &self.names);
-        let same = |&number: &u32| {
+        let same_text = |number: u32| {
             names
                 .get(number as usize)
                 .and_then(|name| text.get(name.start as usize..name.end as usize))
@@ -82,10 +90,13 @@ impl<'t> Names<'t> {
                 .is_some_and(|known| known == decoded)
         };
         let known = if self.names.len() <= IN_PLACE {
-            (0..self.names.len() as u32)
-                .find(|number| self.first.get(*number as usize) == Some(&hash) && same(number))
+            (0..self.names.len() as u32).find(|number| {
+                self.first.get(*number as usize) == Some(&short) && same_text(*number)
+            })
         } else {
-            self.table.find(hash, same).copied()
+            self.table
+                .find(hash, |slot| slot.hash == short && same_text(slot.number))
+                .map(|slot| slot.number)
         };
         if let Some(number) = known {
             let name = self.names.get_mut(number as usize)?;
@@ -97,25 +108,29 @@ impl<'t> Names<'t> {
             start,
             end,
             given: 1,
-            hash: short,
         });
-        if let Some(slot) = self.first.get_mut(number as usize) {
-            *slot = hash;
+        if let Some(first) = self.first.get_mut(number as usize) {
+            *first = short;
             return Some((number, 1));
         }
-        let names = &self.names;
-        // Rehashing when the table grows: every number is in `names`.
-        let rehash = |&number: &u32| {
-            names
-                .get(number as usize)
-                .map_or(0, |name| spread(name.hash))
-        };
+        let rehash = |slot: &Slot| spread(slot.hash);
         if self.table.is_empty() {
             for (number, &first) in (0..).zip(&self.first) {
-                self.table.insert_unique(first, number, rehash);
+                let slot = Slot {
+                    number,
+                    hash: first,
+                };
+                self.table.insert_unique(spread(first), slot, rehash);
             }
         }
-        self.table.insert_unique(hash, number, rehash);
+        self.table.insert_unique(
+            hash,
+            Slot {
+                number,
+                hash: short,
+            },
+            rehash,
+        );
         Some((number, 1))
     }
 
@@ -428,17 +443,16 @@ mod tests {
         );
         let mut names = Names::new(&text).unwrap();
         let raws = raw_names(&text);
-        let mut shorts = std::collections::HashSet::new();
         for (i, raw) in raws.iter().enumerate() {
             assert_eq!(
                 names.add(raw).unwrap(),
                 ((i % N) as u32, 1 + (i / N) as u32)
             );
-            if i < N {
-                shorts.insert(names.names[i].hash);
-            }
         }
         assert_eq!(names.len(), N);
+        let shorts: std::collections::HashSet<u32> =
+            names.table.iter().map(|slot| slot.hash).collect();
+        assert_eq!(names.table.len(), N);
         assert!(shorts.len() < N, "no two names shared their 32 bits");
     }
 }
