@@ -647,7 +647,7 @@ fn state_differences(validator: &Validator, oracle: &Oracle) -> Vec<String> {
         let shown: Vec<(String, Value)> = plans
             .plans
             .iter()
-            .map(|(id, view)| (id.clone(), view.to_json()))
+            .map(|(id, view)| (id.to_string(), view.to_json()))
             .collect();
         let expected: Vec<(String, Value)> = oracle
             .plans

@@ -167,7 +167,10 @@ mod tests {
 
         let removal =
             check_removal(plans, &format!("{huge}y"), None, false).expect("never created");
-        let shown = plans.plans.get(&huge).map(|plan| plan.content.type_name());
+        let shown = plans
+            .plans
+            .get(huge.as_str())
+            .map(|plan| plan.content.type_name());
         let recreation = check_update(shown, &huge, "items", Some(3)).expect("removed earlier");
         let type_change = check_update(shown, &huge, &custom, None).expect("type changes");
         for d in [removal, recreation, type_change] {

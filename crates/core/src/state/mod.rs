@@ -9,7 +9,9 @@
 
 use crate::spec::messages::{PlanContent, PlanEntry, PlanMessage};
 use serde_json::{json, Map, Value};
-use smol_str::SmolStr;
+
+mod key;
+pub use key::Key;
 
 /// Maps in the order their keys were first shown, hashed with foldhash (seeded
 /// per process, as the validator's maps are): SipHash was 3% of the
@@ -27,7 +29,7 @@ pub struct PlanView {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SessionPlans {
     pub legacy: Option<Vec<PlanEntry>>,
-    pub plans: IndexMap<String, PlanView>,
+    pub plans: IndexMap<Key, PlanView>,
 }
 
 /// What the client shows, for every session of the connection.
@@ -40,12 +42,11 @@ pub struct SessionPlans {
 /// [`ClientState::compact`] once they outnumber the sessions shown.
 #[derive(Clone, Default)]
 pub struct ClientState {
-    slots: Vec<Option<(SmolStr, SessionPlans)>>,
-    /// The slot of each session shown. An id of up to 23 bytes is held in
-    /// the map's own bucket, so finding its session does not wait on another
-    /// line of memory (with thousands of sessions, rarely in cache) to
-    /// compare it; a longer one is shared with `slots`.
-    by_id: HashMap<SmolStr, usize>,
+    slots: Vec<Option<(Key, SessionPlans)>>,
+    /// The slot of each session shown, by the session's id ([`Key`]: a
+    /// UUID is compared in the map's own bucket; a longer id is shared with
+    /// `slots`).
+    by_id: HashMap<Key, usize>,
 }
 
 /// A map keyed by session id, hashed with foldhash (see [`IndexMap`]).
@@ -89,7 +90,7 @@ impl ClientState {
             return index;
         }
         let index = self.slots.len();
-        let id = SmolStr::new(session);
+        let id = Key::new(session);
         self.slots.push(Some((id.clone(), SessionPlans::default())));
         self.by_id.insert(id, index);
         index
@@ -186,7 +187,7 @@ impl ClientState {
                 Some(shown) => replace_entries(shown, legacy.entries),
                 None => plans.legacy = Some(shown_entries(legacy.entries)),
             },
-            PlanMessage::Update(update) => match plans.plans.get_mut(&update.plan.id) {
+            PlanMessage::Update(update) => match plans.plans.get_mut(update.plan.id.as_str()) {
                 Some(existing) => match (&mut existing.content, update.plan.content) {
                     (PlanContent::Items { entries: shown }, PlanContent::Items { entries }) => {
                         replace_entries(shown, entries)
@@ -197,11 +198,11 @@ impl ClientState {
                     let view = PlanView {
                         content: shown_content(update.plan.content),
                     };
-                    plans.plans.insert(update.plan.id, view);
+                    plans.plans.insert(Key::from(update.plan.id), view);
                 }
             },
             PlanMessage::Removed(removed) => {
-                plans.plans.shift_remove(&removed.plan_id);
+                plans.plans.shift_remove(removed.plan_id.as_str());
             }
         }
         true
@@ -270,7 +271,7 @@ impl SessionPlans {
         let plans: Map<String, Value> = self
             .plans
             .iter()
-            .map(|(id, view)| (id.clone(), view.to_json()))
+            .map(|(id, view)| (id.to_string(), view.to_json()))
             .collect();
         json!({ "legacy": legacy, "plans": plans })
     }

@@ -7,10 +7,10 @@ use super::turns::Turns;
 use super::{repeated_member, At, Call, Validator};
 use crate::jsonrpc::{self, Direction, Frame, RequestOutcome, ResponseOutcome};
 use crate::rules::{env, ses, trace_format};
+use crate::state::Key;
 use crate::trace::interop::{self, Unpredictable};
 use crate::trace::{last_member, DuplicateMember, LineObject};
 use serde_json::value::RawValue;
-use smol_str::SmolStr;
 
 impl Validator {
     pub(super) fn message(&mut self, direction: Option<Direction>, object: &LineObject<'_>) {
@@ -236,7 +236,7 @@ impl Validator {
             Turns::bounded(
                 &mut self.turns.cancelling,
                 limit,
-                SmolStr::new(session),
+                Key::new(session),
                 self.line,
             );
         }
@@ -380,12 +380,7 @@ impl Validator {
                         && self.turns.cancelling.remove(session.as_str()).is_some()
                     {
                         let limit = self.config.limits.max_outstanding_requests;
-                        Turns::bounded(
-                            &mut self.turns.cancel_ended,
-                            limit,
-                            session.into(),
-                            self.line,
-                        );
+                        Turns::bounded(&mut self.turns.cancel_ended, limit, session, self.line);
                     }
                 }
             }
@@ -396,7 +391,7 @@ impl Validator {
                     // replay may go on.
                     if error.is_none() && self.turns.replaying.first_for(&session).is_none() {
                         let limit = self.config.limits.max_outstanding_requests;
-                        Turns::bounded(&mut self.turns.replayed, limit, session.into(), self.line);
+                        Turns::bounded(&mut self.turns.replayed, limit, session, self.line);
                     }
                 }
                 if let Some(session) = self.loading.remove(&request) {

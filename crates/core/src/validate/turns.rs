@@ -3,7 +3,7 @@
 //! with.
 
 use super::{At, FoldMap};
-use smol_str::SmolStr;
+use crate::state::Key;
 use std::collections::BTreeSet;
 
 /// The turn and replay boundaries of every session. Every map is bounded
@@ -18,13 +18,13 @@ pub(super) struct Turns {
     /// session/load (v2: session/resume with a replay) requests in flight.
     pub replaying: SessionRequests,
     /// Sessions whose replay was answered, until their next prompt: the answer's line.
-    pub replayed: FoldMap<SmolStr, u64>,
+    pub replayed: FoldMap<Key, u64>,
     /// session/prompt requests in flight.
     pub prompts: SessionRequests,
     /// Sessions the client cancelled whose turn has not ended yet.
-    pub cancelling: FoldMap<SmolStr, u64>,
+    pub cancelling: FoldMap<Key, u64>,
     /// Sessions whose cancelled turn ended, until their next prompt: the end's line.
-    pub cancel_ended: FoldMap<SmolStr, u64>,
+    pub cancel_ended: FoldMap<Key, u64>,
 }
 
 impl Turns {
@@ -58,7 +58,7 @@ impl Turns {
 /// lookup checks each request's own id.
 #[derive(Default)]
 pub(super) struct SessionRequests {
-    by_request: FoldMap<At, String>,
+    by_request: FoldMap<At, Key>,
     /// Empty and not kept up to date unless `indexed`.
     by_session: FoldMap<u64, Lines>,
     indexed: bool,
@@ -85,7 +85,7 @@ impl SessionRequests {
         if self.by_request.len() >= limit && !self.by_request.contains_key(&at) {
             return;
         }
-        let previous = self.by_request.insert(at, session.to_owned());
+        let previous = self.by_request.insert(at, Key::new(session));
         if self.indexed {
             if let Some(previous) = previous {
                 self.unindex(&previous, at);
@@ -95,7 +95,7 @@ impl SessionRequests {
     }
 
     /// The request read at `at` is answered: its session, if it was in flight.
-    pub fn remove(&mut self, at: &At) -> Option<String> {
+    pub fn remove(&mut self, at: &At) -> Option<Key> {
         let session = self.by_request.remove(at)?;
         if self.indexed {
             self.unindex(&session, *at);

@@ -11,11 +11,11 @@ use crate::diag::Diagnostic;
 use crate::jsonrpc::{self, Direction};
 use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace_format};
 use crate::spec::messages::{PlanContent, PlanMessage};
+use crate::state::Key;
 use crate::trace::interop::{self, Unpredictable};
 use crate::trace::{is_object, last_member};
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use smol_str::SmolStr;
 use std::borrow::Cow;
 
 impl Validator {
@@ -178,7 +178,7 @@ impl Validator {
                 Turns::bounded(
                     &mut self.turns.cancel_ended,
                     limit,
-                    SmolStr::new(session),
+                    Key::new(session),
                     self.line,
                 );
             }
@@ -334,10 +334,10 @@ impl Validator {
         let slot = match message {
             PlanMessage::Legacy(_) => PlanSlot::Legacy,
             PlanMessage::Update(update) => {
-                PlanSlot::Keyed(plans.plans.get_index_of(&update.plan.id))
+                PlanSlot::Keyed(plans.plans.get_index_of(update.plan.id.as_str()))
             }
             PlanMessage::Removed(removed) => {
-                PlanSlot::Keyed(plans.plans.get_index_of(&removed.plan_id))
+                PlanSlot::Keyed(plans.plans.get_index_of(removed.plan_id.as_str()))
             }
         };
         let shown = match slot {
