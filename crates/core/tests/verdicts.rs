@@ -200,6 +200,39 @@ fn a_repeated_session_id_in_a_result_establishes_every_value() {
     );
 }
 
+/// A session/new whose `method` repeats with another value may be a
+/// session/new or not. Its answer without a usable session id is the
+/// agent's error only under the first reading, and the agent's update for a
+/// session nobody named only under the second: neither is judged, and the
+/// client's repeat is said once (found by the `stream` fuzz target).
+#[test]
+fn a_session_new_read_two_ways_answered_without_a_session_id_blames_only_the_repeat() {
+    let init = initialize(r#"{"plan":{}}"#);
+    let new = r#"{"jsonrpc":"2.0","id":1,"method":"session/new","method":"session/prompt","params":{"cwd":"/w","mcpServers":[]}}"#;
+    for answer in [
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"sessionId":7}}"#,
+    ] {
+        let report = check(&[&init, INIT_OK, new, answer, PLAN_UPDATE]);
+        assert_eq!(
+            found(&report),
+            [("ENV-DUPLICATE-KEY", 3, "/method".into())],
+            "{answer}"
+        );
+        // Read as a session/new, the answer opened the session the update
+        // is taken as.
+        assert!(report.state.session("s").is_some(), "{answer}");
+    }
+    // Read plainly, the same answers are the agent's error, once.
+    for answer in [
+        r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"sessionId":7}}"#,
+    ] {
+        let report = check(&[&init, INIT_OK, NEW, answer, PLAN_UPDATE]);
+        assert_eq!(rules(&report), ["SES-NEW-SESSION-ID"], "{answer}");
+    }
+}
+
 // ---- 3. Nothing hides a violation.
 
 #[test]

@@ -77,13 +77,11 @@ impl Validator {
                     // A request read several ways (a repeated `method`):
                     // take the answer for each method it fits.
                     ResponseOutcome::Answers { request, .. } => {
-                        for method in std::iter::once(&*request.method)
+                        let at = request.at();
+                        let readings = std::iter::once(&*request.method)
                             .chain(request.also.iter().map(String::as_str))
-                        {
-                            if answer_fits(method, result, error) {
-                                self.answered(method, request.at(), result, error);
-                            }
-                        }
+                            .map(|method| (method, at));
+                        self.answered_readings(readings, result, error);
                     }
                     // Either request may be the one answered: take what the
                     // response says for each method it fits, so that the
@@ -93,11 +91,10 @@ impl Validator {
                         alternative,
                         ..
                     } => {
-                        for candidate in [request, alternative] {
-                            if answer_fits(&candidate.method, result, error) {
-                                self.answered(&candidate.method, candidate.at(), result, error);
-                            }
-                        }
+                        let readings = [&request, &alternative]
+                            .into_iter()
+                            .map(|candidate| (&*candidate.method, candidate.at()));
+                        self.answered_readings(readings, result, error);
                     }
                     ResponseOutcome::Untracked => self.untracked_answer(result, error),
                     _ => {}
@@ -339,6 +336,40 @@ impl Validator {
         }
     }
 
+    /// An answer whose request can be read as each of `readings` (method,
+    /// and where the request was read). What the answer establishes under a
+    /// reading it fits is taken. A session/new or session/fork reading
+    /// answered without a session id counts one session the suite cannot
+    /// name, as a plain answer does, but is not judged: under another
+    /// reading no `sessionId` is owed, and the ambiguity was said once,
+    /// against whoever caused it. Counted once, whichever readings agree.
+    fn answered_readings<'m>(
+        &mut self,
+        readings: impl Iterator<Item = (&'m str, At)>,
+        result: Option<&RawValue>,
+        error: Option<&RawValue>,
+    ) {
+        let mut unnamed = false;
+        for (method, request) in readings {
+            if answer_fits(method, result, error) {
+                self.answered(method, request, result, error);
+            } else {
+                unnamed |= opens_an_unnamed_session(method, result, error);
+            }
+        }
+        if unnamed {
+            self.count_unnamed_session();
+        }
+    }
+
+    /// A session/new or session/fork answered without a session id: a later
+    /// update for a session nobody named is taken as its.
+    fn count_unnamed_session(&mut self) {
+        if self.turns.unnamed_sessions < self.config.limits.max_sessions {
+            self.turns.unnamed_sessions += 1;
+        }
+    }
+
     /// The answer to a request of `method` read at `request`.
     fn answered(
         &mut self,
@@ -362,9 +393,7 @@ impl Validator {
                         .and_then(|r| last_member(r.get(), "sessionId"))
                         .map(|v| crate::text::json_type_of_raw(v.get()));
                     self.emit(ses::no_session_id(method, found));
-                    if self.turns.unnamed_sessions < self.config.limits.max_sessions {
-                        self.turns.unnamed_sessions += 1;
-                    }
+                    self.count_unnamed_session();
                 }
                 for session in sessions {
                     if !self.loaded_provisionally.is_empty() {
@@ -464,9 +493,24 @@ fn answer_fits(method: &str, result: Option<&RawValue>, error: Option<&RawValue>
     let has = |key: &str| result.is_some_and(|r| last_member(r.get(), key).is_some());
     match method {
         "initialize" => error.is_none() && has("protocolVersion"),
-        "session/new" | "session/fork" => error.is_none() && has("sessionId"),
+        // A session id to open: an answer whose `sessionId` is not a string
+        // would only be judged for it (see `opens_an_unnamed_session`).
+        "session/new" | "session/fork" => error.is_none() && !read_session_ids(result).is_empty(),
         _ => false,
     }
+}
+
+/// Whether an answer that may be a session/new's or session/fork's (its
+/// request is ambiguous) is a result without a session id to open.
+fn opens_an_unnamed_session(
+    method: &str,
+    result: Option<&RawValue>,
+    error: Option<&RawValue>,
+) -> bool {
+    matches!(method, "session/new" | "session/fork")
+        && error.is_none()
+        && result.is_some()
+        && read_session_ids(result).is_empty()
 }
 
 /// Who sent a response, when its result carries a member that only one
