@@ -233,6 +233,31 @@ fn a_session_new_read_two_ways_answered_without_a_session_id_blames_only_the_rep
     }
 }
 
+/// An initialize whose `method` repeats with another value: its answer's
+/// unreadable `protocolVersion` is the agent's error only under the
+/// initialize reading, so it is not judged, while the answer still
+/// completes the handshake (the revision is the suite's guess, as for a
+/// plain one). The client's repeat is said, and the client is checked
+/// under each reading.
+#[test]
+fn an_initialize_read_two_ways_is_not_judged_on_its_answer() {
+    let ambiguous = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","method":"session/prompt","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#;
+    let answer = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"one"}}"#;
+    let report = check(&[ambiguous, answer, NEW, NEW_OK, PLAN_UPDATE]);
+    assert_eq!(
+        found(&report),
+        [
+            ("ENV-DUPLICATE-KEY", 1, "/method".into()),
+            ("SES-BEFORE-INIT", 1, "/method".into()),
+        ]
+    );
+    assert!(report.state.session("s").is_some());
+    // Read plainly, the same answer is the agent's error.
+    let plain = initialize(r#"{"plan":{}}"#);
+    let report = check(&[&plain, answer, NEW, NEW_OK, PLAN_UPDATE]);
+    assert_eq!(rules(&report), ["SES-PROTOCOL-VERSION"]);
+}
+
 // ---- 3. Nothing hides a violation.
 
 #[test]

@@ -1,7 +1,7 @@
 //! Requests, notifications and their answers: what they establish
 //! (sessions, the revision, turns) for the rules of later lines.
 
-use super::handshake::Handshake;
+use super::handshake::{Handshake, ReadAs};
 use super::skim::SkimFraming;
 use super::turns::Turns;
 use super::{repeated_member, At, Call, Validator};
@@ -338,11 +338,11 @@ impl Validator {
 
     /// An answer whose request can be read as each of `readings` (method,
     /// and where the request was read). What the answer establishes under a
-    /// reading it fits is taken. A session/new or session/fork reading
+    /// reading it fits is taken, without judging it for what that method's
+    /// answer owes ([`ReadAs::OneReading`]): the ambiguity was said once,
+    /// against whoever caused it. A session/new or session/fork reading
     /// answered without a session id counts one session the suite cannot
-    /// name, as a plain answer does, but is not judged: under another
-    /// reading no `sessionId` is owed, and the ambiguity was said once,
-    /// against whoever caused it. Counted once, whichever readings agree.
+    /// name, as a plain answer does, once whichever readings agree.
     fn answered_readings<'m>(
         &mut self,
         readings: impl Iterator<Item = (&'m str, At)>,
@@ -351,10 +351,12 @@ impl Validator {
     ) {
         let mut unnamed = false;
         for (method, request) in readings {
-            if answer_fits(method, result, error) {
-                self.answered(method, request, result, error);
-            } else {
+            if !answer_fits(method, result, error) {
                 unnamed |= opens_an_unnamed_session(method, result, error);
+            } else if method == "initialize" {
+                self.initialize_answered(request, result, error, ReadAs::OneReading);
+            } else {
+                self.answered(method, request, result, error);
             }
         }
         if unnamed {
@@ -379,7 +381,7 @@ impl Validator {
         error: Option<&RawValue>,
     ) {
         match method {
-            "initialize" => self.initialize_answered(request, result, error),
+            "initialize" => self.initialize_answered(request, result, error, ReadAs::TheRequest),
             "session/new" | "session/fork" if error.is_none() => {
                 self.warn_repeat(
                     result.and_then(|r| repeated_member(r, &["sessionId"])),

@@ -9,6 +9,18 @@ use crate::spec::SpecChoice;
 use crate::trace::first_duplicate_member;
 use serde_json::value::RawValue;
 
+/// What an answer is read as the answer of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ReadAs {
+    /// Its request, whose method is known.
+    TheRequest,
+    /// One reading of a request read several ways (a repeated `method`, or
+    /// one of two requests in flight under one id): what the answer
+    /// establishes is taken, but it is not judged for what that method's
+    /// answer owes, since under another reading it owes nothing of the kind.
+    OneReading,
+}
+
 /// Whether an `initialize` was answered successfully on the connection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Handshake {
@@ -101,6 +113,7 @@ impl Validator {
         request: At,
         result: Option<&RawValue>,
         error: Option<&RawValue>,
+        read_as: ReadAs,
     ) {
         if result.is_none() || error.is_some() {
             // A failed initialize changes nothing.
@@ -125,7 +138,9 @@ impl Validator {
         let negotiated = match capability::read_protocol_version(result) {
             Ok(version) => Some(version),
             Err(fault) => {
-                self.emit(ses::no_protocol_version(fault));
+                if read_as == ReadAs::TheRequest {
+                    self.emit(ses::no_protocol_version(fault));
+                }
                 None
             }
         };
@@ -176,7 +191,7 @@ impl Validator {
         };
         match (self.handshake, awaiting, version) {
             (_, Some(at), Some(_)) => {
-                self.initialize_answered(at, result, error);
+                self.initialize_answered(at, result, error, ReadAs::TheRequest);
             }
             // The initialize itself may be a line not read: the revision is
             // the one its answer names, and what the client advertised is
