@@ -223,6 +223,18 @@ fn a_session_new_read_two_ways_answered_without_a_session_id_blames_only_the_rep
         // is taken as.
         assert!(report.state.session("s").is_some(), "{answer}");
     }
+    // Read as a session/new or a session/fork, every reading owes a
+    // `sessionId`: the agent's error, once.
+    let new_or_fork = r#"{"jsonrpc":"2.0","id":1,"method":"session/new","method":"session/fork","params":{"sessionId":"f","cwd":"/w","mcpServers":[]}}"#;
+    let answer = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+    let report = check(&[&init, INIT_OK, new_or_fork, answer, PLAN_UPDATE]);
+    assert_eq!(
+        found(&report),
+        [
+            ("ENV-DUPLICATE-KEY", 3, "/method".into()),
+            ("SES-NEW-SESSION-ID", 4, "/result".into()),
+        ]
+    );
     // Read plainly, the same answers are the agent's error, once.
     for answer in [
         r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,

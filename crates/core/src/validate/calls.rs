@@ -342,24 +342,39 @@ impl Validator {
     /// answer owes ([`ReadAs::OneReading`]): the ambiguity was said once,
     /// against whoever caused it. A session/new or session/fork reading
     /// answered without a session id counts one session the suite cannot
-    /// name, as a plain answer does, once whichever readings agree.
+    /// name, as a plain answer does, once whichever readings agree; only
+    /// when every reading is one is the missing id judged.
     fn answered_readings<'m>(
         &mut self,
         readings: impl Iterator<Item = (&'m str, At)>,
         result: Option<&RawValue>,
         error: Option<&RawValue>,
     ) {
-        let mut unnamed = false;
+        // The first reading that opens a session nobody named, and whether
+        // every reading does: then every reading breaks the MUST.
+        let mut unnamed = None;
+        let mut every_unnamed = true;
         for (method, request) in readings {
+            let opens_unnamed = opens_an_unnamed_session(method, result, error);
+            every_unnamed &= opens_unnamed;
+            if opens_unnamed {
+                unnamed.get_or_insert(method);
+                continue;
+            }
             if !answer_fits(method, result, error) {
-                unnamed |= opens_an_unnamed_session(method, result, error);
-            } else if method == "initialize" {
-                self.initialize_answered(request, result, error, ReadAs::OneReading);
-            } else {
-                self.answered(method, request, result, error);
+                continue;
+            }
+            match method {
+                "initialize" => {
+                    self.initialize_answered(request, result, error, ReadAs::OneReading)
+                }
+                _ => self.answered(method, request, result, error),
             }
         }
-        if unnamed {
+        if let Some(method) = unnamed {
+            if every_unnamed {
+                self.emit(ses::no_session_id(method, session_id_type(result)));
+            }
             self.count_unnamed_session();
         }
     }
@@ -391,10 +406,7 @@ impl Validator {
                 // agent's updates for any of them are not the agent's error.
                 let sessions = self.session_ids(result, "/result");
                 if sessions.is_empty() && result.is_some() {
-                    let found = result
-                        .and_then(|r| last_member(r.get(), "sessionId"))
-                        .map(|v| crate::text::json_type_of_raw(v.get()));
-                    self.emit(ses::no_session_id(method, found));
+                    self.emit(ses::no_session_id(method, session_id_type(result)));
                     self.count_unnamed_session();
                 }
                 for session in sessions {
@@ -500,6 +512,13 @@ fn answer_fits(method: &str, result: Option<&RawValue>, error: Option<&RawValue>
         "session/new" | "session/fork" => error.is_none() && !read_session_ids(result).is_empty(),
         _ => false,
     }
+}
+
+/// The JSON type of a result's `sessionId` (the last, if it repeats).
+fn session_id_type(result: Option<&RawValue>) -> Option<&'static str> {
+    result
+        .and_then(|r| last_member(r.get(), "sessionId"))
+        .map(|v| crate::text::json_type_of_raw(v.get()))
 }
 
 /// Whether an answer that may be a session/new's or session/fork's (its
