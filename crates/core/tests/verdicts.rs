@@ -245,6 +245,21 @@ fn a_session_new_read_two_ways_answered_without_a_session_id_blames_only_the_rep
     }
 }
 
+/// Two requests in flight under one id, one each way: a bare answer may be
+/// the session/new's (without a session id: a session nobody named) or the
+/// fs read's. The agent's update for a session nobody named is not judged.
+#[test]
+fn an_answer_that_may_be_a_session_new_s_opens_an_unnamed_session() {
+    let init = initialize(r#"{"plan":{},"fs":{"readTextFile":true}}"#);
+    let new =
+        r#"{"jsonrpc":"2.0","id":5,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#;
+    let read = r#"{"jsonrpc":"2.0","id":5,"method":"fs/read_text_file","params":{"sessionId":"s","path":"/w/a"}}"#;
+    let answer = r#"{"jsonrpc":"2.0","id":5,"result":{}}"#;
+    let report = check(&[&init, INIT_OK, new, read, answer, PLAN_UPDATE]);
+    assert_eq!(rules(&report), ["TRACE-DIRECTION"]);
+    assert!(report.state.session("s").is_some());
+}
+
 /// An initialize whose `method` repeats with another value: its answer's
 /// unreadable `protocolVersion` is the agent's error only under the
 /// initialize reading, so it is not judged, while the answer still
