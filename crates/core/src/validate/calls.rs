@@ -355,20 +355,22 @@ impl Validator {
         let mut unnamed = None;
         let mut every_unnamed = true;
         for (method, request) in readings {
-            let opens_unnamed = opens_an_unnamed_session(method, result, error);
-            every_unnamed &= opens_unnamed;
-            if opens_unnamed {
-                unnamed.get_or_insert(method);
-                continue;
-            }
-            if !answer_fits(method, result, error) {
-                continue;
-            }
-            match method {
-                "initialize" => {
-                    self.initialize_answered(request, result, error, ReadAs::OneReading)
+            if answer_fits(method, result, error) {
+                every_unnamed = false;
+                match method {
+                    "initialize" => {
+                        self.initialize_answered(request, result, error, ReadAs::OneReading)
+                    }
+                    _ => self.answered(method, request, result, error),
                 }
-                _ => self.answered(method, request, result, error),
+            } else if matches!(method, "session/new" | "session/fork")
+                && error.is_none()
+                && result.is_some()
+            {
+                // A result that does not fit: it names no session to open.
+                unnamed.get_or_insert(method);
+            } else {
+                every_unnamed = false;
             }
         }
         if let Some(method) = unnamed {
@@ -508,7 +510,7 @@ fn answer_fits(method: &str, result: Option<&RawValue>, error: Option<&RawValue>
     match method {
         "initialize" => error.is_none() && has("protocolVersion"),
         // A session id to open: an answer whose `sessionId` is not a string
-        // would only be judged for it (see `opens_an_unnamed_session`).
+        // would only be judged for it (see `Validator::answered_readings`).
         "session/new" | "session/fork" => error.is_none() && !read_session_ids(result).is_empty(),
         _ => false,
     }
@@ -519,19 +521,6 @@ fn session_id_type(result: Option<&RawValue>) -> Option<&'static str> {
     result
         .and_then(|r| last_member(r.get(), "sessionId"))
         .map(|v| crate::text::json_type_of_raw(v.get()))
-}
-
-/// Whether an answer that may be a session/new's or session/fork's (its
-/// request is ambiguous) is a result without a session id to open.
-fn opens_an_unnamed_session(
-    method: &str,
-    result: Option<&RawValue>,
-    error: Option<&RawValue>,
-) -> bool {
-    matches!(method, "session/new" | "session/fork")
-        && error.is_none()
-        && result.is_some()
-        && read_session_ids(result).is_empty()
 }
 
 /// Who sent a response, when its result carries a member that only one
