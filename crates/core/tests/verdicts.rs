@@ -204,24 +204,39 @@ fn a_repeated_session_id_in_a_result_establishes_every_value() {
 /// session/new or not. Its answer without a usable session id is the
 /// agent's error only under the first reading, and the agent's update for a
 /// session nobody named only under the second: neither is judged, and the
-/// client's repeat is said once (found by the `stream` fuzz target).
+/// client's repeat is said once (found by the `stream` fuzz target). The
+/// order of the values does not matter, nor whether the answer's direction
+/// is written (an enveloped answer took a fast path that read only the
+/// first value).
 #[test]
 fn a_session_new_read_two_ways_answered_without_a_session_id_blames_only_the_repeat() {
     let init = initialize(r#"{"plan":{}}"#);
-    let new = r#"{"jsonrpc":"2.0","id":1,"method":"session/new","method":"session/prompt","params":{"cwd":"/w","mcpServers":[]}}"#;
-    for answer in [
+    let orders = [
+        r#""method":"session/new","method":"session/prompt""#,
+        r#""method":"session/prompt","method":"session/new""#,
+    ];
+    let answers = [
         r#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
         r#"{"jsonrpc":"2.0","id":1,"result":{"sessionId":7}}"#,
-    ] {
-        let report = check(&[&init, INIT_OK, new, answer, PLAN_UPDATE]);
-        assert_eq!(
-            found(&report),
-            [("ENV-DUPLICATE-KEY", 3, "/method".into())],
-            "{answer}"
+    ];
+    for methods in orders {
+        let new = format!(
+            r#"{{"jsonrpc":"2.0","id":1,{methods},"params":{{"cwd":"/w","mcpServers":[]}}}}"#
         );
-        // Read as a session/new, the answer opened the session the update
-        // is taken as.
-        assert!(report.state.session("s").is_some(), "{answer}");
+        for answer in answers {
+            let enveloped = format!(r#"{{"direction":"agent_to_client","message":{answer}}}"#);
+            for answer in [answer, &enveloped] {
+                let report = check(&[&init, INIT_OK, &new, answer, PLAN_UPDATE]);
+                assert_eq!(
+                    found(&report),
+                    [("ENV-DUPLICATE-KEY", 3, "/method".into())],
+                    "{methods} {answer}"
+                );
+                // Read as a session/new, the answer opened the session the
+                // update is taken as.
+                assert!(report.state.session("s").is_some(), "{methods} {answer}");
+            }
+        }
     }
     // Read as a session/new or a session/fork, every reading owes a
     // `sessionId`: the agent's error, once.

@@ -300,7 +300,12 @@ impl Validator {
             return false;
         };
         let opens = matches!(&*pending.method, "session/new" | "session/fork");
-        if pending.method == "initialize" || (opens && rpc.session.is_none()) {
+        // A request read several ways (a repeated `method`) is answered
+        // under each reading, which the exact path does.
+        if !pending.also.is_empty()
+            || pending.method == "initialize"
+            || (opens && rpc.session.is_none())
+        {
             return false;
         }
         self.messages += 1;

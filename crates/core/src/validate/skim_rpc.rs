@@ -509,17 +509,23 @@ mod tests {
             "\"_acme/x\"",
             "\"session/pr\\u006fmpt\"",
         ]);
-        let request =
-            (id(), method, holder(), 0..6u8).prop_map(|(id, method, params, form)| match form {
+        // Form 3 repeats `method` with another value: a request of each
+        // method, whose answer the fast path must leave to the exact one.
+        let request = (id(), method.clone(), method, holder(), 0..7u8).prop_map(
+            |(id, method, other, params, form)| match form {
                 0 => format!("{{\"jsonrpc\":\"2.0\",\"method\":{method},\"params\":{params}}}"),
                 1 => format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":{method}}}"),
                 2 => format!(
                     "{{\"params\":{params},\"method\":{method},\"id\":{id},\"jsonrpc\":\"2.0\"}}"
                 ),
+                3 => format!(
+                    "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":{other},\"method\":{method},\"params\":{params}}}"
+                ),
                 _ => format!(
                     "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":{method},\"params\":{params}}}"
                 ),
-            });
+            },
+        );
         let result = prop_oneof![4 => holder(), 1 => json_value()];
         let response = (id(), result, 0..6u8).prop_map(|(id, result, form)| match form {
             0 => format!(
@@ -715,6 +721,34 @@ mod tests {
         })
     }
 
+    /// A request whose `method` repeats with another value (either order),
+    /// its answer, then an update for the session the answer may have
+    /// opened: what the answer establishes depends on every reading.
+    fn readings_lines() -> impl Strategy<Value = Vec<u8>> {
+        let method = prop::sample::select(vec![
+            "session/new",
+            "session/fork",
+            "session/prompt",
+            "initialize",
+            "fs/read_text_file",
+        ]);
+        let result = prop::sample::select(vec![
+            r#"{"sessionId":"s1"}"#,
+            r#"{}"#,
+            r#"{"protocolVersion":1}"#,
+            r#"{"stopReason":"end_turn"}"#,
+        ]);
+        (method.clone(), method, result, 0..6u8).prop_map(|(first, second, result, id)| {
+            [
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{first}","method":"{second}","params":{{"sessionId":"s0","cwd":"/","mcpServers":[]}}}}"#),
+                format!(r#"{{"direction":"agent_to_client","message":{{"jsonrpc":"2.0","id":{id},"result":{result}}}}}"#),
+                r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan","entries":[]}}}"#.to_owned(),
+            ]
+            .join("\n")
+            .into_bytes()
+        })
+    }
+
     /// A cancel sent as a notification is read in one pass and still ends
     /// the turn: an update after the answer draws the same info with and
     /// without the fast paths.
@@ -771,6 +805,7 @@ mod tests {
             6 => rpc_line().prop_map(String::into_bytes),
             2 => update_line().prop_map(String::into_bytes),
             1 => turn_lines(),
+            1 => readings_lines(),
             1 => mutated_line(),
         ], 1..24)) {
             for trace in with_and_without_handshake(HANDSHAKE, lines) {
