@@ -27,6 +27,15 @@ class PlanStore:
         self.id_key = id_key
         self.sessions = {}
         self.loading = {}  # sessions loads opened and none has loaded yet: loads in flight
+        self.unnamed = 0  # session/new or session/fork answers that named no session
+
+    def adopt(self, session_id):
+        """An update for a session nobody named: after an answer that named
+        none, it is most likely that answer's session (as the reference
+        client takes it)."""
+        if session_id not in self.sessions and self.unnamed > 0:
+            self.unnamed -= 1
+            self.open(session_id)
 
     def open(self, session_id):
         self.sessions.setdefault(session_id, {"legacy": None, "plans": {}})
@@ -132,9 +141,13 @@ def receive_message(store, sent, direction, message):
     elif "method" not in message and "id" in message:
         method, opened = sent.pop(json.dumps(message["id"]), (None, None))
         result = message.get("result")
-        if method in ("session/new", "session/fork") and isinstance(result, dict):
-            store.loading.pop(result["sessionId"], None)
-            store.open(result["sessionId"])
+        if method in ("session/new", "session/fork") and "error" not in message and "result" in message:
+            session = result.get("sessionId") if isinstance(result, dict) else None
+            if isinstance(session, str):
+                store.loading.pop(session, None)
+                store.open(session)
+            else:
+                store.unnamed += 1
         if opened in store.loading:
             store.loading[opened] -= 1
             if "error" not in message:
@@ -144,6 +157,7 @@ def receive_message(store, sent, direction, message):
                 store.sessions.pop(opened, None)  # no load of it succeeded: never established
     elif message["method"] == "session/update":
         params = message["params"]
+        store.adopt(params["sessionId"])
         store.apply(params["sessionId"], params["update"])
 
 

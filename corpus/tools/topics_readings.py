@@ -259,6 +259,35 @@ def readings(rev):
     c.update(SESSION, plan_of(steps3()))
     c.end_turn(p)
 
+    c = case("repeat-method-in-session-new-answered-without-session-id",
+             "The client writes `method` twice, `session/prompt` then `session/new`, so the request may be a session/new or not. The agent's answer names no session (the agent's error only if it is a session/new), and its plan update for a session nobody named is taken as that session's (an error only if it is not): the agent is judged on neither. A reader that keeps the last value reads a session/new answered without a session id, and shows the plan as the reference client does.",
+             near_miss=["SES-NEW-SESSION-ID", "SES-UNKNOWN-SESSION"], docs=[(RFC8259, "4. Objects")])
+    c.initialize()
+    new = c.client_message("session/new", {"cwd": CWD, "mcpServers": []})
+    c.expect("ENV-DUPLICATE-KEY", c.raw("client_to_agent", repeat(new, '"method":"session/new"', '"method":"session/prompt"', '"method":"session/new"')), "/method")
+    c.agent_result(new["id"], {})
+    c.open(SESSION)
+    c.update(SESSION, plan_of(steps3()))
+
+    c = case("repeat-method-as-session-new-and-session-fork-answered-without-session-id",
+             "The client writes `method` twice, `session/new` then `session/fork`: either way the answer owes a `sessionId`, so an answer without one is the agent's error, once.",
+             docs=[(RFC8259, "4. Objects")])
+    c.initialize()
+    new = c.client_message("session/new", {"cwd": CWD, "mcpServers": []})
+    c.expect("ENV-DUPLICATE-KEY", c.raw("client_to_agent", repeat(new, '"method":"session/new"', '"method":"session/new"', '"method":"session/fork"')), "/method")
+    c.expect("SES-NEW-SESSION-ID", c.agent_result(new["id"], {}), "/result")
+
+    c = case("repeat-method-in-initialize-answered-with-unreadable-version",
+             "The client writes `method` twice in its first request, `initialize` then `session/prompt`. Read as a session/prompt, it comes before initialize (the client's own reading, its error). The agent's answer gives `protocolVersion` as a string, its error only if the request is an initialize, so it is not judged, and under that reading the answer still completes the handshake: the session the client then opens shows its plan.",
+             near_miss=["SES-PROTOCOL-VERSION"], docs=[(RFC8259, "4. Objects")])
+    init = c.client_message("initialize", {"protocolVersion": rev.protocol_version, "clientCapabilities": c.capabilities()})
+    first = c.raw("client_to_agent", repeat(init, '"method":"initialize"', '"method":"initialize"', '"method":"session/prompt"'))
+    c.expect("ENV-DUPLICATE-KEY", first, "/method")
+    c.expect("SES-BEFORE-INIT", first, "/method")
+    c.agent_result(init["id"], {"protocolVersion": "one"})
+    c.new_session()
+    c.update(SESSION, plan_of(steps3()))
+
     # ---- grammatical JSON whose meaning RFC 8259 leaves open: named, then read one way
     c = case("number-beyond-double-in-meta",
              "A number beyond the range of doubles (1e999) in an entry's `_meta`: named, read as the largest double, and the plan is shown.",
