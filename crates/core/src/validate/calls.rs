@@ -127,7 +127,7 @@ impl Validator {
             "initialize" => self.initialize_requested(params),
             "session/load" | "session/resume" => {
                 self.warn_repeat(
-                    params.and_then(|p| repeated_member(p, &["sessionId"])),
+                    params.and_then(|p| self.repeat_of(p, &["sessionId"])),
                     "/params",
                 );
                 for session in self.session_ids(params, "/params") {
@@ -406,7 +406,7 @@ impl Validator {
             "initialize" => self.initialize_answered(request, result, error, ReadAs::TheRequest),
             "session/new" | "session/fork" if error.is_none() => {
                 self.warn_repeat(
-                    result.and_then(|r| repeated_member(r, &["sessionId"])),
+                    result.and_then(|r| self.repeat_of(r, &["sessionId"])),
                     "/result",
                 );
                 // Every value of a repeated `sessionId` is a reading: the

@@ -23,8 +23,7 @@ impl Validator {
     pub(super) fn whole_message(&mut self, bytes: &[u8], record: bool) {
         let named = std::mem::take(&mut self.named_in_line);
         // Most lines the one-pass read takes whole hold neither.
-        let max_depth = self.config.limits.max_depth;
-        if self.lost_at != self.line && !self.skimmer.reads_plainly(bytes, max_depth) {
+        if self.lost_at != self.line && !self.plain_line {
             if let Ok(text) = std::str::from_utf8(bytes) {
                 self.name_in_message(text, record, &named);
             }

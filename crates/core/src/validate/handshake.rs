@@ -6,7 +6,6 @@ use crate::diag::Diagnostic;
 use crate::rules::{cap, env, ses, trace_format};
 use crate::spec::capability::{self, CapabilityKeys};
 use crate::spec::SpecChoice;
-use crate::trace::first_duplicate_member;
 use serde_json::value::RawValue;
 
 /// What an answer is read as the answer of.
@@ -68,7 +67,7 @@ impl Validator {
     /// An `initialize` request (one reading of it, when its line repeats
     /// a member): its capability keys kept until it is answered.
     pub(super) fn initialize_requested(&mut self, params: Option<&RawValue>) {
-        if let Some(repeat) = params.and_then(|p| first_duplicate_member(p.get())) {
+        if let Some(repeat) = params.and_then(|p| self.first_repeat_in(p)) {
             self.emit(env::duplicate_member(
                 &format!("/params{}", repeat.pointer),
                 &repeat.key,
@@ -131,10 +130,7 @@ impl Validator {
             return;
         }
         let keys = pending.as_ref().map_or(CapabilityKeys::NONE, |p| p.keys);
-        self.warn_repeat(
-            result.and_then(|r| first_duplicate_member(r.get())),
-            "/result",
-        );
+        self.warn_repeat(result.and_then(|r| self.first_repeat_in(r)), "/result");
         let negotiated = match capability::read_protocol_version(result) {
             Ok(version) => Some(version),
             Err(fault) => {

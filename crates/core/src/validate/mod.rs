@@ -136,6 +136,13 @@ pub struct Validator {
     /// this line, as (rule, pointer): the look at the whole message names
     /// the others.
     named_in_line: Vec<(&'static str, String)>,
+    /// Whether the line being read the exact way repeats no member name
+    /// anywhere (`Skimmer::reads_plainly`, looked at before it is read):
+    /// then the look at the whole message has nothing to name, and, with
+    /// the fast paths on, no value of the line is searched for repeats
+    /// again (see [`Validator::skips_repeat_search`]). False on the one-pass
+    /// reads' lines, which search as before.
+    plain_line: bool,
 }
 
 /// Diagnostics per line whose snippet is centred on their pointer.
@@ -156,6 +163,7 @@ impl Validator {
             sessions_overflowed: false,
             lost_at: 0,
             named_in_line: Vec::new(),
+            plain_line: false,
             state: ClientState::new(),
             diagnostics: Vec::new(),
             not_kept: Counts::default(),
@@ -317,11 +325,13 @@ impl Validator {
                 return;
             }
         }
+        self.plain_line = self.reads_plainly(bytes);
         match parse_record(bytes, self.config.limits.max_depth) {
             Ok(record) => self.record(record),
             Err(fault) => self.record_fault(None, bytes, fault),
         }
         self.whole_message(bytes, true);
+        self.plain_line = false;
         self.after_message(before, bytes);
     }
 
@@ -389,11 +399,13 @@ impl Validator {
                 return;
             }
         }
+        self.plain_line = self.reads_plainly(bytes);
         match parse_message(bytes, self.config.limits.max_depth) {
             Ok(object) => self.message(Some(direction), &object),
             Err(fault) => self.record_fault(Some(direction), bytes, fault),
         }
         self.whole_message(bytes, false);
+        self.plain_line = false;
         self.after_message(before, bytes);
     }
 
@@ -481,6 +493,40 @@ fn names_update(line: &[u8]) -> bool {
             .and_then(|start| head.get(start..start + NAME.len()))
             == Some(NAME)
     })
+}
+
+impl Validator {
+    /// Whether `bytes`, a line about to be read the exact way, is one JSON
+    /// value that repeats no member name anywhere (see `plain_line`).
+    fn reads_plainly(&mut self, bytes: &[u8]) -> bool {
+        let max_depth = self.config.limits.max_depth;
+        self.skimmer.reads_plainly(bytes, max_depth)
+    }
+
+    /// Whether a value of the line being read cannot repeat a member name:
+    /// the line was found plain. A fast path like the one-pass reads, off
+    /// with them, so that the property tests that compare a validator with
+    /// and without them hold it to the searches.
+    fn skips_repeat_search(&self) -> bool {
+        self.skim && self.plain_line
+    }
+
+    /// [`repeated_member`] of a value of the line being read.
+    fn repeat_of(&self, raw: &RawValue, keys: &[&str]) -> Option<DuplicateMember> {
+        if self.skips_repeat_search() {
+            return None;
+        }
+        repeated_member(raw, keys)
+    }
+
+    /// The first member name repeated anywhere in `raw`, a value of the
+    /// line being read.
+    fn first_repeat_in(&self, raw: &RawValue) -> Option<DuplicateMember> {
+        if self.skips_repeat_search() {
+            return None;
+        }
+        crate::trace::first_duplicate_member(raw.get())
+    }
 }
 
 /// The first of `keys` that the object `raw` repeats (serde rejects the

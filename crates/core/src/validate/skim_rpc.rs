@@ -465,16 +465,23 @@ mod tests {
     }
 
     /// An object holding maybe a `sessionId`, maybe a `replayFrom` and
-    /// other members.
+    /// other members, now and then one of them twice (with another value,
+    /// or nested a level down).
     fn holder() -> impl Strategy<Value = String> {
         let replay = prop::option::of(prop::sample::select(vec!["null", "\"r\"", "0", "{}"]));
+        let repeat = prop_oneof![
+            6 => Just(None),
+            1 => Just(Some(0u8)),
+            1 => Just(Some(1u8)),
+        ];
         (
             prop::option::of(session()),
             prop::collection::vec(json_value(), 0..3),
             any::<bool>(),
             replay,
+            repeat,
         )
-            .prop_map(|(session, values, last, replay)| {
+            .prop_map(|(session, values, last, replay, repeat)| {
                 let mut members: Vec<String> = values
                     .iter()
                     .enumerate()
@@ -491,6 +498,16 @@ mod tests {
                         members.insert(0, member);
                     }
                 }
+                // The first member again with another value, or an object
+                // that repeats it.
+                let again = members.first().and_then(|first| {
+                    let (name, value) = first.split_once(':')?;
+                    Some(match repeat? {
+                        0 => format!("{name}:[0,{value}]"),
+                        _ => format!("\"m9\":{{{first},{first}}}"),
+                    })
+                });
+                members.extend(again);
                 format!("{{{}}}", members.join(","))
             })
     }

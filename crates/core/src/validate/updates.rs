@@ -117,7 +117,9 @@ impl Validator {
                 (read, head.plan)
             }
             None => {
-                if let Some(params) = params.filter(|p| repeats_update_members(p)) {
+                if let Some(params) =
+                    params.filter(|p| !self.skips_repeat_search() && repeats_update_members(p))
+                {
                     self.session_update_readings(params);
                     return true;
                 }
@@ -489,7 +491,7 @@ impl Validator {
             self.emit(ses::bad_params("/params", "has no params"));
             return None;
         };
-        if let Some(repeated) = repeated_member(params, &["sessionId", "update"]) {
+        if let Some(repeated) = self.repeat_of(params, &["sessionId", "update"]) {
             self.emit(env::duplicate_member(
                 &format!("/params{}", repeated.pointer),
                 &repeated.key,
@@ -528,7 +530,7 @@ impl Validator {
             self.emit(ses::bad_params("/params", "has no `update`").session(&session));
             return None;
         };
-        if let Some(repeated) = repeated_member(update, &["sessionUpdate"]) {
+        if let Some(repeated) = self.repeat_of(update, &["sessionUpdate"]) {
             self.emit(
                 env::duplicate_member(
                     &format!("/params/update{}", repeated.pointer),
