@@ -338,6 +338,13 @@ fn show_state_prints_the_final_client_state() {
     );
     let without = json(&acp_plan(&["check", "--format", "json", PLAN_OPS]));
     assert!(without["traces"][0].get("state").is_none());
+    // Of many files, each one's state (a check that shows none drops each
+    // on its worker).
+    let args = ["check", "--show-state", "--format", "json", PLAN_OPS, BROKEN, PLAN_OPS];
+    let many = json(&acp_plan(&args));
+    assert_eq!(many["traces"][2]["state"], document["traces"][0]["state"]);
+    assert_eq!(many["traces"][0]["state"], document["traces"][0]["state"]);
+    assert!(many["traces"][1]["state"]["sessions"].is_object());
 }
 
 /// `^[A-Z]+(-[A-Z0-9]+)+$`

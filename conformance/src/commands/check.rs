@@ -2,8 +2,9 @@ use super::{emit, finish_reports, open_reports, EXIT_CONFORMANT, EXIT_NOT_CONFOR
 use crate::cli::{CheckArgs, LimitArgs};
 use crate::error::{self, Error};
 use acp_plan_conformance::report::{self, Outcome, Run};
+use acp_plan_conformance::state::ClientState;
 use acp_plan_conformance::trace::Limits;
-use acp_plan_conformance::validate::{check_paths, default_jobs, Config, TraceReport};
+use acp_plan_conformance::validate::{check_paths_then, default_jobs, Config, TraceReport};
 use std::path::PathBuf;
 
 pub fn run(args: CheckArgs) -> Result<u8, Error> {
@@ -16,7 +17,7 @@ pub fn run(args: CheckArgs) -> Result<u8, Error> {
         spec: args.spec.spec,
         limits: limits(&args.limits),
     };
-    let (traces, unread) = check_all(&files, &config);
+    let (traces, unread) = check_all(&files, &config, args.state.show_state);
     if traces.is_empty() {
         // Nothing was checked: a report would only print a "conformant" verdict.
         return Err(Error::Unread(unread));
@@ -43,12 +44,30 @@ pub fn run(args: CheckArgs) -> Result<u8, Error> {
 }
 
 /// Check every file, on every core; unreadable ones are reported on stderr
-/// (in argument order) and counted.
-pub(super) fn check_all(files: &[PathBuf], config: &Config) -> (Vec<TraceReport>, usize) {
+/// (in argument order) and counted. Without `keep_states`, each file's
+/// client state is dropped on its worker as soon as the file is checked:
+/// a report that does not show the states needs none, and many files then
+/// hold one state per worker, not one per file. A lone file keeps its
+/// state, which the program leaves to the system at its end.
+pub(super) fn check_all(
+    files: &[PathBuf],
+    config: &Config,
+    keep_states: bool,
+) -> (Vec<TraceReport>, usize) {
     crate::heap::set_up_for_a_check();
     let mut traces = Vec::new();
     let mut unread = 0;
-    for (path, result) in files.iter().zip(check_paths(files, config, default_jobs())) {
+    let drop_states = !keep_states && files.len() > 1;
+    let shed = |mut report: TraceReport| {
+        if drop_states {
+            report.state = ClientState::new();
+        }
+        report
+    };
+    for (path, result) in files
+        .iter()
+        .zip(check_paths_then(files, config, default_jobs(), shed))
+    {
         match result {
             Ok(report) => traces.push(report),
             Err(source) => {

@@ -27,13 +27,30 @@ pub fn check_paths(
     config: &Config,
     jobs: usize,
 ) -> Vec<io::Result<TraceReport>> {
+    check_paths_then(paths, config, jobs, |report| report)
+}
+
+/// [`check_paths`], with `then` applied to each report on the worker that
+/// checked it, as soon as its check ends. A caller that keeps less than
+/// the whole report (a report that does not show the client state, say)
+/// then holds that much per file, not every file's state until the last
+/// one is checked: each state is bounded by `max_state_bytes`, the number
+/// of files by nothing.
+pub fn check_paths_then<T: Send>(
+    paths: &[PathBuf],
+    config: &Config,
+    jobs: usize,
+    then: impl Fn(TraceReport) -> T + Sync,
+) -> Vec<io::Result<T>> {
     let files_only = paths.iter().filter(|path| !is_stdin(path)).count();
     let workers = jobs.min(files_only);
     if workers <= 1 {
-        return paths.iter().map(|path| check_path(path, config)).collect();
+        return (paths.iter())
+            .map(|path| check_path(path, config).map(&then))
+            .collect();
     }
     let files = costliest_first(paths, workers);
-    let mut results: Vec<Option<io::Result<TraceReport>>> = paths.iter().map(|_| None).collect();
+    let mut results: Vec<Option<io::Result<T>>> = paths.iter().map(|_| None).collect();
     let next = AtomicUsize::new(0);
     let take_next = || next.fetch_add(1, Ordering::Relaxed);
     // Check files from `position` in `files` on, taking the next one left
@@ -41,7 +58,7 @@ pub fn check_paths(
     let work = |mut position: usize| {
         let mut done = Vec::new();
         while let Some(&index) = files.get(position) {
-            done.push((index, check_file(&paths[index], config.clone())));
+            done.push((index, check_file(&paths[index], config.clone()).map(&then)));
             position = take_next();
         }
         done
@@ -58,11 +75,11 @@ pub fn check_paths(
             .collect();
         for (index, path) in paths.iter().enumerate() {
             if is_stdin(path) {
-                results[index] = Some(check_path(path, config));
+                results[index] = Some(check_path(path, config).map(&then));
             }
         }
         let done_here = first_here.map(work).unwrap_or_default();
-        let mut record = |done: Vec<(usize, io::Result<TraceReport>)>| {
+        let mut record = |done: Vec<(usize, io::Result<T>)>| {
             for (index, result) in done {
                 results[index] = Some(result);
             }
@@ -276,6 +293,24 @@ mod tests {
                 sequential,
                 "{jobs} jobs"
             );
+        }
+        // What each worker makes of its reports comes back in the same
+        // order, made once per file read.
+        let summary = |r: &TraceReport| (r.name.clone(), r.counts, r.state.session_count());
+        let expected: Vec<_> = (check_paths(&paths, &config, 1).iter())
+            .map(|r| r.as_ref().map(summary).map_err(|e| e.kind()))
+            .collect();
+        for jobs in [1, 2, 3, 8] {
+            let made = AtomicUsize::new(0);
+            let summaries: Vec<_> = check_paths_then(&paths, &config, jobs, |r| {
+                made.fetch_add(1, Ordering::Relaxed);
+                summary(&r)
+            })
+            .into_iter()
+            .map(|r| r.map_err(|e| e.kind()))
+            .collect();
+            assert_eq!(summaries, expected, "{jobs} jobs");
+            assert_eq!(made.into_inner(), paths.len() - 1, "{jobs} jobs");
         }
     }
 }

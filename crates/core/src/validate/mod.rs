@@ -23,7 +23,7 @@ mod test_lines;
 mod turns;
 mod updates;
 
-pub use files::{check_paths, default_jobs};
+pub use files::{check_paths, check_paths_then, default_jobs};
 
 use crate::catalog::Counts;
 use crate::diag::Diagnostic;
