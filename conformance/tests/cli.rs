@@ -340,7 +340,15 @@ fn show_state_prints_the_final_client_state() {
     assert!(without["traces"][0].get("state").is_none());
     // Of many files, each one's state (a check that shows none drops each
     // on its worker).
-    let args = ["check", "--show-state", "--format", "json", PLAN_OPS, BROKEN, PLAN_OPS];
+    let args = [
+        "check",
+        "--show-state",
+        "--format",
+        "json",
+        PLAN_OPS,
+        BROKEN,
+        PLAN_OPS,
+    ];
     let many = json(&acp_plan(&args));
     assert_eq!(many["traces"][2]["state"], document["traces"][0]["state"]);
     assert_eq!(many["traces"][0]["state"], document["traces"][0]["state"]);
