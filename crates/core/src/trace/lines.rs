@@ -3,7 +3,7 @@
 use std::io::{self, BufRead};
 
 /// One line of input.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RawLine<'a> {
     /// The line's bytes, without the newline (and without a trailing `\r`).
     Bytes(&'a [u8]),
