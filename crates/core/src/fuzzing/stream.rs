@@ -99,17 +99,16 @@ pub fn check_with(data: &[u8], config: Config) -> Checked {
         exact.push_line(line_no, line);
         let found = validator.take_diagnostics();
         let exactly = exact.take_diagnostics();
+        let brief = |found: &[Diagnostic]| -> Vec<String> {
+            (found.iter())
+                .map(|d| format!("{} at {}: {}", d.rule.id, d.pointer, d.message))
+                .collect()
+        };
         ensure!(
             found == exactly,
             "line {line_no}: the fast paths found {:?}, the exact path {:?}",
-            found
-                .iter()
-                .map(|d| (d.rule.id, &d.pointer, &d.message))
-                .collect::<Vec<_>>(),
-            exactly
-                .iter()
-                .map(|d| (d.rule.id, &d.pointer, &d.message))
-                .collect::<Vec<_>>()
+            brief(&found),
+            brief(&exactly)
         );
         for d in &found {
             check_diagnostic(d)?;
