@@ -281,6 +281,15 @@ pub enum IncompletePolicy {
     Warn,
 }
 
+/// How `acp-plan gen` spaces each line's JSON (the same values either way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SpacingArg {
+    /// No whitespace, as serde_json, `JSON.stringify` and Go write it.
+    Compact,
+    /// A space after each `:` and `,`, as Python's `json.dumps` writes it.
+    Python,
+}
+
 /// What a second write to a State path means (`acp-plan dag --writes`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Writes {
@@ -457,7 +466,7 @@ client omit the capability; CAP-LEGACY-V2 and SHAPE-FILE-URI-ABSOLUTE need --spe
 The benchmark's shapes (bench/run.sh): plan-heavy `--sessions 8 --plans 2 --entries 6 \
 --payload-bytes 120`; chat-heavy `--non-plan-share 0.95 --chunk-bytes 3000`; \
 tool-output-heavy `--non-plan-share 0.9 --tool-output-bytes 6000`; many-sessions \
-`--sessions 10000 --turn-length 2`.")]
+`--sessions 10000 --turn-length 2`; plan-heavy as Python writes JSON, `--spacing python`.")]
 pub struct GenArgs {
     /// Seed of the generator.
     #[arg(long, default_value_t = 0)]
@@ -497,6 +506,9 @@ pub struct GenArgs {
     /// Updates per turn, on average (short turns with many sessions).
     #[arg(long, value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..))]
     pub turn_length: u8,
+    /// How each line's JSON is spaced.
+    #[arg(long, value_enum, default_value_t = SpacingArg::Compact, value_name = "SPACING")]
+    pub spacing: SpacingArg,
     /// Inject a violation of RULE (repeatable); `--inject list` lists them.
     #[arg(long, value_name = "RULE")]
     pub inject: Vec<String>,

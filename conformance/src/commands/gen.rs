@@ -1,7 +1,7 @@
 use super::{print, EXIT_CONFORMANT};
-use crate::cli::GenArgs;
+use crate::cli::{GenArgs, SpacingArg};
 use crate::error::Error;
-use acp_plan_conformance::gen::{synthetic, Framing, SyntheticParams, Violation};
+use acp_plan_conformance::gen::{synthetic, Framing, Spacing, SyntheticParams, Violation};
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 
@@ -36,6 +36,10 @@ pub fn run(args: GenArgs) -> Result<u8, Error> {
         chunk_bytes: args.chunk_bytes,
         tool_output_bytes: args.tool_output_bytes,
         turn_length: args.turn_length,
+        spacing: match args.spacing {
+            SpacingArg::Compact => Spacing::Compact,
+            SpacingArg::Python => Spacing::Python,
+        },
         inject,
     };
     params.check()?;

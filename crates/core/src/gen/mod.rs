@@ -35,7 +35,7 @@ mod violation;
 mod tests;
 
 pub use render::{Expected, Rendered, Renderer};
-pub use synthetic::{synthetic, SyntheticError, SyntheticParams, SyntheticSummary};
+pub use synthetic::{synthetic, Spacing, SyntheticError, SyntheticParams, SyntheticSummary};
 pub use violation::{
     BadMeta, BadPriority, BadStatus, BadValue, BrokenEnvelope, Carrier, EnvelopeFault, KeyedOp,
     LegacyInV2, MissingField, MissingMember, PlanOpWithoutCapability, RelativeFileUri,

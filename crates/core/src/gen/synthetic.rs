@@ -13,6 +13,7 @@ use super::{
     Priority, SessionRef, SessionUpdate, Status, StopReason, Violation,
 };
 use crate::spec::Revision;
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 /// What to generate.
@@ -41,6 +42,8 @@ pub struct SyntheticParams {
     /// Updates in a turn, on average (a turn ends after an update with
     /// chance 1 in N): short turns with many sessions.
     pub turn_length: u8,
+    /// How the JSON of each line is spaced.
+    pub spacing: Spacing,
     /// Violations to inject, spread evenly over the messages. Injecting
     /// `CAP-PLAN-OPS` makes the client omit the capability (so plans fall
     /// back to the legacy `plan` update).
@@ -61,9 +64,55 @@ impl Default for SyntheticParams {
             chunk_bytes: None,
             tool_output_bytes: 0,
             turn_length: 10,
+            spacing: Spacing::Compact,
             inject: Vec::new(),
         }
     }
+}
+
+/// How the JSON of a line is spaced. The same values either way; only the
+/// whitespace between tokens differs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Spacing {
+    /// No whitespace (serde_json, `JSON.stringify`, Go's `encoding/json`).
+    #[default]
+    Compact,
+    /// A space after each `:` and `,`: Python's `json.dumps` by default.
+    Python,
+}
+
+impl Spacing {
+    /// `line` (compact JSON) spaced this way.
+    pub fn apply<'a>(self, line: &'a str) -> Cow<'a, str> {
+        match self {
+            Spacing::Compact => Cow::Borrowed(line),
+            Spacing::Python => Cow::Owned(python_spaced(line)),
+        }
+    }
+}
+
+/// A space after each `:` and `,` outside strings.
+fn python_spaced(line: &str) -> String {
+    let mut spaced = String::with_capacity(line.len() + line.len() / 8);
+    let (mut in_string, mut escaped) = (false, false);
+    for c in line.chars() {
+        spaced.push(c);
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else {
+            match c {
+                '"' => in_string = true,
+                ':' | ',' => spaced.push(' '),
+                _ => {}
+            }
+        }
+    }
+    spaced
 }
 
 /// What was written.
@@ -159,6 +208,7 @@ fn prose(len: usize) -> String {
 struct Stream<W: Write> {
     legalizer: Legalizer,
     renderer: Renderer,
+    spacing: Spacing,
     out: W,
     lines: Vec<String>,
     summary: SyntheticSummary,
@@ -174,6 +224,7 @@ impl<W: Write> Stream<W> {
 
     fn flush_lines(&mut self) -> io::Result<()> {
         for line in self.lines.drain(..) {
+            let line = self.spacing.apply(&line);
             self.out.write_all(line.as_bytes())?;
             self.out.write_all(b"\n")?;
             self.summary.bytes += line.len() as u64 + 1;
@@ -195,6 +246,7 @@ pub fn synthetic<W: Write>(
         legalizer: Legalizer::for_connection(params.revision, capability, params.framing),
         renderer: Renderer::for_connection(params.revision, capability, params.framing)
             .with_tool_output(params.tool_output_bytes),
+        spacing: params.spacing,
         out,
         lines: Vec::new(),
         summary: SyntheticSummary::default(),

@@ -505,10 +505,14 @@ mod synthetic_traces {
                 .into_iter()
                 .filter_map(Violation::for_rule)
                 .collect();
-            for v in inject {
+            for (v, spacing) in inject
+                .into_iter()
+                .flat_map(|v| [(v.clone(), Spacing::Compact), (v, Spacing::Python)])
+            {
                 let params = SyntheticParams {
                     revision,
                     inject: vec![v.clone(), v.clone()],
+                    spacing,
                     ..SyntheticParams::default()
                 };
                 if params.check().is_err() {
@@ -523,10 +527,41 @@ mod synthetic_traces {
                     ..Rendered::default()
                 };
                 if let Err(e) = rendered.compare(&report.diagnostics) {
-                    panic!("{revision} {v:?}: {e}");
+                    panic!("{revision} {v:?} {spacing:?}: {e}");
                 }
             }
         }
+    }
+
+    /// Python's spacing changes the whitespace between tokens and nothing
+    /// else: each line reads as the same value, and the trace has as many.
+    #[test]
+    fn python_spacing_writes_the_same_values() {
+        let compact = SyntheticParams {
+            messages: 300,
+            tool_output_bytes: 300,
+            ..SyntheticParams::default()
+        };
+        let python = SyntheticParams {
+            spacing: Spacing::Python,
+            ..compact.clone()
+        };
+        let ((compact, _), (python, summary)) = (generate(&compact, 4), generate(&python, 4));
+        let (compact, python) = (
+            String::from_utf8(compact).unwrap(),
+            String::from_utf8(python).unwrap(),
+        );
+        assert_eq!(compact.lines().count(), python.lines().count());
+        assert_eq!(summary.bytes, python.len() as u64);
+        for (a, b) in compact.lines().zip(python.lines()) {
+            let read = |line: &str| serde_json::from_str::<serde_json::Value>(line).unwrap();
+            assert_eq!(read(a), read(b));
+            assert!(b.len() > a.len() && b.contains(r#"{"direction": "#), "{b}");
+        }
+        assert_eq!(
+            Spacing::Python.apply(r#"{"a":[1,{"b":"x, y:\"z\\"}],"c":"\\"}"#),
+            r#"{"a": [1, {"b": "x, y:\"z\\"}], "c": "\\"}"#
+        );
     }
 
     #[test]
