@@ -26,6 +26,20 @@ use crate::spec::Revision;
 use crate::trace::NameHashes;
 use std::borrow::Cow;
 
+/// The [`Tokens`] of a byte string literal, both spacings made at compile
+/// time.
+macro_rules! tokens {
+    ($compact:literal) => {{
+        const COMPACT: &[u8] = $compact;
+        const PYTHON: ([u8; 2 * COMPACT.len()], usize) = python_spacing(COMPACT);
+        const PYTHON_TEXT: &[u8] = PYTHON.0.split_at(PYTHON.1).0;
+        Tokens {
+            compact: COMPACT,
+            python: PYTHON_TEXT,
+        }
+    }};
+}
+
 /// What a skimmed line says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SkimmedUpdate<'a> {
@@ -489,45 +503,52 @@ impl<'a, 'k> Skim<'a, 'k> {
         self.capture.clear();
     }
 
-    /// An update as recorders and agents write it, without spaces and with
-    /// its members in the usual order: `{"direction":…,"message":{"jsonrpc":
-    /// "2.0","method":"session/update","params":{"sessionId":…,"update":
-    /// {…}}}}`, the envelope's `time` last if there, or the bare message.
+    /// An update as recorders and agents write it, with its members in the
+    /// usual order: `{"direction":…,"message":{"jsonrpc":"2.0","method":
+    /// "session/update","params":{"sessionId":…,"update":{…}}}}`, the
+    /// envelope's `time` last if there, or the bare message; with or
+    /// without whitespace between the tokens ([`Skim::tokens`]).
     /// These members are distinct by construction, so only the update
     /// object is searched for repeats. Anything else returns `None` (the
     /// caller restarts and [`Skim::line`] reads it); whatever this accepts,
     /// `line` accepts with the same result.
     fn compact_line(&mut self, framing: SkimFraming) -> Option<Found> {
         let mut levels = 2;
-        let direction =
-            if framing == SkimFraming::Record && self.literal(b"{\"direction\":\"").is_some() {
-                let start = self.at;
-                if self.literal(b"agent_to_client").is_none() {
-                    self.literal(b"client_to_agent")?;
-                }
-                let direction = (start, self.at);
-                self.literal(b"\",\"message\":")?;
-                levels = 3;
-                Some(direction)
-            } else {
-                None
-            };
-        self.literal(
-            b"{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":",
-        )?;
+        let direction = if framing == SkimFraming::Record
+            && self.tokens(tokens!(b"{\"direction\":")).is_some()
+        {
+            let start = self.at + 1;
+            if self.literal(b"\"agent_to_client\"").is_none() {
+                self.literal(b"\"client_to_agent\"")?;
+            }
+            let direction = (start, self.at - 1);
+            self.tokens(tokens!(b",\"message\":"))?;
+            levels = 3;
+            Some(direction)
+        } else {
+            None
+        };
+        self.tokens(tokens!(
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":"
+        ))?;
         let session = self.plain_string()?;
-        self.literal(b",\"update\":")?;
+        self.tokens(tokens!(b",\"update\":"))?;
         // The objects the update is in (its own depth is checked as it is
         // read).
         self.depth = levels;
         let start = self.at;
         let kind = self.update()?;
         let update = (start, self.at);
-        self.literal(b"}}")?;
+        // The closing braces, and no whitespace after the last (the line's
+        // end is the caller's, as after the general read).
+        self.tokens(tokens!(b"}"))?;
+        self.eat(b'}')?;
         if direction.is_some() {
+            self.whitespace();
             if self.eat(b',').is_some() {
-                self.literal(b"\"time\":")?;
+                self.tokens(tokens!(b"\"time\":"))?;
                 self.string()?;
+                self.whitespace();
             }
             self.eat(b'}')?;
         }
@@ -745,8 +766,8 @@ impl<'a, 'k> Skim<'a, 'k> {
     }
 
     /// An entry as serializers write it, `{"content":"…","priority":"…",
-    /// "status":"…"}` without spaces: its three distinct members need no
-    /// search for repeats. Anything else (another order, spaces, `_meta`,
+    /// "status":"…"}` (whitespace or not): its three distinct members need
+    /// no search for repeats. Anything else (another order, `_meta`,
     /// a value that is not a string) leaves the position as it was and
     /// returns `None`, for [`Skim::object`] to read; so does an entry
     /// deeper than the limit, which it declines. A string's own faults
@@ -764,13 +785,13 @@ impl<'a, 'k> Skim<'a, 'k> {
         if self.depth + 1 > self.max_depth {
             return None;
         }
-        self.literal(b"{\"content\":")?;
+        self.tokens(tokens!(b"{\"content\":"))?;
         let content = self.captured_string_only()?;
-        self.literal(b",\"priority\":")?;
+        self.tokens(tokens!(b",\"priority\":"))?;
         let priority = self.captured_string_only()?;
-        self.literal(b",\"status\":")?;
+        self.tokens(tokens!(b",\"status\":"))?;
         let status = self.captured_string_only()?;
-        self.eat(b'}')?;
+        self.tokens(tokens!(b"}"))?;
         Some(EntrySpans {
             content: Some(content),
             priority: Some(priority),
@@ -946,9 +967,60 @@ impl<'a, 'k> Skim<'a, 'k> {
         }
     }
 
+    #[inline(always)]
     fn literal(&mut self, word: &[u8]) -> Option<()> {
         let end = self.at + word.len();
         (self.bytes.get(self.at..end)? == word).then(|| self.at = end)
+    }
+
+    /// The JSON tokens of `pattern` (punctuation, and strings without
+    /// escapes or punctuation), with the whitespace JSON allows before,
+    /// between and after them: `{"a":` also matches `{ "a" : `. Byte for
+    /// byte first as written, then as Python's `json.dumps` writes it (a
+    /// space after each `:` and `,`), then any other way. All or nothing:
+    /// on a mismatch the position is where it was.
+    #[inline(always)]
+    fn tokens(&mut self, pattern: Tokens) -> Option<()> {
+        if self.literal(pattern.compact).is_some() || self.literal(pattern.python).is_some() {
+            // Whitespace is below b'!': one compare for the common case.
+            if self.peek().is_some_and(|b| b <= b' ') {
+                self.whitespace();
+            }
+            return Some(());
+        }
+        let start = self.at;
+        let matched = self.spaced_tokens(pattern.compact);
+        if matched.is_none() {
+            self.at = start;
+        }
+        matched
+    }
+
+    /// [`Skim::tokens`] for a line that is not the pattern byte for byte:
+    /// runs of equal bytes, with whitespace between them where the pattern
+    /// is outside its strings (between two tokens, since it has no other
+    /// values). Most lines that are not for the caller (requests,
+    /// responses) fail at the end of the first run.
+    #[cold]
+    #[inline(never)]
+    fn spaced_tokens(&mut self, pattern: &[u8]) -> Option<()> {
+        let mut matched = 0;
+        loop {
+            let rest = self.bytes.get(self.at..)?;
+            let same = common_prefix(rest, pattern.get(matched..)?);
+            self.at += same;
+            matched += same;
+            if matched == pattern.len() {
+                self.whitespace();
+                return Some(());
+            }
+            let quotes = pattern.get(..matched)?.iter().filter(|&&b| b == b'"');
+            let in_string = quotes.count() % 2 == 1;
+            if in_string || !matches!(rest.get(same)?, b' ' | b'\t' | b'\r' | b'\n') {
+                return None;
+            }
+            self.whitespace();
+        }
     }
 
     /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, when a double
@@ -1080,6 +1152,53 @@ impl<'a, 'k> Skim<'a, 'k> {
     }
 }
 
+/// A run of JSON tokens for [`Skim::tokens`], written without whitespace,
+/// and the same with Python's spacing (made by [`tokens!`]).
+#[derive(Clone, Copy)]
+struct Tokens {
+    compact: &'static [u8],
+    python: &'static [u8],
+}
+
+/// `compact` with a space after each `:` and `,` outside its strings, in the
+/// first bytes of the array (the count is the second value).
+const fn python_spacing<const N: usize>(compact: &[u8]) -> ([u8; N], usize) {
+    let (mut spaced, mut length, mut at, mut in_string) = ([0; N], 0, 0, false);
+    while at < compact.len() {
+        let byte = compact[at];
+        spaced[length] = byte;
+        length += 1;
+        if byte == b'"' {
+            in_string = !in_string;
+        } else if !in_string && (byte == b':' || byte == b',') {
+            spaced[length] = b' ';
+            length += 1;
+        }
+        at += 1;
+    }
+    (spaced, length)
+}
+
+/// How many bytes `a` and `b` have in common from their start, compared
+/// eight at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let mut same = 0;
+    while let (Some(x), Some(y)) = (
+        a.get(same..).and_then(|a| a.first_chunk::<8>()),
+        b.get(same..).and_then(|b| b.first_chunk::<8>()),
+    ) {
+        let differ = u64::from_le_bytes(*x) ^ u64::from_le_bytes(*y);
+        if differ != 0 {
+            return same + differ.trailing_zeros() as usize / 8;
+        }
+        same += 8;
+    }
+    same + (a.get(same..).unwrap_or_default().iter())
+        .zip(b.get(same..).unwrap_or_default())
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
 /// The code unit of a `\u` escape's four hex digits.
 fn hex_unit(hex: &[u8]) -> Option<u16> {
     let hex: &[u8; 4] = hex.try_into().ok()?;
@@ -1189,6 +1308,43 @@ mod tests {
                 .collect();
             let expected = bytes.iter().position(|&b| b == b'"' || b == b'\\');
             assert_eq!(quote_or_backslash(&bytes), expected, "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn python_spacing_spaces_punctuation_outside_strings() {
+        let spaced = tokens!(b"{\"a\":\"b,c:\",\"d\":[");
+        assert_eq!(spaced.compact, br#"{"a":"b,c:","d":["#);
+        assert_eq!(spaced.python, br#"{"a": "b,c:", "d": ["#);
+    }
+
+    /// Whitespace between the tokens of a pattern, never inside a string.
+    #[test]
+    fn tokens_take_whitespace_between_tokens_only() {
+        let read = |line: &str| {
+            let (mut keys, mut capture) = (Vec::new(), PlanCapture::default());
+            let mut skim = Skim::start(line.as_bytes(), 64, &mut keys, &mut capture, true);
+            let matched = skim.tokens(tokens!(b",\"content\":{"));
+            (matched.is_some(), skim.at)
+        };
+        for (line, at) in [
+            (r#","content":{x"#, 12),
+            (r#", "content": {x"#, 14),
+            (" ,\t\"content\"\r\n: { x", 18),
+            (r#" , "content" :  {  "#, 19),
+        ] {
+            assert_eq!(read(line), (true, at), "{line:?}");
+        }
+        for line in [
+            r#","content" x"#,
+            r#", "con tent": {"#,
+            r#", " content": {"#,
+            r#", "content ": {"#,
+            r#",, "content": {"#,
+            r#", "content": "#,
+            "",
+        ] {
+            assert_eq!(read(line), (false, 0), "{line:?}");
         }
     }
 
@@ -1595,6 +1751,39 @@ mod tests {
             .prop_map(|(line, at, byte, how)| mutate(line, at, byte, how))
     }
 
+    /// `line` with whitespace before and after each punctuation byte
+    /// outside strings, taken from `spaces` in turn: the spacing of writers
+    /// other than the compact ones (Python's `json.dumps`, hand-written
+    /// traces).
+    fn respace(line: &str, spaces: &[&str]) -> String {
+        let mut spaces = spaces.iter().cycle();
+        let (mut out, mut in_string, mut escaped) = (String::new(), false, false);
+        for c in line.chars() {
+            let punctuation = !in_string && matches!(c, '{' | '}' | '[' | ']' | ':' | ',');
+            if punctuation {
+                out.push_str(spaces.next().unwrap_or(&""));
+            }
+            out.push(c);
+            if punctuation {
+                out.push_str(spaces.next().unwrap_or(&""));
+            }
+            match (in_string, escaped, c) {
+                (true, true, _) => escaped = false,
+                (true, false, '\\') => escaped = true,
+                (_, false, '"') => in_string = !in_string,
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// An update line spaced as [`respace`] does.
+    fn spaced_line() -> impl Strategy<Value = Vec<u8>> {
+        let space = prop::sample::select(vec!["", "", " ", " ", "  ", "\t", "\r", " \t"]);
+        (update_line(), prop::collection::vec(space, 1..8))
+            .prop_map(|(line, spaces)| respace(&line, &spaces).into_bytes())
+    }
+
     /// Whatever the fast path accepts, the exact path reads the same way
     /// and finds nothing to say about.
     fn agrees_with_exact_path(line: &[u8], framing: SkimFraming) -> Result<(), TestCaseError> {
@@ -1835,6 +2024,7 @@ mod tests {
         fn compact_forms_read_as_the_general_read(line in prop_oneof![
             update_line().prop_map(String::into_bytes),
             mutated_line(),
+            spaced_line(),
         ], max_depth in prop::sample::select(vec![3usize, 4, 5, 64])) {
             compact_agrees(&line, SkimFraming::Record, max_depth)?;
             compact_agrees(&line, SkimFraming::Message, max_depth)?;
@@ -1847,6 +2037,12 @@ mod tests {
         }
 
         #[test]
+        fn spaced_lines_read_alike(line in spaced_line()) {
+            agrees_with_exact_path(&line, SkimFraming::Record)?;
+            agrees_with_exact_path(&line, SkimFraming::Message)?;
+        }
+
+        #[test]
         fn mutated_lines_read_alike(line in mutated_line()) {
             agrees_with_exact_path(&line, SkimFraming::Record)?;
             agrees_with_exact_path(&line, SkimFraming::Message)?;
@@ -1856,6 +2052,7 @@ mod tests {
         fn traces_get_the_same_verdict(lines in prop::collection::vec(prop_oneof![
             update_line().prop_map(String::into_bytes),
             mutated_line(),
+            spaced_line(),
         ], 1..12)) {
             for trace in with_and_without_handshake(HANDSHAKE, lines) {
                 same_verdict(&trace)?;
@@ -1872,12 +2069,19 @@ mod tests {
         let (mut taken, mut plans, mut declined) = (0, 0, 0);
         // Plan updates typed in the pass, and well-formed ones left to the
         // text read, under some revision.
-        let (mut typed, mut untyped, mut compact) = (0, 0, 0);
+        let (mut typed, mut untyped, mut compact, mut spaced) = (0, 0, 0, 0);
         let mut skimmer = Skimmer::default();
         for _ in 0..2000 {
             let line = update_line().new_tree(&mut runner).unwrap().current();
             compact +=
                 usize::from(compact_agrees(line.as_bytes(), SkimFraming::Record, 64).unwrap());
+            // As Python writes it, and with odd spaces and tabs around the
+            // punctuation.
+            for spaces in [&[""] as &[&str], &[" "], &["", " ", "\t ", ""]] {
+                let line = respace(&line, spaces).replace("{ ", "{").replace("[ ", "[");
+                spaced +=
+                    usize::from(compact_agrees(line.as_bytes(), SkimFraming::Record, 64).unwrap());
+            }
             match skimmer.skim_update(line.as_bytes(), 128, SkimFraming::Record) {
                 Some(read) if shape::PLAN_KINDS.contains(&read.kind) => {
                     plans += 1;
@@ -1899,8 +2103,9 @@ mod tests {
                 && declined > 400
                 && typed > 80
                 && untyped > 10
-                && compact > 100,
-            "{taken} {plans} {declined} {typed} {untyped} {compact}"
+                && compact > 100
+                && spaced > 3 * 100,
+            "{taken} {plans} {declined} {typed} {untyped} {compact} {spaced}"
         );
     }
 
@@ -1926,6 +2131,11 @@ mod tests {
                 messages: 300,
                 sessions: 50,
                 turn_length: 2,
+                ..SyntheticParams::default()
+            },
+            SyntheticParams {
+                messages: 300,
+                spacing: crate::gen::Spacing::Python,
                 ..SyntheticParams::default()
             },
         ];
