@@ -4,7 +4,7 @@
 #   bench/run.sh [--smoke] [--runs N] [--dir DIR] [--strict] [--baseline BIN]
 #                [--shapes "plan chat tool many few"] [--sizes "100MB:100 1GB:1000"] [--no-build]
 #   bench/run.sh --shapes "few many@300 many@1000 many@3000 many" ...
-#   bench/run.sh --shapes "real" ...
+#   bench/run.sh --shapes "python real" ...
 #   bench/run.sh --hostile [--dir DIR] [--strict]
 #
 # Full run (release build): for each shape of trace (plan-heavy, chat-heavy,
@@ -27,6 +27,8 @@
 # many@N in --shapes: the many-sessions shape over N sessions instead of
 # 10 000, with no target, like the control: what the ratio loses as the
 # state outgrows the caches.
+# python in --shapes: plan-heavy written as Python's json.dumps writes JSON
+# (a space after each : and ,), held to the same target.
 # real in --shapes: the real agents' traces of corpus/traces (all of them, in
 # order, again and again up to the size), with no target: their own
 # messages, each connection's handshake once every 18 lines or so, and the
@@ -120,6 +122,8 @@ shape_options() {
     few) echo "--sessions 10 --plans 2 --entries 4 --non-plan-share 0.5 --payload-bytes 40 --turn-length 2" ;;
     # Points between the two (see --shapes above).
     many@*) echo "--sessions ${1#many@} --plans 2 --entries 4 --non-plan-share 0.5 --payload-bytes 40 --turn-length 2" ;;
+    # Plan-heavy as Python's json.dumps writes it (a space after each : and ,).
+    python) echo "$(shape_options plan) --spacing python" ;;
     # Not generated: see real_trace.
     real) echo "" ;;
     *) echo "unknown shape $1" >&2; exit 2 ;;
@@ -135,8 +139,9 @@ real_trace() {
   while [ "$(wc -c < "$trace")" -lt "$want" ]; do cat $sources >> "$trace"; done
 }
 
-# The rows with no target (few, many@N, real), not part of many files.
-is_control() { [ "$1" = few ] || [ "$1" = real ] || [[ $1 == many@* ]]; }
+# The rows not part of many files: those with no target (few, many@N, real),
+# and python, which would repeat plan-heavy's content.
+is_control() { [ "$1" = few ] || [ "$1" = real ] || [ "$1" = python ] || [[ $1 == many@* ]]; }
 
 echo "== build ($profile; the floor: $floor_profile)"
 # Two builds, so that features do not mix: the binary as users get it, and

@@ -6,7 +6,9 @@
 #   - generated traces of the benchmark's four shapes, enveloped and bare,
 #     in every revision, clean and with each injectable violation,
 #   - the same traces with bytes mutated line by line (escapes, quotes,
-#     brackets, control and invalid UTF-8 bytes, repeated members).
+#     brackets, control and invalid UTF-8 bytes, repeated members),
+#   - the generated traces spaced as Python's json.dumps writes JSON, and
+#     some mutated ones with odd whitespace around the punctuation.
 #
 #   bench/same-reports.sh BEFORE/acp-plan AFTER/acp-plan [--dir DIR] [--all]
 #
@@ -105,6 +107,35 @@ for name in sorted(os.listdir(folder)):
                     line = line.replace(b'"s', b'"\\u0073', 1)
             out.append(line)
         open(os.path.join(folder, f'mutated-{copy}-{name}'), 'wb').write(b'\n'.join(out))
+
+# Spacing: every generated trace as Python's json.dumps spaces it (a space
+# after each `:` and `,` outside strings), and the first mutated copies with
+# odd whitespace (tabs, spaces before punctuation) there.
+def spaced(line, rng):
+    out, in_string, escaped = bytearray(), False, False
+    for byte in line:
+        c = bytes([byte])
+        punctuation = not in_string and c in b'{}[]:,'
+        if punctuation and rng:
+            out += rng.choice([b'', b'', b' ', b'\t', b'  '])
+        out += c
+        if punctuation and (rng or c in b':,'):
+            out += rng.choice([b'', b' ', b' \t']) if rng else b' '
+        if in_string and escaped:
+            escaped = False
+        elif in_string and c == b'\\':
+            escaped = True
+        elif c == b'"':
+            in_string = not in_string
+    return bytes(out)
+for name in sorted(os.listdir(folder)):
+    odd = name.startswith('mutated-0-')
+    if not (odd or name.startswith(('gen-', 'inject-'))):
+        continue
+    rng = random.Random(name) if odd else None
+    lines = open(os.path.join(folder, name), 'rb').read().split(b'\n')
+    out = b'\n'.join(spaced(line, rng) for line in lines)
+    open(os.path.join(folder, f'spaced-{name}'), 'wb').write(out)
 EOF
 
 for file in "$dir"/traces/*.jsonl; do compare "$file"; done
