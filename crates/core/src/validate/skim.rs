@@ -31,14 +31,16 @@ use std::borrow::Cow;
 macro_rules! tokens {
     ($compact:literal) => {{
         const COMPACT: &[u8] = $compact;
-        const PYTHON: ([u8; 2 * COMPACT.len()], usize) = python_spacing(COMPACT);
+        const PYTHON: ([u8; 2 * COMPACT.len()], usize) =
+            $crate::validate::skim::python_spacing(COMPACT);
         const PYTHON_TEXT: &[u8] = PYTHON.0.split_at(PYTHON.1).0;
-        Tokens {
+        $crate::validate::skim::Tokens {
             compact: COMPACT,
             python: PYTHON_TEXT,
         }
     }};
 }
+pub(super) use tokens;
 
 /// What a skimmed line says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -469,7 +471,7 @@ impl<'a, 'k> Skim<'a, 'k> {
         self.bytes.get(self.at).copied()
     }
 
-    fn eat(&mut self, byte: u8) -> Option<()> {
+    pub(super) fn eat(&mut self, byte: u8) -> Option<()> {
         (self.peek()? == byte).then(|| self.at += 1)
     }
 
@@ -496,7 +498,7 @@ impl<'a, 'k> Skim<'a, 'k> {
     }
 
     /// Back to the line's start, nothing read.
-    fn restart(&mut self) {
+    pub(super) fn restart(&mut self) {
         self.at = 0;
         self.depth = 0;
         self.keys.clear();
@@ -968,7 +970,7 @@ impl<'a, 'k> Skim<'a, 'k> {
     }
 
     #[inline(always)]
-    fn literal(&mut self, word: &[u8]) -> Option<()> {
+    pub(super) fn literal(&mut self, word: &[u8]) -> Option<()> {
         let end = self.at + word.len();
         (self.bytes.get(self.at..end)? == word).then(|| self.at = end)
     }
@@ -980,7 +982,7 @@ impl<'a, 'k> Skim<'a, 'k> {
     /// space after each `:` and `,`), then any other way. All or nothing:
     /// on a mismatch the position is where it was.
     #[inline(always)]
-    fn tokens(&mut self, pattern: Tokens) -> Option<()> {
+    pub(super) fn tokens(&mut self, pattern: Tokens) -> Option<()> {
         if self.literal(pattern.compact).is_some() || self.literal(pattern.python).is_some() {
             // Whitespace is below b'!': one compare for the common case.
             if self.peek().is_some_and(|b| b <= b' ') {
@@ -1155,14 +1157,14 @@ impl<'a, 'k> Skim<'a, 'k> {
 /// A run of JSON tokens for [`Skim::tokens`], written without whitespace,
 /// and the same with Python's spacing (made by [`tokens!`]).
 #[derive(Clone, Copy)]
-struct Tokens {
-    compact: &'static [u8],
-    python: &'static [u8],
+pub(super) struct Tokens {
+    pub(super) compact: &'static [u8],
+    pub(super) python: &'static [u8],
 }
 
 /// `compact` with a space after each `:` and `,` outside its strings, in the
 /// first bytes of the array (the count is the second value).
-const fn python_spacing<const N: usize>(compact: &[u8]) -> ([u8; N], usize) {
+pub(super) const fn python_spacing<const N: usize>(compact: &[u8]) -> ([u8; N], usize) {
     let (mut spaced, mut length, mut at, mut in_string) = ([0; N], 0, 0, false);
     while at < compact.len() {
         let byte = compact[at];
@@ -1215,7 +1217,7 @@ const MAX_SKIM_NUMBER_DIGITS: usize = 200;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::validate::test_lines::{mutate, with_and_without_handshake, HANDSHAKE};
+    use crate::validate::test_lines::{mutate, respace, with_and_without_handshake, HANDSHAKE};
 
     /// Every word of eight bytes over quotes, backslashes and bytes near
     /// them (0x21, 0x5d, 0xa2 and 0xdc differ from them in one bit or by
@@ -1749,32 +1751,6 @@ mod tests {
         ]);
         (update_line(), any::<prop::sample::Index>(), byte, 0..3u8)
             .prop_map(|(line, at, byte, how)| mutate(line, at, byte, how))
-    }
-
-    /// `line` with whitespace before and after each punctuation byte
-    /// outside strings, taken from `spaces` in turn: the spacing of writers
-    /// other than the compact ones (Python's `json.dumps`, hand-written
-    /// traces).
-    fn respace(line: &str, spaces: &[&str]) -> String {
-        let mut spaces = spaces.iter().cycle();
-        let (mut out, mut in_string, mut escaped) = (String::new(), false, false);
-        for c in line.chars() {
-            let punctuation = !in_string && matches!(c, '{' | '}' | '[' | ']' | ':' | ',');
-            if punctuation {
-                out.push_str(spaces.next().unwrap_or(&""));
-            }
-            out.push(c);
-            if punctuation {
-                out.push_str(spaces.next().unwrap_or(&""));
-            }
-            match (in_string, escaped, c) {
-                (true, true, _) => escaped = false,
-                (true, false, '\\') => escaped = true,
-                (_, false, '"') => in_string = !in_string,
-                _ => {}
-            }
-        }
-        out
     }
 
     /// An update line spaced as [`respace`] does.

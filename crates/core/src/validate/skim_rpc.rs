@@ -18,7 +18,7 @@
 //! same frame and says nothing about, and that a validator gives the same
 //! verdict with and without it.
 
-use super::skim::{line_text, PlanCapture, Skim, Span};
+use super::skim::{line_text, tokens, PlanCapture, Skim, Span};
 use super::SkimFraming;
 
 /// A well-formed request, notification or response, as the exact path
@@ -65,8 +65,8 @@ impl RpcSkimmer {
         max_depth: usize,
         framing: SkimFraming,
     ) -> Option<SkimmedRpc<'a>> {
-        let mut skim = Skim::start(line, max_depth, &mut self.keys, &mut self.capture, false);
-        let found = rpc_line(&mut skim, framing)?;
+        let mut skim = Skim::start(line, max_depth, &mut self.keys, &mut self.capture, true);
+        let found = found_rpc(&mut skim, framing)?;
         skim.whitespace();
         if skim.at != line.len() {
             return None;
@@ -112,12 +112,115 @@ struct RpcRead {
     replay_from: bool,
 }
 
+#[derive(Debug, PartialEq, Eq)]
 struct FoundRpc {
     direction: Option<Span>,
     id: Option<Span>,
     method: Option<Span>,
     session: Option<Span>,
     replay_from: bool,
+}
+
+/// The line's frame: the usual form, else the general read.
+fn found_rpc(skim: &mut Skim<'_, '_>, framing: SkimFraming) -> Option<FoundRpc> {
+    if skim.compact {
+        if let Some(found) = compact_rpc_line(skim, framing) {
+            return Some(found);
+        }
+        skim.restart();
+    }
+    rpc_line(skim, framing)
+}
+
+/// A request, notification or response as SDKs and recorders write it,
+/// with the frame's members in the usual order: `{"jsonrpc":"2.0","id":…,
+/// "method":"…","params":{…}}` (no `id` in a notification, no `params`
+/// perhaps) or `{"jsonrpc":"2.0","id":…,"result":…}`, bare or in an
+/// envelope `{"direction":…,"message":…}` with its `time` last if there;
+/// with or without whitespace between the tokens. The frame's members are
+/// distinct by construction, so only the params or result are searched
+/// for repeats. Anything else returns `None` (the caller restarts and
+/// [`rpc_line`] reads it); whatever this accepts, `rpc_line` accepts with
+/// the same result.
+fn compact_rpc_line(skim: &mut Skim<'_, '_>, framing: SkimFraming) -> Option<FoundRpc> {
+    // The depth of the message object.
+    let mut levels = 1;
+    let direction =
+        if framing == SkimFraming::Record && skim.tokens(tokens!(b"{\"direction\":")).is_some() {
+            let start = skim.at + 1;
+            if skim.literal(b"\"agent_to_client\"").is_none() {
+                skim.literal(b"\"client_to_agent\"")?;
+            }
+            let direction = (start, skim.at - 1);
+            skim.tokens(tokens!(b",\"message\":"))?;
+            levels = 2;
+            Some(direction)
+        } else {
+            None
+        };
+    if levels > skim.max_depth {
+        return None;
+    }
+    skim.tokens(tokens!(b"{\"jsonrpc\":\"2.0\","))?;
+    let id = match skim.tokens(tokens!(b"\"id\":")) {
+        Some(()) => {
+            let id = plain_id(skim)?;
+            skim.tokens(tokens!(b","))?;
+            Some(id)
+        }
+        None => None,
+    };
+    // The params or result object is read at the message's depth (its own
+    // is checked as it is read).
+    skim.depth = levels;
+    let (method, (session, replay_from)) = if skim.tokens(tokens!(b"\"method\":")).is_some() {
+        let method = skim.plain_string()?;
+        if read_in_full(skim.get(method)) {
+            return None;
+        }
+        skim.whitespace();
+        let holder = if skim.tokens(tokens!(b",\"params\":")).is_some() {
+            // An array or a scalar is for the exact path (see `rpc_member`).
+            if skim.peek()? != b'{' {
+                return None;
+            }
+            session_holder(skim)?
+        } else {
+            (None, false)
+        };
+        (Some(method), holder)
+    } else {
+        // A response has an id.
+        id?;
+        skim.tokens(tokens!(b"\"result\":"))?;
+        let holder = if skim.peek()? == b'{' {
+            session_holder(skim)?
+        } else {
+            skim.value()?;
+            (None, false)
+        };
+        (None, holder)
+    };
+    // The message's closing brace, and no whitespace after it (the line's
+    // end is the caller's, as after the general read).
+    skim.whitespace();
+    skim.eat(b'}')?;
+    if direction.is_some() {
+        skim.whitespace();
+        if skim.eat(b',').is_some() {
+            skim.tokens(tokens!(b"\"time\":"))?;
+            skim.string()?;
+            skim.whitespace();
+        }
+        skim.eat(b'}')?;
+    }
+    Some(FoundRpc {
+        direction,
+        id,
+        method,
+        session,
+        replay_from,
+    })
 }
 
 /// The top-level object: an envelope or a bare message (the envelope read
@@ -276,7 +379,7 @@ mod tests {
     use crate::jsonrpc::{classify, Direction, Frame};
     use crate::trace::{duplicate_keys, parse_record, Record};
     use crate::validate::calls::{asks_for_replay, read_session_ids};
-    use crate::validate::test_lines::{mutate, with_and_without_handshake};
+    use crate::validate::test_lines::{mutate, respace, with_and_without_handshake};
     use crate::validate::{Config, Validator};
     use proptest::prelude::*;
 
@@ -580,6 +683,42 @@ mod tests {
             .prop_map(|(line, at, byte, how)| mutate(line, at, byte, how))
     }
 
+    /// A line spaced as [`respace`] does: Python's `json.dumps`, and odd
+    /// whitespace around the punctuation.
+    fn spaced_line() -> impl Strategy<Value = Vec<u8>> {
+        let space = prop::sample::select(vec!["", "", " ", " ", "  ", "\t", "\r", " \t"]);
+        (rpc_line(), prop::collection::vec(space, 1..8))
+            .prop_map(|(line, spaces)| respace(&line, &spaces).into_bytes())
+    }
+
+    /// The usual form ([`compact_rpc_line`]) reads a line as the general
+    /// read does: the same frame, `sessionId` and `replayFrom`, and the same
+    /// end. Returns whether it took the line.
+    fn compact_agrees(
+        line: &[u8],
+        framing: SkimFraming,
+        max_depth: usize,
+    ) -> Result<bool, TestCaseError> {
+        let read = |compact: bool| {
+            let (mut keys, mut capture) = (Vec::new(), PlanCapture::default());
+            let mut skim = Skim::start(line, max_depth, &mut keys, &mut capture, compact);
+            let found = if compact {
+                compact_rpc_line(&mut skim, framing)
+            } else {
+                super::rpc_line(&mut skim, framing)
+            };
+            (found, skim.at)
+        };
+        let (compact, at) = read(true);
+        let Some(compact) = compact else {
+            return Ok(false);
+        };
+        let (general, general_at) = read(false);
+        prop_assert_eq!(Some(compact), general);
+        prop_assert_eq!(at, general_at);
+        Ok(true)
+    }
+
     /// Whatever the fast path accepts, the exact path reads as the same
     /// frame and `sessionId`, and finds nothing to say about.
     fn agrees_with_exact_path(line: &[u8], framing: SkimFraming) -> Result<(), TestCaseError> {
@@ -818,8 +957,25 @@ mod tests {
         }
 
         #[test]
+        fn spaced_lines_read_alike(line in spaced_line()) {
+            agrees_with_exact_path(&line, SkimFraming::Record)?;
+            agrees_with_exact_path(&line, SkimFraming::Message)?;
+        }
+
+        #[test]
+        fn the_usual_form_reads_as_the_general_read(line in prop_oneof![
+            rpc_line().prop_map(String::into_bytes),
+            mutated_line(),
+            spaced_line(),
+        ], max_depth in prop::sample::select(vec![0usize, 1, 2, 3, 64])) {
+            compact_agrees(&line, SkimFraming::Record, max_depth)?;
+            compact_agrees(&line, SkimFraming::Message, max_depth)?;
+        }
+
+        #[test]
         fn traces_get_the_same_verdict(lines in prop::collection::vec(prop_oneof![
             6 => rpc_line().prop_map(String::into_bytes),
+            2 => spaced_line(),
             2 => update_line().prop_map(String::into_bytes),
             1 => turn_lines(),
             1 => readings_lines(),
@@ -840,8 +996,19 @@ mod tests {
         let mut runner = proptest::test_runner::TestRunner::deterministic();
         let (mut requests, mut notifications, mut sessions, mut responses, mut declined) =
             (0, 0, 0, 0, 0);
+        // Lines the usual form takes, as written, as Python spaces them,
+        // and with odd whitespace; in an envelope and bare.
+        let (mut usual, mut usual_spaced, mut usual_bare) = (0, 0, 0);
         for _ in 0..2000 {
             let line = rpc_line().new_tree(&mut runner).unwrap().current();
+            let took =
+                |line: &str| compact_agrees(line.as_bytes(), SkimFraming::Record, 64).unwrap();
+            usual += usize::from(took(&line));
+            usual_bare += usize::from(!line.contains("direction") && took(&line));
+            for spaces in [&[""] as &[&str], &[" "], &["", " ", "\t ", ""]] {
+                let line = respace(&line, spaces).replace("{ ", "{");
+                usual_spaced += usize::from(took(&line));
+            }
             match skim_rpc(line.as_bytes(), 128, SkimFraming::Record) {
                 Some(read) => {
                     match (read.method, read.id) {
@@ -859,8 +1026,11 @@ mod tests {
                 && notifications > 50
                 && responses > 100
                 && sessions > 100
-                && declined > 400,
-            "{requests} {notifications} {responses} {sessions} {declined}"
+                && declined > 400
+                && usual > 400
+                && usual_bare > 200
+                && usual_spaced > 3 * 400,
+            "{requests} {notifications} {responses} {sessions} {declined} {usual} {usual_bare} {usual_spaced}"
         );
     }
 }

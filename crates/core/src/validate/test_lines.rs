@@ -44,3 +44,29 @@ pub(super) fn mutate(line: String, at: prop::sample::Index, byte: u8, how: u8) -
     }
     bytes
 }
+
+/// `line` with whitespace before and after each punctuation byte
+/// outside strings, taken from `spaces` in turn: the spacing of writers
+/// other than the compact ones (Python's `json.dumps`, hand-written
+/// traces).
+pub(super) fn respace(line: &str, spaces: &[&str]) -> String {
+    let mut spaces = spaces.iter().cycle();
+    let (mut out, mut in_string, mut escaped) = (String::new(), false, false);
+    for c in line.chars() {
+        let punctuation = !in_string && matches!(c, '{' | '}' | '[' | ']' | ':' | ',');
+        if punctuation {
+            out.push_str(spaces.next().unwrap_or(&""));
+        }
+        out.push(c);
+        if punctuation {
+            out.push_str(spaces.next().unwrap_or(&""));
+        }
+        match (in_string, escaped, c) {
+            (true, true, _) => escaped = false,
+            (true, false, '\\') => escaped = true,
+            (_, false, '"') => in_string = !in_string,
+            _ => {}
+        }
+    }
+    out
+}
