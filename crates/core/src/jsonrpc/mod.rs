@@ -149,7 +149,17 @@ impl Id {
 /// or more), which [`Id::read`] reads and says like `1e400` (the one-pass
 /// read leaves such an id to it).
 pub(crate) fn beyond_double(digits: &str) -> bool {
-    digits.len() > 308 && digits.parse::<f64>().map_or(true, f64::is_infinite)
+    digits_beyond_double(digits.as_bytes())
+}
+
+/// [`beyond_double`] of digits as bytes: a run this short is within range
+/// without being read as a number (or as UTF-8).
+pub(crate) fn digits_beyond_double(digits: &[u8]) -> bool {
+    digits.len() > 308
+        && std::str::from_utf8(digits)
+            .ok()
+            .and_then(|digits| digits.parse::<f64>().ok())
+            .map_or(true, f64::is_infinite)
 }
 
 /// A number as an integer when it has an exact integer value (`1.0`, `1e0`

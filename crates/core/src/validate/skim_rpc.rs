@@ -346,8 +346,8 @@ fn plain_id(skim: &mut Skim<'_, '_>) -> Option<Span> {
         b'0'..=b'9' => {
             skim.number()?;
             let span = (start, skim.at);
-            let digits = std::str::from_utf8(skim.get(span)).ok()?;
-            (digits.bytes().all(|b| b.is_ascii_digit()) && !crate::jsonrpc::beyond_double(digits))
+            let digits = skim.get(span);
+            (digits.iter().all(u8::is_ascii_digit) && !crate::jsonrpc::digits_beyond_double(digits))
                 .then_some(span)
         }
         _ => None,
