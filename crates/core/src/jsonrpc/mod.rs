@@ -159,7 +159,7 @@ pub(crate) fn digits_beyond_double(digits: &[u8]) -> bool {
         && std::str::from_utf8(digits)
             .ok()
             .and_then(|digits| digits.parse::<f64>().ok())
-            .map_or(true, f64::is_infinite)
+            .is_none_or(f64::is_infinite)
 }
 
 /// A number as an integer when it has an exact integer value (`1.0`, `1e0`
