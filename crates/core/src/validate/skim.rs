@@ -392,11 +392,43 @@ fn quote_before_backslash(word: u64) -> Option<usize> {
         .then(|| quotes.trailing_zeros() as usize / 8)
 }
 
+/// A bit for each `"` or `\\` among sixteen bytes (SSE2, which every
+/// x86_64 processor has).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn sse2_quotes_or_backslashes(chunk: &[u8; 16]) -> u32 {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x,
+    };
+    let (low, high) = chunk.split_at(8);
+    let word = |half: &[u8]| i64::from_le_bytes(half.try_into().unwrap_or_default());
+    // SAFETY: these intrinsics only need SSE2, which x86_64 always has
+    // (its target features include it), and read no memory.
+    unsafe {
+        let bytes = _mm_set_epi64x(word(high), word(low));
+        let quotes = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'"' as i8));
+        let backslashes = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\\' as i8));
+        _mm_movemask_epi8(_mm_or_si128(quotes, backslashes)) as u32
+    }
+}
+
 /// The first `"` or `\\` in `bytes`. Most strings (member names, enum
-/// values) end within a few bytes, where eight bytes at a time beat setting
-/// up a vector search; longer ones go to `memchr`.
+/// values, a plan entry's text) end within a few dozen bytes, where sixteen
+/// bytes at a time (eight without SSE2) beat setting up `memchr`'s vector
+/// search; longer ones go to `memchr`.
 fn quote_or_backslash(bytes: &[u8]) -> Option<usize> {
     let mut at = 0;
+    #[cfg(target_arch = "x86_64")]
+    while at < 64 {
+        let Some(chunk) = bytes.get(at..).and_then(|rest| rest.first_chunk::<16>()) else {
+            break;
+        };
+        let found = sse2_quotes_or_backslashes(chunk);
+        if found != 0 {
+            return Some(at + found.trailing_zeros() as usize);
+        }
+        at += 16;
+    }
     while at < 16 {
         let Some(word) = bytes.get(at..at + 8) else {
             break;
@@ -1082,10 +1114,30 @@ impl<'a, 'k> Skim<'a, 'k> {
     /// quotes and backslashes stop the search here.
     #[inline]
     pub(super) fn string(&mut self) -> Option<(usize, usize, bool)> {
-        // Most strings (member names, enum values) end within eight bytes
-        // and have no escape: read here, inline, without the general loop.
+        // Most strings (member names, enum values, ids) end within sixteen
+        // bytes (eight without SSE2) and have no escape: read here, inline,
+        // without the general loop.
         let start = self.at + 1;
         if self.peek() == Some(b'"') {
+            #[cfg(target_arch = "x86_64")]
+            if let Some(chunk) = self
+                .bytes
+                .get(start..)
+                .and_then(|rest| rest.first_chunk::<16>())
+            {
+                let found = sse2_quotes_or_backslashes(chunk);
+                let end = found.trailing_zeros() as usize;
+                if found == 0 {
+                    // Neither byte in these sixteen: on from there.
+                    self.at = start + 16;
+                    return self.rest_of_string(start);
+                }
+                if chunk.get(end) == Some(&b'"') {
+                    self.at = start + end + 1;
+                    return Some((start, start + end, false));
+                }
+                return self.any_string();
+            }
             if let Some(&word) = self
                 .bytes
                 .get(start..)
@@ -1101,10 +1153,15 @@ impl<'a, 'k> Skim<'a, 'k> {
     }
 
     /// [`Skim::string`] in general: long strings and escapes.
-    #[inline(never)]
     fn any_string(&mut self) -> Option<(usize, usize, bool)> {
         self.eat(b'"')?;
-        let start = self.at;
+        self.rest_of_string(self.at)
+    }
+
+    /// The rest of the string whose content starts at `start`, from the
+    /// current position (no byte between is a `"` or a `\\`).
+    #[inline(never)]
+    fn rest_of_string(&mut self, start: usize) -> Option<(usize, usize, bool)> {
         let mut escaped = false;
         loop {
             let rest = self.bytes.get(self.at..)?;
@@ -1240,6 +1297,69 @@ mod tests {
                 scan,
                 "{word:?}"
             );
+        }
+    }
+
+    /// The search for the end of a string finds what a byte-by-byte scan
+    /// finds, whichever of its sixteen-byte, eight-byte and `memchr` steps
+    /// it is in: every length to 100, with a quote, a backslash or a byte
+    /// one bit or one step from them at every place, alone or before a
+    /// quote further on.
+    #[test]
+    fn quote_or_backslash_is_a_scan() {
+        for length in 0..100 {
+            for byte in [b'"', b'\\', b'!', b']', 0xa2, 0xdc] {
+                for at in 0..length {
+                    for later in [None, Some((at + 1..length).len() / 2 + at)] {
+                        let mut bytes = vec![b'a'; length];
+                        bytes[at] = byte;
+                        if let Some(later) = later.filter(|&later| later > at) {
+                            bytes[later] = b'"';
+                        }
+                        let scan = bytes.iter().position(|&b| b == b'"' || b == b'\\');
+                        assert_eq!(quote_or_backslash(&bytes), scan, "{bytes:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The inline read of short strings ([`Skim::string`]) ends where the
+    /// general one ([`Skim::any_string`]) does, whatever the string's length
+    /// (across the sixteen bytes it reads), and wherever a quote or a backslash
+    /// comes in it, however many bytes follow the string in the line.
+    #[test]
+    fn short_strings_read_as_the_general_read() {
+        for length in 0..24 {
+            for special in [None, Some(b'"'), Some(b'\\')] {
+                for at in 0..length.max(1) {
+                    for tail in [&b""[..], b"x", b"\",:1,\"b\":[1,2,3,4,5,6,7,8,9]}"] {
+                        let mut line = vec![b'"'];
+                        line.extend((0..length).map(|i| match special {
+                            Some(byte) if i == at => byte,
+                            _ => b'a' + (i % 26) as u8,
+                        }));
+                        line.push(b'"');
+                        line.extend_from_slice(tail);
+                        let read = |general: bool| {
+                            let (mut keys, mut capture) = (Vec::new(), PlanCapture::default());
+                            let mut skim = Skim::start(&line, 64, &mut keys, &mut capture, true);
+                            let found = if general {
+                                skim.any_string()
+                            } else {
+                                skim.string()
+                            };
+                            (found, skim.at)
+                        };
+                        assert_eq!(
+                            read(false),
+                            read(true),
+                            "{:?}",
+                            String::from_utf8_lossy(&line)
+                        );
+                    }
+                }
+            }
         }
     }
 
