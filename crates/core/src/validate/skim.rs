@@ -347,29 +347,23 @@ pub(super) fn line_text(line: &[u8]) -> Option<&str> {
 #[cfg(target_arch = "x86_64")]
 fn scan_bytes(line: &[u8]) -> Bytes {
     use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_max_epu8, _mm_min_epu8, _mm_movemask_epi8, _mm_set1_epi8,
-        _mm_set_epi64x, _mm_setzero_si128,
+        _mm_cmpeq_epi8, _mm_max_epu8, _mm_min_epu8, _mm_movemask_epi8, _mm_set1_epi8,
+        _mm_setzero_si128,
     };
-    let (Some(last), true) = (line.last_chunk::<16>(), line.len() >= 16) else {
+    let Some(last) = line.last_chunk::<16>() else {
         return scan_bytes_by_blocks(line);
     };
-    let word = |half: &[u8]| i64::from_le_bytes(half.try_into().unwrap_or_default());
     // SAFETY: these intrinsics only need SSE2, which x86_64 always has
     // (its target features include it), and read no memory.
     unsafe {
-        let load = |block: &[u8; 16]| -> __m128i {
-            let (low, high) = block.split_at(8);
-            _mm_set_epi64x(word(high), word(low))
-        };
         let (mut least, mut greatest) = (_mm_set1_epi8(-1), _mm_setzero_si128());
-        let mut blocks = line.chunks_exact(16);
-        for block in &mut blocks {
-            let bytes = load(block.try_into().unwrap_or(&[b' '; 16]));
+        for block in line.chunks_exact(16) {
+            let bytes = sse2_load(block.try_into().unwrap_or(&[b' '; 16]));
             least = _mm_min_epu8(least, bytes);
             greatest = _mm_max_epu8(greatest, bytes);
         }
         // The bytes after the last whole block: the line's last sixteen.
-        let bytes = load(last);
+        let bytes = sse2_load(last);
         least = _mm_min_epu8(least, bytes);
         greatest = _mm_max_epu8(greatest, bytes);
         // A place whose least byte is at most 0x1f holds a control byte.
@@ -440,20 +434,28 @@ fn quote_before_backslash(word: u64) -> Option<usize> {
         .then(|| quotes.trailing_zeros() as usize / 8)
 }
 
+/// Sixteen bytes in a vector register, from two words (one unaligned load
+/// once compiled; no pointer to dereference).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn sse2_load(block: &[u8; 16]) -> std::arch::x86_64::__m128i {
+    let (low, high) = block.split_at(8);
+    let word = |half: &[u8]| i64::from_le_bytes(half.try_into().unwrap_or_default());
+    // SAFETY: this intrinsic only needs SSE2, which x86_64 always has (its
+    // target features include it), and reads no memory.
+    unsafe { std::arch::x86_64::_mm_set_epi64x(word(high), word(low)) }
+}
+
 /// A bit for each `"` or `\\` among sixteen bytes (SSE2, which every
 /// x86_64 processor has).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn sse2_quotes_or_backslashes(chunk: &[u8; 16]) -> u32 {
-    use std::arch::x86_64::{
-        _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x,
-    };
-    let (low, high) = chunk.split_at(8);
-    let word = |half: &[u8]| i64::from_le_bytes(half.try_into().unwrap_or_default());
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
     // SAFETY: these intrinsics only need SSE2, which x86_64 always has
     // (its target features include it), and read no memory.
     unsafe {
-        let bytes = _mm_set_epi64x(word(high), word(low));
+        let bytes = sse2_load(chunk);
         let quotes = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'"' as i8));
         let backslashes = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\\' as i8));
         _mm_movemask_epi8(_mm_or_si128(quotes, backslashes)) as u32
@@ -551,7 +553,7 @@ impl<'a, 'k> Skim<'a, 'k> {
         self.bytes.get(self.at).copied()
     }
 
-    pub(super) fn eat(&mut self, byte: u8) -> Option<()> {
+    fn eat(&mut self, byte: u8) -> Option<()> {
         (self.peek()? == byte).then(|| self.at += 1)
     }
 
@@ -595,37 +597,56 @@ impl<'a, 'k> Skim<'a, 'k> {
     /// caller restarts and [`Skim::line`] reads it); whatever this accepts,
     /// `line` accepts with the same result.
     fn compact_line(&mut self, framing: SkimFraming) -> Option<Found> {
-        let mut levels = 2;
-        let direction = if framing == SkimFraming::Record
-            && self.tokens(tokens!(b"{\"direction\":")).is_some()
-        {
-            let start = self.at + 1;
-            if self.literal(b"\"agent_to_client\"").is_none() {
-                self.literal(b"\"client_to_agent\"")?;
-            }
-            let direction = (start, self.at - 1);
-            self.tokens(tokens!(b",\"message\":"))?;
-            levels = 3;
-            Some(direction)
-        } else {
-            None
-        };
+        let direction = self.usual_envelope_head(framing)?;
         self.tokens(tokens!(
             b"{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":"
         ))?;
         let session = self.plain_string()?;
         self.tokens(tokens!(b",\"update\":"))?;
-        // The objects the update is in (its own depth is checked as it is
-        // read).
-        self.depth = levels;
+        // The objects the update is in: the envelope, the message and the
+        // params (its own depth is checked as it is read).
+        self.depth = 2 + usize::from(direction.is_some());
         let start = self.at;
         let kind = self.update()?;
         let update = (start, self.at);
-        // The closing braces, and no whitespace after the last (the line's
-        // end is the caller's, as after the general read).
+        // The params' closing brace, then the message's and the envelope's.
         self.tokens(tokens!(b"}"))?;
+        self.usual_line_end(direction.is_some())?;
+        self.depth = 0;
+        Some(Found {
+            direction,
+            session,
+            kind,
+            update,
+        })
+    }
+
+    /// The start of an envelope in its usual form, `{"direction":"…",
+    /// "message":` (whitespace or not), where the framing has envelopes:
+    /// `Some(None)` for a line that does not start so (a bare message, with
+    /// nothing read), `Some(Some(direction))` once read, and `None` for an
+    /// envelope that starts so but goes on otherwise.
+    pub(super) fn usual_envelope_head(&mut self, framing: SkimFraming) -> Option<Option<Span>> {
+        if framing != SkimFraming::Record || self.tokens(tokens!(b"{\"direction\":")).is_none() {
+            return Some(None);
+        }
+        let start = self.at + 1;
+        if self.literal(b"\"agent_to_client\"").is_none() {
+            self.literal(b"\"client_to_agent\"")?;
+        }
+        let direction = (start, self.at - 1);
+        self.tokens(tokens!(b",\"message\":"))?;
+        Some(Some(direction))
+    }
+
+    /// The end of a line in its usual form after its message's last member:
+    /// the message's closing brace, then, in an envelope, its `time` if
+    /// there and its closing brace; no whitespace after the last brace (the
+    /// line's end is the caller's, as after the general read).
+    pub(super) fn usual_line_end(&mut self, enveloped: bool) -> Option<()> {
+        self.whitespace();
         self.eat(b'}')?;
-        if direction.is_some() {
+        if enveloped {
             self.whitespace();
             if self.eat(b',').is_some() {
                 self.tokens(tokens!(b"\"time\":"))?;
@@ -634,13 +655,7 @@ impl<'a, 'k> Skim<'a, 'k> {
             }
             self.eat(b'}')?;
         }
-        self.depth = 0;
-        Some(Found {
-            direction,
-            session,
-            kind,
-            update,
-        })
+        Some(())
     }
 
     /// The top-level object: an envelope or a bare message.
@@ -1050,7 +1065,7 @@ impl<'a, 'k> Skim<'a, 'k> {
     }
 
     #[inline(always)]
-    pub(super) fn literal(&mut self, word: &[u8]) -> Option<()> {
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
         let end = self.at + word.len();
         (self.bytes.get(self.at..end)? == word).then(|| self.at = end)
     }

@@ -143,21 +143,9 @@ fn found_rpc(skim: &mut Skim<'_, '_>, framing: SkimFraming) -> Option<FoundRpc> 
 /// [`rpc_line`] reads it); whatever this accepts, `rpc_line` accepts with
 /// the same result.
 fn compact_rpc_line(skim: &mut Skim<'_, '_>, framing: SkimFraming) -> Option<FoundRpc> {
+    let direction = skim.usual_envelope_head(framing)?;
     // The depth of the message object.
-    let mut levels = 1;
-    let direction =
-        if framing == SkimFraming::Record && skim.tokens(tokens!(b"{\"direction\":")).is_some() {
-            let start = skim.at + 1;
-            if skim.literal(b"\"agent_to_client\"").is_none() {
-                skim.literal(b"\"client_to_agent\"")?;
-            }
-            let direction = (start, skim.at - 1);
-            skim.tokens(tokens!(b",\"message\":"))?;
-            levels = 2;
-            Some(direction)
-        } else {
-            None
-        };
+    let levels = 1 + usize::from(direction.is_some());
     if levels > skim.max_depth {
         return None;
     }
@@ -201,19 +189,7 @@ fn compact_rpc_line(skim: &mut Skim<'_, '_>, framing: SkimFraming) -> Option<Fou
         };
         (None, holder)
     };
-    // The message's closing brace, and no whitespace after it (the line's
-    // end is the caller's, as after the general read).
-    skim.whitespace();
-    skim.eat(b'}')?;
-    if direction.is_some() {
-        skim.whitespace();
-        if skim.eat(b',').is_some() {
-            skim.tokens(tokens!(b"\"time\":"))?;
-            skim.string()?;
-            skim.whitespace();
-        }
-        skim.eat(b'}')?;
-    }
+    skim.usual_line_end(direction.is_some())?;
     Some(FoundRpc {
         direction,
         id,
