@@ -159,6 +159,20 @@ def session(rev):
     answer_error(c, first)
     c.expect("SES-UNKNOWN-SESSION", c.update(SESSION_SAVED, plan, shown=False), "/params/sessionId")
 
+    c = case("ses-new-session-outlives-a-failed-load",
+             "A session/load is in flight when a session/new is answered with the same sessionId, and then the load "
+             "fails: the session/new answer established the session, so the failed load takes nothing back and later "
+             "updates are for an established session.",
+             near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Loading Sessions")])
+    c.initialize()
+    load = send_load(c)
+    c.new_session(SESSION_SAVED)
+    answer_error(c, load)
+    c.snapshot()
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.update(SESSION_SAVED, plan)
+    c.end_turn(p)
+
     c = case("ses-resume-establishes-session",
              "session/resume names the session in its params; updates for it afterwards are for an established session.",
              near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Session ID")])

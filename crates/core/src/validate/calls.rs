@@ -315,7 +315,7 @@ impl Validator {
         }
         if let ResponseOutcome::Answers { request, .. } = outcome {
             match rpc.session {
-                Some(session) if opens => self.open_session(session),
+                Some(session) if opens => self.opened_by_answer(session),
                 // `answered` reads no more of a successful answer to any
                 // other method than that it came (initialize, session/new
                 // and session/fork were declined above).
@@ -336,7 +336,7 @@ impl Validator {
         self.untracked_initialize_answer(result, error);
         if answer_fits("session/new", result, error) {
             for session in self.session_ids(result, "/result") {
-                self.open_session(&session);
+                self.opened_by_answer(&session);
             }
         }
     }
@@ -386,6 +386,15 @@ impl Validator {
         }
     }
 
+    /// A session that a session/new or session/fork answer names: established,
+    /// so a load of it in flight that fails later takes nothing back.
+    fn opened_by_answer(&mut self, session: &str) {
+        if !self.loaded_provisionally.is_empty() {
+            self.loaded_provisionally.remove(session);
+        }
+        self.open_session(session);
+    }
+
     /// A session/new or session/fork answered without a session id: a later
     /// update for a session nobody named is taken as its.
     fn count_unnamed_session(&mut self) {
@@ -417,10 +426,7 @@ impl Validator {
                     self.count_unnamed_session();
                 }
                 for session in sessions {
-                    if !self.loaded_provisionally.is_empty() {
-                        self.loaded_provisionally.remove(&session);
-                    }
-                    self.open_session(&session);
+                    self.opened_by_answer(&session);
                 }
             }
             "session/prompt" => {

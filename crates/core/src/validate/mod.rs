@@ -789,6 +789,29 @@ mod tests {
         assert_eq!(report.state.session("s1").unwrap().legacy, Some(vec![]));
     }
 
+    /// A session/new answered with the id of a session whose load is in
+    /// flight establishes it: the load's failure later takes nothing back,
+    /// on the one-pass read of the answer as on the exact one (the one-pass
+    /// read used to open the session and leave the load able to forget it).
+    #[test]
+    fn a_session_opened_while_its_load_is_in_flight_outlives_the_load() {
+        let report = check(concat!(
+            r#"{"jsonrpc":"2.0","id":3,"method":"session/load","params":{"sessionId":"s2","cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":4,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+            // The direction said, as a recorder writes it: the one-pass
+            // read takes the answer.
+            r#"{"direction":"agent_to_client","message":{"jsonrpc":"2.0","id":4,"result":{"sessionId":"s2"}}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32002,"message":"Resource not found"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s2","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+        ));
+        assert_eq!(rules(&report), vec![]);
+        assert_eq!(report.state.session("s2").unwrap().legacy, Some(vec![]));
+    }
+
     #[test]
     fn positional_session_new_result_opens_no_session() {
         let trace = concat!(

@@ -12,8 +12,8 @@
 //! plain string or a non-negative integer, a `method` or `sessionId` with an
 //! escape or of another type, params that are not an object, a response
 //! carrying `error`, a member other than the frame's, and every method whose
-//! params a rule reads in full (`initialize`, `session/load`,
-//! `session/resume`, `session/update`) send the line down the exact path.
+//! params a rule reads in full (`initialize`, `session/update`) send the
+//! line down the exact path.
 //! Property tests check that whatever it accepts, the exact path reads the
 //! same frame and says nothing about, and that a validator gives the same
 //! verdict with and without it.
@@ -881,6 +881,45 @@ mod tests {
         })
     }
 
+    /// A session/load in flight while a session/new or session/fork is
+    /// answered, with the direction said (so the one-pass read takes the
+    /// answer), naming the loaded session or another; the load answered
+    /// before or after, failed or not; then an update for the loaded
+    /// session: what a failed load takes back depends on what else
+    /// established the session.
+    fn load_lines() -> impl Strategy<Value = Vec<u8>> {
+        let opener = prop::sample::select(vec!["session/new", "session/fork"]);
+        (0..3u8, 0..3u8, opener, any::<bool>(), any::<bool>()).prop_map(
+            |(loaded, named, opener, fails, load_answered_first)| {
+                let answer = |message: String| {
+                    format!(r#"{{"direction":"agent_to_client","message":{message}}}"#)
+                };
+                let opened = answer(format!(
+                    r#"{{"jsonrpc":"2.0","id":8,"result":{{"sessionId":"s{named}"}}}}"#
+                ));
+                let load_answer = answer(if fails {
+                    r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32002,"message":"m"}}"#.to_owned()
+                } else {
+                    r#"{"jsonrpc":"2.0","id":7,"result":{}}"#.to_owned()
+                });
+                let (first, second) = if load_answered_first {
+                    (load_answer, opened)
+                } else {
+                    (opened, load_answer)
+                };
+                [
+                    format!(r#"{{"jsonrpc":"2.0","id":7,"method":"session/load","params":{{"sessionId":"s{loaded}","cwd":"/","mcpServers":[]}}}}"#),
+                    format!(r#"{{"jsonrpc":"2.0","id":8,"method":"{opener}","params":{{"cwd":"/","mcpServers":[]}}}}"#),
+                    first,
+                    second,
+                    format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s{loaded}","update":{{"sessionUpdate":"plan","entries":[]}}}}}}"#),
+                ]
+                .join("\n")
+                .into_bytes()
+            },
+        )
+    }
+
     /// A cancel sent as a notification is read in one pass and still ends
     /// the turn: an update after the answer draws the same info with and
     /// without the fast paths.
@@ -955,6 +994,7 @@ mod tests {
             2 => update_line().prop_map(String::into_bytes),
             1 => turn_lines(),
             1 => readings_lines(),
+            1 => load_lines(),
             1 => mutated_line(),
         ], 1..24)) {
             for trace in with_and_without_handshake(HANDSHAKE, lines) {
