@@ -728,7 +728,10 @@ def render(doc):
         lines += ["None found in this run.", ""]
     for n, (cause, (sdk, title, text)) in enumerate(reports, start=1):
         lines += ["### %d. %s: %s" % (n, sdk, title), "", md(text), ""]
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    # A reader may name a member by a name with an unpaired surrogate (the
+    # vectors have such names): written as its escape, as JSON would.
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def compact(doc):
