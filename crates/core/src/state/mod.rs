@@ -47,6 +47,79 @@ pub struct ClientState {
     /// UUID is compared in the map's own bucket; a longer id is shared with
     /// `slots`).
     by_id: HashMap<Key, usize>,
+    /// Buffers of applied messages, for the next message to be read into.
+    spare: Spare,
+}
+
+/// Buffers of plan messages the state is done with (an entry's text copied
+/// into the text it replaces, an entries list whose entries were, a plan's
+/// id once looked up), kept for the next plan message to be read into: on a
+/// trace of many sessions each plan update allocated every entry's text, its
+/// list and its id, and freed them once applied, and malloc and free were
+/// about 7% of the instructions (bench/README.md). A few dozen small
+/// buffers at most; what the state keeps of one is trimmed to its length.
+#[derive(Clone, Default)]
+pub(crate) struct Spare {
+    texts: Vec<String>,
+    lists: Vec<Vec<PlanEntry>>,
+}
+
+impl Spare {
+    /// Buffers kept, and the largest kept.
+    const TEXTS: usize = 64;
+    const TEXT_BYTES: usize = 1024;
+    const LISTS: usize = 8;
+    const LIST_ENTRIES: usize = 64;
+    /// Spare texts looked at for one that holds a text.
+    const LOOKED_AT: usize = 8;
+
+    /// `text` in a buffer of its own: a spare one that holds it, among the
+    /// last few kept (a plan's id is kept after its entries' texts, and is
+    /// rarely as long as they are).
+    pub(crate) fn text(&mut self, text: &str) -> String {
+        let recent = self.texts.len().saturating_sub(Self::LOOKED_AT);
+        let fits = self.texts.get(recent..).and_then(|texts| {
+            let at = texts.iter().rposition(|b| b.capacity() >= text.len())?;
+            Some(recent + at)
+        });
+        match fits {
+            Some(at) => {
+                let mut buffer = self.texts.swap_remove(at);
+                buffer.clear();
+                buffer.push_str(text);
+                buffer
+            }
+            None => text.to_owned(),
+        }
+    }
+
+    /// An empty list for `len` entries: a spare one when the last kept
+    /// holds them.
+    pub(crate) fn list(&mut self, len: usize) -> Vec<PlanEntry> {
+        match self.lists.pop() {
+            Some(list) if list.capacity() >= len => list,
+            Some(list) => {
+                self.lists.push(list);
+                Vec::with_capacity(len)
+            }
+            None => Vec::with_capacity(len),
+        }
+    }
+
+    fn keep_text(&mut self, text: String) {
+        if self.texts.len() < Self::TEXTS && text.capacity() <= Self::TEXT_BYTES {
+            self.texts.push(text);
+        }
+    }
+
+    fn keep_list(&mut self, mut list: Vec<PlanEntry>) {
+        if self.lists.len() < Self::LISTS && list.capacity() <= Self::LIST_ENTRIES {
+            for entry in list.drain(..) {
+                self.keep_text(entry.content);
+            }
+            self.lists.push(list);
+        }
+    }
 }
 
 /// A map keyed by session id, hashed with foldhash (see [`IndexMap`]).
@@ -182,30 +255,41 @@ impl ClientState {
         let Some(Some((_, plans))) = self.slots.get_mut(index) else {
             return false;
         };
+        let spare = &mut self.spare;
         match message {
             PlanMessage::Legacy(legacy) => match &mut plans.legacy {
-                Some(shown) => replace_entries(shown, legacy.entries),
+                Some(shown) => replace_entries(shown, legacy.entries, spare),
                 None => plans.legacy = Some(shown_entries(legacy.entries)),
             },
-            PlanMessage::Update(update) => match plans.plans.get_mut(update.plan.id.as_str()) {
-                Some(existing) => match (&mut existing.content, update.plan.content) {
-                    (PlanContent::Items { entries: shown }, PlanContent::Items { entries }) => {
-                        replace_entries(shown, entries)
+            PlanMessage::Update(update) => {
+                match plans.plans.get_mut(update.plan.id.as_str()) {
+                    Some(existing) => match (&mut existing.content, update.plan.content) {
+                        (PlanContent::Items { entries: shown }, PlanContent::Items { entries }) => {
+                            replace_entries(shown, entries, spare)
+                        }
+                        (_, content) => existing.content = shown_content(content),
+                    },
+                    None => {
+                        let view = PlanView {
+                            content: shown_content(update.plan.content),
+                        };
+                        plans.plans.insert(Key::new(&update.plan.id), view);
                     }
-                    (_, content) => existing.content = shown_content(content),
-                },
-                None => {
-                    let view = PlanView {
-                        content: shown_content(update.plan.content),
-                    };
-                    plans.plans.insert(Key::from(update.plan.id), view);
                 }
-            },
+                spare.keep_text(update.plan.id);
+            }
             PlanMessage::Removed(removed) => {
                 plans.plans.shift_remove(removed.plan_id.as_str());
+                spare.keep_text(removed.plan_id);
             }
         }
         true
+    }
+
+    /// Buffers the state is done with, for the next plan message to be
+    /// read into (see [`Spare`]).
+    pub(crate) fn spare(&mut self) -> &mut Spare {
+        &mut self.spare
     }
 
     /// The state as JSON, the form test vectors use:
@@ -225,6 +309,15 @@ fn shown_content(content: PlanContent) -> PlanContent {
         PlanContent::Items { entries } => PlanContent::Items {
             entries: shown_entries(entries),
         },
+        // A text read into a spare buffer may have room to spare.
+        PlanContent::File { mut uri } => {
+            uri.shrink_to_fit();
+            PlanContent::File { uri }
+        }
+        PlanContent::Markdown { mut content } => {
+            content.shrink_to_fit();
+            PlanContent::Markdown { content }
+        }
         other => other,
     }
 }
@@ -235,20 +328,23 @@ fn shown_content(content: PlanContent) -> PlanContent {
 /// are rarely in cache, and freeing a buffer reads it (a wait on memory for
 /// each entry) where copying into it only writes. The buffers keep their
 /// size, so the state's bytes are what they were.
-fn replace_entries(shown: &mut Vec<PlanEntry>, new: Vec<PlanEntry>) {
+fn replace_entries(shown: &mut Vec<PlanEntry>, mut new: Vec<PlanEntry>, spare: &mut Spare) {
     if shown.len() != new.len() {
         *shown = shown_entries(new);
         return;
     }
-    for (entry, new) in shown.iter_mut().zip(new) {
+    for (entry, new) in shown.iter_mut().zip(new.drain(..)) {
         if entry.content.len() == new.content.len() {
             entry.content.clone_from(&new.content);
+            spare.keep_text(new.content);
         } else {
             entry.content = new.content;
+            entry.content.shrink_to_fit();
         }
         entry.priority = new.priority;
         entry.status = new.status;
     }
+    spare.keep_list(new);
 }
 
 /// Entries as a client shows them: `_meta` is not shown, so the state does
@@ -256,6 +352,8 @@ fn replace_entries(shown: &mut Vec<PlanEntry>, new: Vec<PlanEntry>) {
 fn shown_entries(mut entries: Vec<PlanEntry>) -> Vec<PlanEntry> {
     for entry in &mut entries {
         entry.meta = None;
+        // A text read into a spare buffer may have room to spare.
+        entry.content.shrink_to_fit();
     }
     // Held as long as the plan is shown: no spare capacity.
     entries.shrink_to_fit();
@@ -329,6 +427,79 @@ mod tests {
             },
             meta: None,
         })
+    }
+
+    fn texts(id: &str, texts: Vec<String>) -> PlanMessage {
+        let entries = texts
+            .into_iter()
+            .map(|content| PlanEntry {
+                content,
+                priority: Priority::High,
+                status: Status::Pending,
+                meta: None,
+            })
+            .collect();
+        PlanMessage::Update(PlanUpdate {
+            plan: Plan {
+                id: id.into(),
+                content: PlanContent::Items { entries },
+                meta: None,
+            },
+            meta: None,
+        })
+    }
+
+    fn shown_texts(state: &ClientState, plan: &str) -> Vec<(String, usize)> {
+        match &state.session("s").unwrap().plans[plan].content {
+            PlanContent::Items { entries } => entries
+                .iter()
+                .map(|e| (e.content.clone(), e.content.capacity()))
+                .collect(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A text copied into the one it replaces leaves its buffer spare, and
+    /// the next text is read into it; what the state keeps of such a buffer
+    /// is trimmed to its text, so a long text's buffer never makes a short
+    /// one cost its size.
+    #[test]
+    fn spare_buffers_are_reused_and_never_kept_larger_than_their_text() {
+        let mut state = ClientState::new();
+        state.open_session("s");
+        let long = "x".repeat(100);
+        assert!(state.apply_owned("s", texts("p", vec![long.clone()])));
+        assert_eq!(state.spare.texts.len(), 1, "the plan's id");
+        assert!(state.apply_owned("s", texts("p", vec!["y".repeat(100)])));
+        assert_eq!(shown_texts(&state, "p"), [("y".repeat(100), 100)]);
+        // The replaced entry's buffer and the id's.
+        assert_eq!(state.spare.texts.len(), 3);
+        // Longer than the ids: read into the replaced text's buffer.
+        let short = state.spare().text("zz");
+        assert!(
+            short.capacity() >= 100,
+            "a spare buffer: {}",
+            short.capacity()
+        );
+        // Kept by a new plan, and as the text of another length.
+        assert!(state.apply_owned("s", texts("q", vec![short])));
+        assert_eq!(shown_texts(&state, "q"), [("zz".to_owned(), 2)]);
+        let other = state.spare().text("www");
+        assert!(state.apply_owned("s", texts("p", vec![other])));
+        assert_eq!(shown_texts(&state, "p"), [("www".to_owned(), 3)]);
+        // Bounded: a flood of texts keeps a few dozen buffers.
+        for _ in 0..200 {
+            let text = state.spare().text("vv");
+            assert!(state.apply_owned("s", texts("p", vec![text])));
+            state.spare.keep_text("u".repeat(10));
+        }
+        assert!(state.spare.texts.len() <= Spare::TEXTS);
+        state.spare.keep_text("t".repeat(Spare::TEXT_BYTES + 1));
+        assert!(state
+            .spare
+            .texts
+            .iter()
+            .all(|t| t.capacity() <= Spare::TEXT_BYTES));
     }
 
     /// Sessions are numbered in the order opened; forgetting one leaves its

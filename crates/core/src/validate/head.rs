@@ -28,7 +28,7 @@ pub(super) struct Head<'a> {
 pub(super) enum PlanRead {
     /// Not a plan update, or `sessionUpdate` was not its first member.
     NotRead,
-    WellFormed(Box<PlanMessage>),
+    WellFormed(PlanMessage),
     /// Read, and not well-formed: the strict parser has something to say.
     Declined,
 }
@@ -152,8 +152,7 @@ impl<'de> Visitor<'de> for UpdateVisitor {
                 if shape::PLAN_KINDS.contains(&plan_kind.as_ref()) {
                     let plan =
                         shape::parse_well_formed_rest(map, plan_kind, revision, max_entries)?;
-                    let plan =
-                        plan.map_or(PlanRead::Declined, |m| PlanRead::WellFormed(Box::new(m)));
+                    let plan = plan.map_or(PlanRead::Declined, PlanRead::WellFormed);
                     return Ok((value.map(|Text(k)| k), plan));
                 }
             }

@@ -1011,7 +1011,7 @@ mod tests {
                 let update = exact.update.map(RawValue::get).unwrap_or_default();
                 let fast = shape::parse_well_formed(update, &exact.kind, revision, 100);
                 match head.plan {
-                    PlanRead::WellFormed(message) => prop_assert_eq!(Some(*message), fast),
+                    PlanRead::WellFormed(message) => prop_assert_eq!(Some(message), fast),
                     PlanRead::Declined => prop_assert_eq!(None, fast),
                     PlanRead::NotRead => {}
                 }
@@ -1026,9 +1026,10 @@ mod tests {
         let params = r#"{"update":{"sessionUpdate":"plan","entries":[]},"sessionId":"s"}"#;
         let head = read_head(params, Revision::V1, 100).expect("one pass");
         assert_eq!((head.session.as_ref(), head.kind.as_ref()), ("s", "plan"));
-        assert!(
-            matches!(head.plan, PlanRead::WellFormed(m) if matches!(*m, PlanMessage::Legacy(_)))
-        );
+        assert!(matches!(
+            head.plan,
+            PlanRead::WellFormed(PlanMessage::Legacy(_))
+        ));
         // Not first: read again later.
         let params = r#"{"sessionId":"s","update":{"entries":[],"sessionUpdate":"plan"}}"#;
         let head = read_head(params, Revision::V1, 100).expect("one pass");

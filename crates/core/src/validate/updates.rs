@@ -55,14 +55,18 @@ impl Validator {
     /// The plan message of a skimmed plan update, typed in the skim's pass
     /// when it could be ([`Skimmer::typed_plan`]); else it is read from the
     /// update's text as before.
-    pub(super) fn skimmed_plan(&self, update: &skim::SkimmedUpdate<'_>) -> PlanRead {
+    pub(super) fn skimmed_plan(&mut self, update: &skim::SkimmedUpdate<'_>) -> PlanRead {
         if !shape::PLAN_KINDS.contains(&update.kind) {
             return PlanRead::NotRead;
         }
         let revision = self.revision.revision;
         let max_entries = self.config.limits.max_entries_per_plan;
-        match self.skimmer.typed_plan(update.line, revision, max_entries) {
-            Some(message) => PlanRead::WellFormed(Box::new(message)),
+        let spare = self.state.spare();
+        match self
+            .skimmer
+            .typed_plan_into(update.line, revision, max_entries, spare)
+        {
+            Some(message) => PlanRead::WellFormed(message),
             None => PlanRead::NotRead,
         }
     }
@@ -206,7 +210,7 @@ impl Validator {
         // Well-formed plan updates go straight into the typed message: in the
         // one pass when it read them, else read again.
         let well_formed = match (plan_read, update, params) {
-            (PlanRead::WellFormed(message), _, _) => Some(*message),
+            (PlanRead::WellFormed(message), _, _) => Some(message),
             (PlanRead::Declined, _, _) => None,
             (PlanRead::NotRead, Some(update), _) => {
                 shape::parse_well_formed(update, kind, revision, max_entries)
