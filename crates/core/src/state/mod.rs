@@ -127,7 +127,6 @@ impl Spare {
     }
 }
 
-
 impl std::fmt::Debug for ClientState {
     /// The sessions shown, in order (not the slots or the index, whose
     /// order and seed differ from one run to the next).
