@@ -119,9 +119,7 @@ impl Spare {
 
     fn keep_list(&mut self, mut list: Vec<PlanEntry>) {
         if self.lists.len() < Self::LISTS && list.capacity() <= Self::LIST_ENTRIES {
-            for entry in list.drain(..) {
-                self.keep_text(entry.content);
-            }
+            list.clear();
             self.lists.push(list);
         }
     }
@@ -161,22 +159,27 @@ impl ClientState {
     /// until [`ClientState::compact`] (a forgotten session's number is not
     /// given to another).
     pub fn open_session(&mut self, session: &str) -> usize {
-        if let Some(index) = self.session_index(session) {
-            return index;
-        }
-        let index = self.slots.len();
-        self.slots
-            .push(Some((Key::new(session), SessionPlans::default())));
         let Self {
             slots,
             by_id,
             hasher,
             ..
         } = self;
-        by_id.insert_unique(hasher.hash_one(session), index, |&index| {
-            slot_hash(hasher, slots, index)
-        });
-        index
+        // One hash and one probe, whether the session is shown or not.
+        let entry = by_id.entry(
+            hasher.hash_one(session),
+            |&index| slot_is(slots, index, session),
+            |&index| slot_hash(hasher, slots, index),
+        );
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(shown) => *shown.get(),
+            hashbrown::hash_table::Entry::Vacant(place) => {
+                let index = slots.len();
+                slots.push(Some((Key::new(session), SessionPlans::default())));
+                place.insert(index);
+                index
+            }
+        }
     }
 
     /// Stop showing a session. Returns the index it had, if it was shown;
@@ -461,17 +464,25 @@ mod tests {
     use super::*;
     use crate::spec::messages::*;
 
-    fn markdown(id: &str, text: &str) -> PlanMessage {
+    /// A `plan_update` of plan `id` to `content`.
+    fn update(id: &str, content: PlanContent) -> PlanMessage {
         PlanMessage::Update(PlanUpdate {
             plan: Plan {
                 id: id.into(),
-                content: PlanContent::Markdown {
-                    content: text.into(),
-                },
+                content,
                 meta: None,
             },
             meta: None,
         })
+    }
+
+    fn markdown(id: &str, text: &str) -> PlanMessage {
+        update(
+            id,
+            PlanContent::Markdown {
+                content: text.into(),
+            },
+        )
     }
 
     fn texts(id: &str, texts: Vec<String>) -> PlanMessage {
@@ -484,14 +495,7 @@ mod tests {
                 meta: None,
             })
             .collect();
-        PlanMessage::Update(PlanUpdate {
-            plan: Plan {
-                id: id.into(),
-                content: PlanContent::Items { entries },
-                meta: None,
-            },
-            meta: None,
-        })
+        update(id, PlanContent::Items { entries })
     }
 
     fn shown_texts(state: &ClientState, plan: &str) -> Vec<(String, usize)> {
@@ -602,14 +606,7 @@ mod tests {
                 meta: Some(RawJson::new("{}")),
             })
             .collect();
-        PlanMessage::Update(PlanUpdate {
-            plan: Plan {
-                id: id.into(),
-                content: PlanContent::Items { entries },
-                meta: None,
-            },
-            meta: None,
-        })
+        update(id, PlanContent::Items { entries })
     }
 
     /// Entries replaced in place (text as long as before), by new ones
