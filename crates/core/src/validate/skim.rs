@@ -149,8 +149,7 @@ impl Skimmer {
         revision: Revision,
         max_entries: usize,
     ) -> Option<PlanMessage> {
-        self.capture
-            .typed_plan(line, revision, max_entries, &mut Spare::default())
+        self.typed_plan_into(line, revision, max_entries, &mut Spare::default())
     }
 
     /// [`Skimmer::typed_plan`], its texts, entries list and id read into
