@@ -133,7 +133,7 @@ pub fn compare_replay(
     for id in replay
         .plans
         .keys()
-        .filter(|id| !live.plans.contains_key(*id))
+        .filter(|id| !live.plans.contains_key(id))
     {
         out.push(
             Diagnostic::new(

@@ -13,13 +13,9 @@ use serde_json::{json, Map, Value};
 use std::hash::BuildHasher;
 
 mod key;
+mod plans;
 pub use key::Key;
-
-/// Maps in the order their keys were first shown, hashed with foldhash (seeded
-/// per process, as the validator's maps are): SipHash was 3% of the
-/// instructions on a trace of many sessions. The order does not depend on the
-/// hasher.
-type IndexMap<K, V> = indexmap::IndexMap<K, V, foldhash::fast::RandomState>;
+pub use plans::Plans;
 
 /// A keyed plan as the client shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,7 +27,7 @@ pub struct PlanView {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SessionPlans {
     pub legacy: Option<Vec<PlanEntry>>,
-    pub plans: IndexMap<Key, PlanView>,
+    pub plans: Plans,
 }
 
 /// What the client shows, for every session of the connection.
@@ -47,10 +43,11 @@ pub struct ClientState {
     slots: Vec<Option<(Key, SessionPlans)>>,
     /// The slot of each session shown, found by the hash of the session's
     /// id and compared with the id in the slot, which the caller reads next
-    /// anyway. Eight bytes a session, where a map that held each id in its
+    /// anyway. Four bytes a session, where a map that held each id in its
     /// bucket took 48: with 10 000 sessions that index left the cache and
-    /// most lines waited on memory to find their session.
-    by_id: HashTable<usize>,
+    /// most lines waited on memory to find their session (with eight bytes,
+    /// a third of those waits were still on the index; bench/README.md).
+    by_id: HashTable<u32>,
     hasher: foldhash::fast::RandomState,
     /// Buffers of applied messages, for the next message to be read into.
     spare: Spare,
@@ -157,8 +154,10 @@ impl ClientState {
     /// Start showing a session (idempotent). Returns its index: sessions are
     /// numbered in the order they were opened, from 0, and keep their number
     /// until [`ClientState::compact`] (a forgotten session's number is not
-    /// given to another).
-    pub fn open_session(&mut self, session: &str) -> usize {
+    /// given to another). `None`, and nothing shown, when `u32::MAX` slots
+    /// are taken already (the most the index numbers; a validator's
+    /// `max_sessions` stops far below).
+    pub fn open_session(&mut self, session: &str) -> Option<usize> {
         let Self {
             slots,
             by_id,
@@ -172,12 +171,12 @@ impl ClientState {
             |&index| slot_hash(hasher, slots, index),
         );
         match entry {
-            hashbrown::hash_table::Entry::Occupied(shown) => *shown.get(),
+            hashbrown::hash_table::Entry::Occupied(shown) => Some(widen(*shown.get())),
             hashbrown::hash_table::Entry::Vacant(place) => {
-                let index = slots.len();
+                let index = u32::try_from(slots.len()).ok()?;
                 slots.push(Some((Key::new(session), SessionPlans::default())));
                 place.insert(index);
-                index
+                Some(widen(index))
             }
         }
     }
@@ -191,6 +190,7 @@ impl ClientState {
             .by_id
             .find_entry(hash, |&index| slot_is(slots, index, session));
         let (index, _) = found.ok()?.remove();
+        let index = widen(index);
         if let Some(slot) = self.slots.get_mut(index) {
             *slot = None;
         }
@@ -219,7 +219,8 @@ impl ClientState {
         } = self;
         by_id.clear();
         for (index, slot) in slots.iter().enumerate() {
-            if let Some((id, _)) = slot {
+            // Fewer slots than before, all numbered then.
+            if let (Some((id, _)), Ok(index)) = (slot, u32::try_from(index)) {
                 by_id.insert_unique(hasher.hash_one(&**id), index, |&index| {
                     slot_hash(hasher, slots, index)
                 });
@@ -240,7 +241,7 @@ impl ClientState {
             .find(self.hasher.hash_one(session), |&index| {
                 slot_is(slots, index, session)
             })
-            .copied()
+            .map(|&index| widen(index))
     }
 
     /// The session at `index` (see [`ClientState::session_index`]); `None`
@@ -333,9 +334,15 @@ impl ClientState {
     }
 }
 
+/// A slot's number in the index as an index of the slots.
+fn widen(index: u32) -> usize {
+    // Infallible where usize has 32 bits or more (no slot is that far).
+    usize::try_from(index).unwrap_or(usize::MAX)
+}
+
 /// Whether the slot at `index` shows `session`.
-fn slot_is(slots: &[Option<(Key, SessionPlans)>], index: usize, session: &str) -> bool {
-    matches!(slots.get(index), Some(Some((id, _))) if &**id == session)
+fn slot_is(slots: &[Option<(Key, SessionPlans)>], index: u32, session: &str) -> bool {
+    matches!(slots.get(widen(index)), Some(Some((id, _))) if &**id == session)
 }
 
 /// The hash of the id in the slot at `index` (every slot the index holds
@@ -343,9 +350,9 @@ fn slot_is(slots: &[Option<(Key, SessionPlans)>], index: usize, session: &str) -
 fn slot_hash(
     hasher: &foldhash::fast::RandomState,
     slots: &[Option<(Key, SessionPlans)>],
-    index: usize,
+    index: u32,
 ) -> u64 {
-    match slots.get(index) {
+    match slots.get(widen(index)) {
         Some(Some((id, _))) => hasher.hash_one(&**id),
         _ => 0,
     }
@@ -499,7 +506,7 @@ mod tests {
     }
 
     fn shown_texts(state: &ClientState, plan: &str) -> Vec<(String, usize)> {
-        match &state.session("s").unwrap().plans[plan].content {
+        match &state.session("s").unwrap().plans.get(plan).unwrap().content {
             PlanContent::Items { entries } => entries
                 .iter()
                 .map(|e| (e.content.clone(), e.content.capacity()))
@@ -557,10 +564,10 @@ mod tests {
     #[test]
     fn sessions_by_index() {
         let mut state = ClientState::new();
-        assert_eq!(state.open_session("a"), 0);
-        assert_eq!(state.open_session("b"), 1);
-        assert_eq!(state.open_session("c"), 2);
-        assert_eq!(state.open_session("b"), 1);
+        assert_eq!(state.open_session("a"), Some(0));
+        assert_eq!(state.open_session("b"), Some(1));
+        assert_eq!(state.open_session("c"), Some(2));
+        assert_eq!(state.open_session("b"), Some(1));
         assert!(state.apply_at(2, markdown("p", "in c")));
         assert!(!state.apply_at(3, markdown("p", "nowhere")));
         assert_eq!(state.forget_session("b"), Some(1));
@@ -570,7 +577,7 @@ mod tests {
         assert!(!state.apply_at(1, markdown("p", "forgotten")));
         assert_eq!(state.session_count(), 2);
         // Opened again, it comes last, under a new number.
-        assert_eq!(state.open_session("b"), 3);
+        assert_eq!(state.open_session("b"), Some(3));
         assert_eq!(state.forget_session("b"), Some(3));
         let order: Vec<&str> = state.sessions().map(|(id, _)| id).collect();
         assert_eq!(order, ["a", "c"]);
@@ -616,7 +623,8 @@ mod tests {
     fn updates_replace_entries_in_place_or_not() {
         let mut state = ClientState::new();
         state.open_session("s");
-        let shown = |state: &ClientState| state.session("s").unwrap().plans["p"].clone();
+        let shown =
+            |state: &ClientState| state.session("s").unwrap().plans.get("p").unwrap().clone();
         // What was sent, with each entry's `_meta` taken out by hand.
         let expect = |message: &PlanMessage| {
             let PlanMessage::Update(update) = message else {
@@ -668,7 +676,13 @@ mod tests {
         assert!(state.apply("s2", &markdown("p", "other")));
         assert!(state.apply("s1", &markdown("p", "two")));
         assert_eq!(
-            state.session("s1").unwrap().plans["p"].to_json(),
+            state
+                .session("s1")
+                .unwrap()
+                .plans
+                .get("p")
+                .unwrap()
+                .to_json(),
             json!({"type": "markdown", "content": "two"})
         );
         state.apply(

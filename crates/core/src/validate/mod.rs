@@ -474,9 +474,12 @@ impl Validator {
             }
             return;
         }
-        let index = self.state.open_session(session);
-        debug_assert_eq!(index, self.tracks.len());
-        self.tracks.push(SessionTrack::default());
+        // The state numbers up to u32::MAX slots: far more sessions than
+        // `max_sessions` lets in, with the empty slots compacted away.
+        if let Some(index) = self.state.open_session(session) {
+            debug_assert_eq!(index, self.tracks.len());
+            self.tracks.push(SessionTrack::default());
+        }
     }
 }
 

@@ -9,8 +9,11 @@ const REMOVED_MEMORY: usize = 1024;
 
 #[derive(Debug, Default)]
 pub struct SessionTrack {
-    removed: foldhash::HashMap<String, u64>,
-    removal_order: VecDeque<String>,
+    /// Boxed, and only once a plan is removed: most sessions never remove
+    /// one, and every plan update reads this track, so it is kept to the
+    /// few bytes each update needs (with thousands of sessions, each line
+    /// of it is a wait on memory).
+    removals: Option<Box<Removals>>,
     /// The legacy plan's bytes and FULL-DELTA memory.
     legacy: PlanTrack,
     /// Each keyed plan's, by the plan's index among those the session
@@ -23,6 +26,13 @@ pub struct SessionTrack {
     /// Such an update whose plan is not known (unreadable, or over the
     /// entries limit): no plan's history can be trusted to compare with.
     history_unknown: bool,
+}
+
+/// Plan ids a session removed, and the lines they were removed on.
+#[derive(Debug, Default)]
+struct Removals {
+    removed: foldhash::HashMap<String, u64>,
+    order: VecDeque<String>,
 }
 
 /// One plan of a session: the legacy plan, or a keyed plan by its index
@@ -49,23 +59,26 @@ struct PlanTrack {
 impl SessionTrack {
     /// The line a plan id was removed on, if it is remembered as removed.
     pub fn removed_on(&self, id: &str) -> Option<u64> {
-        self.removed.get(id).copied()
+        self.removals.as_ref()?.removed.get(id).copied()
     }
 
     pub fn record_removal(&mut self, id: &str, line: u64) {
-        if self.removed.insert(id.to_owned(), line).is_none() {
-            self.removal_order.push_back(id.to_owned());
+        let removals = self.removals.get_or_insert_with(Box::default);
+        if removals.removed.insert(id.to_owned(), line).is_none() {
+            removals.order.push_back(id.to_owned());
         }
-        while self.removal_order.len() > REMOVED_MEMORY {
-            if let Some(oldest) = self.removal_order.pop_front() {
-                self.removed.remove(&oldest);
+        while removals.order.len() > REMOVED_MEMORY {
+            if let Some(oldest) = removals.order.pop_front() {
+                removals.removed.remove(&oldest);
             }
         }
     }
 
     /// Removed ids remembered (at most `REMOVED_MEMORY`).
     pub fn remembered_removals(&self) -> usize {
-        self.removed.len().max(self.removal_order.len())
+        self.removals
+            .as_ref()
+            .map_or(0, |r| r.removed.len().max(r.order.len()))
     }
 
     /// Bytes held now for a plan.
@@ -148,8 +161,11 @@ impl SessionTrack {
     }
 
     pub fn forget_removal(&mut self, id: &str) {
-        if self.removed.remove(id).is_some() {
-            self.removal_order.retain(|known| known != id);
+        let Some(removals) = &mut self.removals else {
+            return;
+        };
+        if removals.removed.remove(id).is_some() {
+            removals.order.retain(|known| known != id);
         }
     }
 }
