@@ -210,19 +210,13 @@ mod tests {
     fn plans_behave_as_an_ordered_map() {
         let mut plans = Plans::default();
         let mut model: IndexMap<Key, PlanView> = IndexMap::default();
-        let mut seed = 11u64;
-        let mut next = |n: u64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) % n
-        };
+        let mut rng = fastrand::Rng::with_seed(11);
         let mut went_many = false;
         for step in 0..20_000 {
             // Ids from a range wide enough to pass FEW and come back under it.
-            let id = format!("plan-{}", next(3 * Plans::FEW as u64));
+            let id = format!("plan-{}", rng.usize(..3 * Plans::FEW));
             let text = format!("{step}");
-            if next(5) < 2 {
+            if rng.u8(..5) < 2 {
                 assert_eq!(plans.shift_remove(&id), model.shift_remove(&*id), "{step}");
             } else {
                 assert_eq!(
@@ -236,7 +230,7 @@ mod tests {
             assert_eq!(plans.is_empty(), model.is_empty());
             assert!(plans.iter().eq(model.iter()), "{step}");
             assert_eq!(plans.iter().size_hint(), (model.len(), Some(model.len())));
-            let probe = format!("plan-{}", next(3 * Plans::FEW as u64));
+            let probe = format!("plan-{}", rng.usize(..3 * Plans::FEW));
             assert_eq!(plans.get_index_of(&probe), model.get_index_of(&*probe));
             assert_eq!(plans.get(&probe), model.get(&*probe));
             assert_eq!(plans.contains_key(&probe), model.contains_key(&*probe));
