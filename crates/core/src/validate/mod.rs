@@ -460,25 +460,26 @@ impl Validator {
         if self.is_established(session) {
             return;
         }
-        if self.state.session_count() >= self.config.limits.max_sessions {
-            if !self.sessions_overflowed {
-                self.sessions_overflowed = true;
-                let limit = self.config.limits.max_sessions;
-                self.emit(
-                    Diagnostic::new(
-                        &trace_format::LIMIT,
-                        format!("more than {limit} sessions on one connection; further sessions are not tracked"),
-                    )
-                    .hint("raise --max-sessions"),
-                );
-            }
-            return;
-        }
-        // The state numbers up to u32::MAX slots: far more sessions than
-        // `max_sessions` lets in, with the empty slots compacted away.
-        if let Some(index) = self.state.open_session(session) {
-            debug_assert_eq!(index, self.tracks.len());
-            self.tracks.push(SessionTrack::default());
+        // The state numbers up to u32::MAX slots, far more sessions than
+        // `max_sessions` lets in by default; past either, the session is not
+        // tracked, and said once to be the checker's limit (its updates are
+        // then no SES-UNKNOWN-SESSION of the agent's).
+        let opened = self.state.session_count() < self.config.limits.max_sessions
+            && self.state.open_session(session).is_some_and(|index| {
+                debug_assert_eq!(index, self.tracks.len());
+                self.tracks.push(SessionTrack::default());
+                true
+            });
+        if !opened && !self.sessions_overflowed {
+            self.sessions_overflowed = true;
+            let limit = self.config.limits.max_sessions.min(u32::MAX as usize);
+            self.emit(
+                Diagnostic::new(
+                    &trace_format::LIMIT,
+                    format!("more than {limit} sessions on one connection; further sessions are not tracked"),
+                )
+                .hint("raise --max-sessions"),
+            );
         }
     }
 }
