@@ -36,6 +36,12 @@ impl Diagnostic {
             && self.plan == other.plan
     }
 
+    /// Cold, as are the builders below and `Validator::emit`: a conformant
+    /// trace draws few diagnostics, and code that builds one, inlined into
+    /// the paths every line takes, spread those paths over more of the
+    /// instruction cache (bench/README.md, "Diagnostics out of the hot
+    /// paths").
+    #[cold]
     pub fn new(rule: &'static Rule, message: impl Into<String>) -> Self {
         Diagnostic {
             rule,
@@ -58,16 +64,19 @@ impl Diagnostic {
         }
     }
 
+    #[cold]
     pub fn at(mut self, pointer: impl Into<String>) -> Self {
         self.pointer = pointer.into();
         self
     }
 
+    #[cold]
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
     }
 
+    #[cold]
     pub fn plan(mut self, plan: &str) -> Self {
         self.set_plan(plan);
         self
@@ -77,6 +86,7 @@ impl Diagnostic {
         self.plan = Some(shorten(plan, MAX_ID_CHARS));
     }
 
+    #[cold]
     pub fn session(mut self, session: &str) -> Self {
         self.set_session(session);
         self

@@ -409,6 +409,8 @@ impl Validator {
         self.after_message(before, bytes);
     }
 
+    /// Cold, as `Diagnostic::new` is (see there).
+    #[cold]
     fn emit(&mut self, mut d: Diagnostic) {
         let kept = self.diagnostics.len() < self.config.limits.max_diagnostics;
         // Where a repeat or an unpredictable value was named is remembered
