@@ -25,8 +25,14 @@ pub struct Plans(Repr);
 #[derive(Clone)]
 enum Repr {
     Few(Vec<(Key, PlanView)>),
-    Many(IndexMap<Key, PlanView>),
+    /// Boxed: every session's slot in the client state holds its `Plans`,
+    /// and a map in place made each slot 128 bytes where 88 do (4% fewer
+    /// read misses on a trace of 10 000 sessions; bench/README.md).
+    Many(Box<IndexMap<Key, PlanView>>),
 }
+
+// As small as the list: the box goes where the list's capacity cannot be.
+const _: () = assert!(std::mem::size_of::<Plans>() == std::mem::size_of::<Vec<(Key, PlanView)>>());
 
 impl Default for Repr {
     fn default() -> Self {
@@ -102,7 +108,7 @@ impl Plans {
                 );
                 many.extend(plans.drain(..));
                 many.insert(id, view);
-                self.0 = Repr::Many(many);
+                self.0 = Repr::Many(Box::new(many));
                 None
             }
             Repr::Many(plans) => plans.insert(id, view),
