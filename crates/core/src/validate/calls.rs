@@ -164,6 +164,7 @@ impl Validator {
     /// its params ask for a replay (a `replayFrom` that is not null);
     /// `awaits_answer`: a request whose answer the suite will pair.
     fn load(&mut self, method: &str, session: &str, replay_from: bool, awaits_answer: bool) {
+        self.prefetch_session(session);
         let limit = self.config.limits.max_outstanding_requests;
         let replays = method == "session/load"
             || (!self.revision.revision.spelling().legacy_plan && replay_from);
@@ -208,6 +209,7 @@ impl Validator {
     /// A `session/prompt` for `session`; `awaits_answer`: a request whose
     /// answer the suite will pair.
     fn prompt(&mut self, session: &str, awaits_answer: bool) {
+        self.prefetch_session(session);
         // A new prompt starts a new turn: what ended before is over.
         if !self.turns.replayed.is_empty() {
             self.turns.replayed.remove(session);

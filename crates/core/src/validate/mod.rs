@@ -32,7 +32,7 @@ use crate::rules::{cap, env, trace_format};
 use crate::spec::capability;
 use crate::spec::messages::PlanContent;
 use crate::spec::{RevisionChoice, SpecChoice};
-use crate::state::ClientState;
+use crate::state::{self, ClientState};
 use crate::trace::{
     duplicate_keys, parse_message, parse_record, DuplicateMember, Limits, LineReader, RawLine,
 };
@@ -455,6 +455,20 @@ impl Validator {
                 shown
             });
             self.state.compact();
+        }
+    }
+
+    /// A request that starts a turn or a replay names `session`, whose
+    /// updates come next: their session's slot and record are fetched
+    /// while this line is finished and the next one read, so that the
+    /// updates find them in cache (a hint, see
+    /// [`ClientState::prefetch_session`]; bench/README.md, "Fetching a
+    /// turn's session ahead").
+    fn prefetch_session(&self, session: &str) {
+        if let Some(index) = self.state.prefetch_session(session) {
+            if let Some(track) = self.tracks.get(index) {
+                state::prefetch(track);
+            }
         }
     }
 

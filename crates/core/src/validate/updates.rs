@@ -59,6 +59,17 @@ impl Validator {
         if !shape::PLAN_KINDS.contains(&update.kind) {
             return PlanRead::NotRead;
         }
+        // The session's plan list and the validator's records of its plans
+        // are on their way while the entries are typed (a hint; the slot
+        // that names them was fetched ahead by the turn's request, see
+        // `Validator::prefetch_session`).
+        let index = self.shown_session_index(update.session);
+        if let Some(index) = index {
+            self.state.prefetch_plans(index);
+            if let Some(track) = self.tracks.get(index) {
+                track.prefetch_plans();
+            }
+        }
         let revision = self.revision.revision;
         let max_entries = self.config.limits.max_entries_per_plan;
         let spare = self.state.spare();
@@ -66,7 +77,14 @@ impl Validator {
             .skimmer
             .typed_plan_into(update.line, revision, max_entries, spare)
         {
-            Some(message) => PlanRead::WellFormed(message),
+            Some(message) => {
+                // The entries the plan shows now, on their way while the
+                // rules read the update.
+                if let (Some(index), PlanMessage::Update(update)) = (index, &message) {
+                    self.state.prefetch_plan(index, &update.plan.id);
+                }
+                PlanRead::WellFormed(message)
+            }
             None => PlanRead::NotRead,
         }
     }
@@ -74,22 +92,29 @@ impl Validator {
     /// The index of the session an update names; if it is not established,
     /// SES-UNKNOWN-SESSION (unless sessions overflowed the limit).
     fn update_session(&mut self, session: &str) -> Option<usize> {
+        if let Some(index) = self.shown_session_index(session) {
+            return Some(index);
+        }
+        if self.lost_at > 0 {
+            // A line not read may have opened it.
+            self.open_session(session);
+            return self.state.session_index(session);
+        }
+        if !self.sessions_overflowed {
+            self.emit(ses::unknown_session(session));
+        }
+        None
+    }
+
+    /// The index of a session the client state shows, remembered with the
+    /// session's id for the next update (updates come in runs).
+    fn shown_session_index(&mut self, session: &str) -> Option<usize> {
         if let Some((recent, index)) = &self.recent_session {
             if recent == session {
                 return Some(*index);
             }
         }
-        let Some(index) = self.state.session_index(session) else {
-            if self.lost_at > 0 {
-                // A line not read may have opened it.
-                self.open_session(session);
-                return self.state.session_index(session);
-            }
-            if !self.sessions_overflowed {
-                self.emit(ses::unknown_session(session));
-            }
-            return None;
-        };
+        let index = self.state.session_index(session)?;
         let (recent, recent_index) = self.recent_session.get_or_insert_default();
         recent.clear();
         recent.push_str(session);
