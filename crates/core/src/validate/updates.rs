@@ -63,7 +63,11 @@ impl Validator {
         // are on their way while the entries are typed (a hint; the slot
         // that names them was fetched ahead by the turn's request, see
         // `Validator::prefetch_session`).
-        let index = self.shown_session_index(update.session);
+        let index = if self.fetches_ahead() {
+            self.shown_session_index(update.session)
+        } else {
+            None
+        };
         if let Some(index) = index {
             self.state.prefetch_plans(index);
             if let Some(track) = self.tracks.get(index) {
