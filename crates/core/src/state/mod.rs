@@ -685,8 +685,9 @@ mod tests {
 
     /// The hints change nothing, and the slot `prefetch_session` guesses
     /// is the session's own but for an id sharing the first probed 7-bit
-    /// tag with another (about one in a hundred): the guess is what the
-    /// validator fetches the session's record by.
+    /// tag with another (8 or 9 of 2 000 ids, 59 to 65 of 10 000, in three
+    /// runs): the guess is what the validator fetches the session's record
+    /// by.
     #[test]
     fn prefetching_guesses_the_slot_and_changes_nothing() {
         let mut state = ClientState::new();
