@@ -99,7 +99,7 @@ impl Plans {
                     return Some(std::mem::replace(shown, view));
                 }
                 if plans.len() < Self::FEW {
-                    plans.push((id, view));
+                    super::push_growing_exactly(plans, (id, view));
                     return None;
                 }
                 let mut many = IndexMap::with_capacity_and_hasher(

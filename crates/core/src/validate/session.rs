@@ -149,7 +149,7 @@ impl SessionTrack {
                 }
             }
             PlanSlot::Keyed(None) if removed => {}
-            PlanSlot::Keyed(None) => self.plans.push(plan),
+            PlanSlot::Keyed(None) => crate::state::push_growing_exactly(&mut self.plans, plan),
         }
     }
 
