@@ -305,7 +305,11 @@ impl Validator {
             let max_depth = self.config.limits.max_depth;
             // Requests and responses first when the line's start names no
             // update (either read declines the other's lines, only later).
-            let rpc_first = !names_update(bytes);
+            let update_name = update_name_end(bytes);
+            let rpc_first = update_name.is_none();
+            if let Some(name_end) = update_name {
+                self.prefetch_updated_session(bytes, name_end);
+            }
             if rpc_first && self.skimmed_rpc(bytes, None, SkimFraming::Record) {
                 self.after_message(before, bytes);
                 return;
@@ -380,7 +384,11 @@ impl Validator {
         }
         if self.skim {
             let max_depth = self.config.limits.max_depth;
-            let rpc_first = !names_update(bytes);
+            let update_name = update_name_end(bytes);
+            let rpc_first = update_name.is_none();
+            if let Some(name_end) = update_name {
+                self.prefetch_updated_session(bytes, name_end);
+            }
             if rpc_first && self.skimmed_rpc(bytes, Some(direction), SkimFraming::Message) {
                 self.after_message(before, bytes);
                 return;
@@ -475,6 +483,25 @@ impl Validator {
         }
     }
 
+    /// An update line names its session near its start: its slot and
+    /// record are fetched while the line is read. With many turns in
+    /// flight, most updates are for a session other than the last one
+    /// prompted, whose slot was fetched by its request long ago and is
+    /// out of cache by now (a hint; see [`Validator::prefetch_session`]).
+    fn prefetch_updated_session(&self, line: &[u8], name_end: usize) {
+        if !self.fetches_ahead() {
+            return;
+        }
+        let Some(session) = update_session_guess(line, name_end) else {
+            return;
+        };
+        // Updates come in runs: the run's session was fetched by its first.
+        if matches!(&self.recent_session, Some((recent, _)) if recent == session) {
+            return;
+        }
+        self.prefetch_session(session);
+    }
+
     /// Whether the sessions' state is past what the caches hold, so that
     /// fetching a turn's session ahead pays: with fewer sessions it stays
     /// in cache, and the hints only cost instructions (2.3% more on the
@@ -516,20 +543,45 @@ impl Validator {
 /// second-level cache (bench/README.md, "Fetching a turn's session ahead").
 const FETCH_AHEAD_FROM_SESSIONS: usize = 256;
 
-/// Whether a line's start (where a writer puts `method`) names
-/// `session/update`: which one-pass read to try first.
-fn names_update(line: &[u8]) -> bool {
+/// Where `"session/update"` ends in a line's start (where a writer puts
+/// `method`), if it is there: which one-pass read to try first.
+fn update_name_end(line: &[u8]) -> Option<usize> {
     const NAME: &[u8] = b"\"session/update\"";
     let head = line.get(..line.len().min(160)).unwrap_or(line);
     // Each `/` of the head (a few at most) against the name around it: a
     // vector search for one byte costs less than a substring searcher's.
-    memchr::memchr_iter(b'/', head).any(|slash| {
-        slash
-            .checked_sub(8)
-            .and_then(|start| head.get(start..start + NAME.len()))
-            == Some(NAME)
+    memchr::memchr_iter(b'/', head).find_map(|slash| {
+        let start = slash.checked_sub(8)?;
+        (head.get(start..start + NAME.len()) == Some(NAME)).then_some(start + NAME.len())
     })
 }
+
+/// The `sessionId` an update names right after its method, as writers
+/// put it (`"session/update","params":{"sessionId":"…"`): a guess for a
+/// hint, which the read of the line confirms or not. `None` for any other
+/// form, and for an id that is not ASCII or has an escape.
+fn update_session_guess(line: &[u8], name_end: usize) -> Option<&str> {
+    const PARAMS: &[u8] = b",\"params\":{\"sessionId\":\"";
+    let start = name_end + PARAMS.len();
+    if line.get(name_end..start)? != PARAMS {
+        return None;
+    }
+    let rest = line.get(start..line.len().min(start + MAX_GUESSED_ID))?;
+    // An id of ASCII characters without escapes, as generators and agents
+    // write them; a loop of a few bytes costs less than a vector search's
+    // setup, and UTF-8 validation cost as much again as the hint.
+    let len = rest
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || !b.is_ascii())?;
+    if rest[len] != b'"' {
+        return None;
+    }
+    // SAFETY: every byte of it is ASCII (checked above), which is UTF-8.
+    Some(unsafe { std::str::from_utf8_unchecked(&rest[..len]) })
+}
+
+/// The longest session id guessed for a hint (a UUID is 36 bytes).
+const MAX_GUESSED_ID: usize = 128;
 
 impl Validator {
     /// Whether `bytes`, a line about to be read the exact way, is one JSON
@@ -966,6 +1018,7 @@ mod tests {
     /// whatever comes before it; nothing else.
     #[test]
     fn names_update_looks_for_the_method_near_the_start() {
+        let names_update = |line: &[u8]| update_name_end(line).is_some();
         let update = r#"{"direction":"agent_to_client","message":{"jsonrpc":"2.0","method":"session/update","params":{}}}"#;
         assert!(names_update(update.as_bytes()));
         assert!(names_update(br#"{"method":"session/update"}"#));
@@ -991,6 +1044,34 @@ mod tests {
             "x".repeat(200)
         );
         assert!(!names_update(late.as_bytes()));
+    }
+
+    /// The hint's guess of an update's session: the usual form's id as
+    /// written, nothing for another form (the read of the line decides).
+    #[test]
+    fn guesses_the_session_of_an_update_in_its_usual_form() {
+        fn guess(line: &str) -> Option<&str> {
+            let bytes = line.as_bytes();
+            update_session_guess(bytes, update_name_end(bytes)?)
+        }
+        let usual = r#"{"direction":"agent_to_client","message":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess-7","update":{}}}}"#;
+        assert_eq!(guess(usual), Some("sess-7"));
+        for other in [
+            r#"{"method":"session/update","params":{"sessionId":"a\u0062"}}"#,
+            r#"{"method":"session/update","params":{"sessionId":"é"}}"#,
+            r#"{"method":"session/update","params":{"update":{},"sessionId":"s"}}"#,
+            r#"{"method":"session/update", "params":{"sessionId":"s"}}"#,
+            r#"{"method":"session/update","params":{"sessionId":"s"#,
+            r#"{"method":"session/update","params":{"sessionId":7}}"#,
+            r#"{"method":"session/prompt","params":{"sessionId":"s"}}"#,
+        ] {
+            assert_eq!(guess(other), None, "{other}");
+        }
+        let long = format!(
+            r#"{{"method":"session/update","params":{{"sessionId":"{}"}}}}"#,
+            "x".repeat(MAX_GUESSED_ID)
+        );
+        assert_eq!(guess(&long), None, "longer than a guess reads");
     }
 
     fn update() -> impl Strategy<Value = String> {
