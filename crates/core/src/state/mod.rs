@@ -699,11 +699,6 @@ mod tests {
         assert!(state.is_sparse());
     }
 
-    /// The hints change nothing, and the slot `prefetch_session` guesses
-    /// is the session's own but for an id sharing the first probed 7-bit
-    /// tag with another (8 or 9 of 2 000 ids, 59 to 65 of 10 000, in three
-    /// runs): the guess is what the validator fetches the session's record
-    /// by.
     /// A short list takes only the places it fills; a long one grows as
     /// `Vec` does, not one place per push.
     #[test]
@@ -723,6 +718,11 @@ mod tests {
         assert_eq!(list, (1..=1000).collect::<Vec<_>>());
     }
 
+    /// The hints change nothing, and the slot `prefetch_session` guesses
+    /// is the session's own but for an id sharing the first probed 7-bit
+    /// tag with another (8 or 9 of 2 000 ids, 59 to 65 of 10 000, in three
+    /// runs): the guess is what the validator fetches the session's record
+    /// by.
     #[test]
     fn prefetching_guesses_the_slot_and_changes_nothing() {
         let mut state = ClientState::new();
