@@ -305,11 +305,7 @@ impl Validator {
             let max_depth = self.config.limits.max_depth;
             // Requests and responses first when the line's start names no
             // update (either read declines the other's lines, only later).
-            let update_name = update_name_end(bytes);
-            let rpc_first = update_name.is_none();
-            if let Some(name_end) = update_name {
-                self.prefetch_updated_session(bytes, name_end);
-            }
+            let rpc_first = !self.names_update(bytes);
             if rpc_first && self.skimmed_rpc(bytes, None, SkimFraming::Record) {
                 self.after_message(before, bytes);
                 return;
@@ -384,11 +380,7 @@ impl Validator {
         }
         if self.skim {
             let max_depth = self.config.limits.max_depth;
-            let update_name = update_name_end(bytes);
-            let rpc_first = update_name.is_none();
-            if let Some(name_end) = update_name {
-                self.prefetch_updated_session(bytes, name_end);
-            }
+            let rpc_first = !self.names_update(bytes);
             if rpc_first && self.skimmed_rpc(bytes, Some(direction), SkimFraming::Message) {
                 self.after_message(before, bytes);
                 return;
@@ -466,12 +458,13 @@ impl Validator {
         }
     }
 
-    /// A request that starts a turn or a replay names `session`, whose
-    /// updates come next: their session's slot and record are fetched
-    /// while this line is finished and the next one read, so that the
-    /// updates find them in cache (a hint, see
+    /// Start fetching `session`'s slot and record, so that the code that
+    /// reads them finds them in cache (a hint, see
     /// [`ClientState::prefetch_session`]; bench/README.md, "Fetching a
-    /// turn's session ahead").
+    /// turn's session ahead"). A request that starts a turn or a replay
+    /// calls it for the updates that come next, while this line is
+    /// finished and the next one read; an update line, for itself
+    /// ([`Validator::names_update`]).
     fn prefetch_session(&self, session: &str) {
         if !self.fetches_ahead() {
             return;
@@ -483,23 +476,30 @@ impl Validator {
         }
     }
 
-    /// An update line names its session near its start: its slot and
-    /// record are fetched while the line is read. With many turns in
-    /// flight, most updates are for a session other than the last one
-    /// prompted, whose slot was fetched by its request long ago and is
-    /// out of cache by now (a hint; see [`Validator::prefetch_session`]).
-    fn prefetch_updated_session(&self, line: &[u8], name_end: usize) {
+    /// Whether a line's start names `session/update` (which one-pass read
+    /// to try first), and if so, its session's slot and record fetched
+    /// while the line is read. With many turns in flight, most updates are
+    /// for a session other than the last one prompted, whose slot was
+    /// fetched by its request long ago and is out of cache by now (a hint;
+    /// see [`Validator::prefetch_session`]).
+    // Every line asks; as a call of its own it cost 0.45% more
+    // instructions on a trace of many sessions (callgrind).
+    #[inline(always)]
+    fn names_update(&self, line: &[u8]) -> bool {
+        let Some(name_end) = update_name_end(line) else {
+            return false;
+        };
         if !self.fetches_ahead() {
-            return;
+            return true;
         }
         let Some(session) = update_session_guess(line, name_end) else {
-            return;
+            return true;
         };
         // Updates come in runs: the run's session was fetched by its first.
-        if matches!(&self.recent_session, Some((recent, _)) if recent == session) {
-            return;
+        if !matches!(&self.recent_session, Some((recent, _)) if recent == session) {
+            self.prefetch_session(session);
         }
-        self.prefetch_session(session);
+        true
     }
 
     /// Whether the sessions' state is past what the caches hold, so that
