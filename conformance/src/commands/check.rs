@@ -4,7 +4,9 @@ use crate::error::{self, Error};
 use acp_plan_conformance::report::{self, Outcome, Run};
 use acp_plan_conformance::state::ClientState;
 use acp_plan_conformance::trace::Limits;
-use acp_plan_conformance::validate::{check_paths_then, default_jobs, Config, TraceReport};
+use acp_plan_conformance::validate::{
+    check_path_before_exit, check_paths_then, default_jobs, Config, TraceReport,
+};
 use std::path::PathBuf;
 
 pub fn run(args: CheckArgs) -> Result<u8, Error> {
@@ -48,7 +50,9 @@ pub fn run(args: CheckArgs) -> Result<u8, Error> {
 /// client state is dropped on its worker as soon as the file is checked:
 /// a report that does not show the states needs none, and many files then
 /// hold one state per worker, not one per file. A lone file keeps its
-/// state, which the program leaves to the system at its end.
+/// state, which the program leaves to the system at its end, and so is
+/// the rest of its check's memory ([`check_path_before_exit`]): both
+/// commands that check exit once they have reported.
 pub(super) fn check_all(
     files: &[PathBuf],
     config: &Config,
@@ -64,10 +68,11 @@ pub(super) fn check_all(
         }
         report
     };
-    for (path, result) in files
-        .iter()
-        .zip(check_paths_then(files, config, default_jobs(), shed))
-    {
+    let results = match files {
+        [lone] => vec![check_path_before_exit(lone, config)],
+        _ => check_paths_then(files, config, default_jobs(), shed),
+    };
+    for (path, result) in files.iter().zip(results) {
         match result {
             Ok(report) => traces.push(report),
             Err(source) => {
