@@ -699,7 +699,7 @@ enum WorkingMemory {
     Freed,
     /// Never freed: the program exits once it has reported, and the system
     /// takes the memory back at once. Freeing it one cold block at a time
-    /// was about 5% of a check of 10,000 sessions (bench/README.md).
+    /// was 1.7% of a check of 10,000 sessions (perf; bench/README.md).
     LeftToTheSystem,
 }
 
