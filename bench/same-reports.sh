@@ -56,7 +56,7 @@ shapes=(
   "--sessions 300 --entries 4 --turn-length 2"
 )
 n=0
-for spec in draft-2026-05 v1 v2; do
+for spec in draft-2026-05 v1-1.17 v1 v2-1.17 v2; do
   for framing in "" --bare; do
     for shape in "${shapes[@]}"; do
       n=$((n + 1))
@@ -140,7 +140,7 @@ EOF
 
 for file in "$dir"/traces/*.jsonl; do compare "$file"; done
 # Some with the revision pinned.
-for spec in draft-2026-05 v1 v2; do
+for spec in draft-2026-05 v1-1.17 v1 v2-1.17 v2; do
   for file in "$dir"/traces/mutated-0-gen-*.jsonl; do compare "$file" --spec "$spec"; done
 done
 if [ "$different" -gt 0 ]; then

@@ -13,9 +13,9 @@ use std::time::Duration;
 
 /// `acp-plan --version`: the suite's version and the spec revisions it knows.
 pub fn version_text() -> String {
-    let revisions: Vec<&str> = acp_plan_conformance::Revision::ALL
+    let revisions: Vec<String> = acp_plan_conformance::Revision::ALL
         .iter()
-        .map(|r| r.as_str())
+        .map(|r| format!("{r} = {}", r.release()))
         .collect();
     format!(
         "{} (ACP plan spec revisions: {}; Acts of Emergence 010 for dag)",

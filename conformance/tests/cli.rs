@@ -200,7 +200,7 @@ fn json_document_has_the_documented_fields() {
 fn deny_warnings_fails_a_warning_only_trace() {
     let trace = format!(
         "{HANDSHAKE}{}\n",
-        r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan_removed","planId":"never-created"}}}"#
+        r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan_update","plan":{"type":"markdown","planId":"","content":"Plan"}}}}"#
     );
     let path = scratch("warning-only.jsonl", trace.as_bytes());
     let path = path.to_str().expect("UTF-8 temp path");
@@ -211,7 +211,7 @@ fn deny_warnings_fails_a_warning_only_trace() {
     assert_eq!(document["verdict"], "conformant");
     assert_eq!(
         rules_and_lines(&document),
-        pairs(&[("ID-REMOVE-UNKNOWN", 5)])
+        pairs(&[("SHAPE-PLAN-ID-EMPTY", 5)])
     );
     assert_eq!(document["diagnostics"][0]["severity"], "warning");
 
@@ -237,7 +237,8 @@ fn usage_errors_exit_2_and_say_why_on_stderr() {
     assert_eq!(status(&bad_spec), 2);
     let message = stderr(&bad_spec);
     assert!(
-        message.contains("unknown revision `v3`") && message.contains("draft-2026-05, v1 or v2"),
+        message.contains("unknown revision `v3`")
+            && message.contains("draft-2026-05, v1-1.17, v1, v2-1.17, v2"),
         "{message}"
     );
 
@@ -412,7 +413,10 @@ fn rules_json_lists_every_rule_once_with_its_fields() {
         assert!(!revisions.is_empty(), "{id}: no revisions");
         for revision in revisions {
             assert!(
-                matches!(revision.as_str(), Some("draft-2026-05" | "v1" | "v2")),
+                matches!(
+                    revision.as_str(),
+                    Some("draft-2026-05" | "v1-1.17" | "v1" | "v2-1.17" | "v2")
+                ),
                 "{id}: revision {revision}"
             );
         }
@@ -492,7 +496,8 @@ fn hostile_input_gets_located_diagnostics_and_no_panic() {
     };
     // 5: a 1 MiB session id never established, and 6: the removal of a
     // 1 MiB plan id never created (before any line the limits skip: such a
-    // line may have opened the session or created the plan).
+    // line may have opened the session or created the plan). Read by the
+    // release before schema 1.20.0, which warns about that removal.
     push(format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"{huge_id}","update":{{"sessionUpdate":"agent_message_chunk","content":{{"type":"text","text":"x"}}}}}}}}"#).as_bytes());
     push(format!(r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"s1","update":{{"sessionUpdate":"plan_removed","planId":"{huge_id}"}}}}}}"#).as_bytes());
     // 7: a 20 MB line, over --max-line-bytes.
@@ -526,8 +531,9 @@ fn hostile_input_gets_located_diagnostics_and_no_panic() {
     let path = path.to_str().expect("UTF-8 temp path");
     // 2 MiB: the 20 MB line is over the limit, the 1 MiB ids are checked.
     let limit = "--max-line-bytes=2097152";
+    let spec = "--spec=v1-1.17";
 
-    let output = acp_plan(&["check", limit, "--format", "json", path]);
+    let output = acp_plan(&["check", limit, spec, "--format", "json", path]);
     assert_eq!(status(&output), 1);
     let document = json(&output);
     assert_eq!(
@@ -549,7 +555,7 @@ fn hostile_input_gets_located_diagnostics_and_no_panic() {
         "the JSON report repeats hostile input: {} bytes",
         output.stdout.len()
     );
-    let human = acp_plan(&["check", limit, path]);
+    let human = acp_plan(&["check", limit, spec, path]);
     assert_eq!(status(&human), 1);
     assert!(
         human.stdout.len() < 64 * 1024,

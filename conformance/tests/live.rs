@@ -155,7 +155,14 @@ fn broken_scripts_fail_with_their_rule() {
         ("broken-shape.jsonl", &[], "SHAPE-STATUS", &LIVE),
         (
             "broken-id.jsonl",
-            &["--deny-warnings", "--scenario", "capability"],
+            // The releases before schema 1.20.0 warn about the removal.
+            &[
+                "--spec",
+                "v1-1.17",
+                "--deny-warnings",
+                "--scenario",
+                "capability",
+            ],
             "ID-REMOVE-UNKNOWN",
             &["capability"],
         ),
@@ -271,13 +278,16 @@ fn the_v2_load_scenario_resumes_from_the_start_and_cites_v2() {
 
 #[test]
 fn warnings_fail_only_under_deny_warnings() {
-    for (script, scenario_name) in [
-        ("broken-full.jsonl", "no-capability"),
-        ("broken-id.jsonl", "capability"),
-        ("load-replay-without-plans.jsonl", "load"),
+    for (script, spec, scenario_name) in [
+        ("broken-full.jsonl", "auto", "no-capability"),
+        // ID-REMOVE-UNKNOWN: the releases before schema 1.20.0 only.
+        ("broken-id.jsonl", "v1-1.17", "capability"),
+        ("load-replay-without-plans.jsonl", "auto", "load"),
     ] {
-        let (status, document, _) =
-            run_agent(&["--scenario", scenario_name], &fake_agent(&corpus(script)));
+        let (status, document, _) = run_agent(
+            &["--spec", spec, "--scenario", scenario_name],
+            &fake_agent(&corpus(script)),
+        );
         let s = scenario(&document, scenario_name);
         assert_eq!(s["result"], "pass", "{script}: {s}");
         assert!(s["warnings"].as_u64().unwrap() >= 1, "{s}");

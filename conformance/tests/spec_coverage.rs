@@ -23,7 +23,7 @@ use std::fmt::Write;
 
 const NORMATIVE: &str = "corpus/spec/normative.json";
 const MATRIX: &str = "docs/spec-coverage.md";
-const REVISIONS: [&str; 3] = ["draft-2026-05", "v1", "v2"];
+const REVISIONS: [&str; 5] = ["draft-2026-05", "v1-1.17", "v1", "v2-1.17", "v2"];
 /// RFC 2119 keywords whose sentences must all be listed.
 const KEYWORDS: [&str; 5] = ["MUST", "SHOULD", "REQUIRED", "MAY", "OPTIONAL"];
 

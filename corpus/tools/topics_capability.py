@@ -4,7 +4,7 @@ capability (draft-2026-05: planCapabilities; v1: plan) and the revision
 
 from vectorlib import (
     Case, SESSION, MD_STEPS, PLAN_URI, INITIALIZATION, SCHEMA_V2, PLAN_DRAFT, RFD,
-    steps3, legacy, items, markdown, file_plan, removed,
+    steps3, legacy, items, markdown, document_plan, removed,
 )
 
 CAP_POINTER = "/params/update/sessionUpdate"
@@ -51,7 +51,8 @@ def capability(rev):
     without_capability("cap-absent-plan-update-markdown",
                        "Without the capability, a markdown plan_update is not allowed either.", {}, markdown(rev, "plan-1", MD_STEPS))
     without_capability("cap-absent-plan-update-file",
-                       "Without the capability, a file plan_update is not allowed either.", {}, file_plan(rev, "design-doc", PLAN_URI))
+                       "Without the capability, a file plan_update (schema 1.20.0: a markdown plan with its file's path) is not allowed either.",
+                       {}, document_plan(rev, "design-doc"))
     without_capability("cap-absent-plan-removed",
                        "Without the capability, plan_removed must not be sent.", {}, removed(rev, "plan-1"))
     without_capability("cap-client-capabilities-absent",
@@ -166,7 +167,7 @@ def capability(rev):
     c.update(SESSION, legacy(steps3("in_progress")))
     c.update(SESSION, items(rev, "plan-1", steps3("in_progress")))
     c.update(SESSION, markdown(rev, "notes", MD_STEPS))
-    c.update(SESSION, file_plan(rev, "design-doc", PLAN_URI))
+    c.update(SESSION, document_plan(rev, "design-doc"))
     c.update(SESSION, removed(rev, "notes"))
     c.end_turn(p)
 

@@ -4,7 +4,7 @@ next to updates and methods that are not about plans."""
 
 from vectorlib import (
     Case, SESSION, SESSION_2, MD_STEPS, PLAN_URI, PLAN_V1, PLAN_DRAFT, RFD, PROMPT_TURN, EXTENSIBILITY,
-    SCHEMA_V2, entry, steps3, legacy, items, markdown, file_plan, custom_plan, removed, chunk, notification,
+    SCHEMA_V2, entry, steps3, legacy, items, markdown, file_plan, document_plan, custom_plan, removed, chunk, notification,
     plan_section,
 )
 
@@ -29,7 +29,7 @@ def identity(rev):
     c = case("id-remove-never-created", "plan_removed for an id that was never created in the session: nothing to remove.")
     p = c.start()
     c.update(SESSION, plan1)
-    c.expect("ID-REMOVE-UNKNOWN", c.update(SESSION, removed(rev, "plan-9")))
+    c.expect_if_applies("ID-REMOVE-UNKNOWN", c.update(SESSION, removed(rev, "plan-9")))
     c.end_turn(p)
 
     c = case("id-remove-twice", "A plan removed twice: the second plan_removed names a plan that is no longer shown.")
@@ -38,7 +38,7 @@ def identity(rev):
     c.snapshot()
     c.update(SESSION, removed(rev, "plan-1"))
     c.snapshot()
-    c.expect("ID-REMOVE-UNKNOWN", c.update(SESSION, removed(rev, "plan-1")))
+    c.expect_if_applies("ID-REMOVE-UNKNOWN", c.update(SESSION, removed(rev, "plan-1")))
     c.snapshot()
     c.end_turn(p)
 
@@ -50,7 +50,7 @@ def identity(rev):
     c.new_session(SESSION_2)
     p = c.prompt(SESSION)
     c.update(SESSION, plan1)
-    c.expect("ID-REMOVE-UNKNOWN", c.update(SESSION_2, removed(rev, "plan-1")))
+    c.expect_if_applies("ID-REMOVE-UNKNOWN", c.update(SESSION_2, removed(rev, "plan-1")))
     c.snapshot()
     c.end_turn(p)
 
@@ -59,7 +59,7 @@ def identity(rev):
     p = c.start()
     c.expect("SHAPE-STATUS", c.update(SESSION, items(rev, "plan-1", [entry("Analyze", "high", "started")]), shown=False),
              "/params/update/plan/entries/0/status")
-    c.expect("ID-REMOVE-UNKNOWN", c.update(SESSION, removed(rev, "plan-1")))
+    c.expect_if_applies("ID-REMOVE-UNKNOWN", c.update(SESSION, removed(rev, "plan-1")))
     c.end_turn(p)
 
     c = case("id-remove-live-plan", "plan_removed for a plan the session shows dismisses it.",
@@ -121,12 +121,36 @@ def identity(rev):
     c.snapshot()
     c.end_turn(p)
 
-    c = case("id-type-change-markdown-to-file", "A markdown plan becomes a file plan once it is written to disk.")
-    p = c.start()
-    c.update(SESSION, markdown(rev, "design-doc", MD_STEPS))
-    c.expect("ID-TYPE-CHANGE", c.update(SESSION, file_plan(rev, "design-doc", PLAN_URI)))
-    c.snapshot()
-    c.end_turn(p)
+    if rev.has_file:
+        c = case("id-type-change-markdown-to-file", "A markdown plan becomes a file plan once it is written to disk.")
+        p = c.start()
+        c.update(SESSION, markdown(rev, "design-doc", MD_STEPS))
+        c.expect("ID-TYPE-CHANGE", c.update(SESSION, file_plan(rev, "design-doc", PLAN_URI)))
+        c.snapshot()
+        c.end_turn(p)
+    else:
+        c = case("id-markdown-gains-path", "A markdown plan names its file once it is written to disk: the same type, replaced whole.",
+                 near_miss=["ID-TYPE-CHANGE"], docs=[plan_section(rev, "markdown")])
+        p = c.start()
+        c.update(SESSION, markdown(rev, "design-doc", MD_STEPS))
+        c.snapshot()
+        c.update(SESSION, document_plan(rev, "design-doc"))
+        c.snapshot()
+        c.update(SESSION, markdown(rev, "design-doc", MD_STEPS + "\n- [x] Written"))
+        c.snapshot()
+        c.end_turn(p)
+        c = case("id-remove-unknown-ignored",
+                 "plan_removed for ids the session does not show (never created, already removed): the client ignores them, "
+                 "and schema 1.20.0 asks nothing more of the agent.",
+                 near_miss=["ID-RECREATE"], docs=[plan_section(rev, "removed")])
+        p = c.start()
+        c.update(SESSION, plan1)
+        c.update(SESSION, removed(rev, "plan-9"))
+        c.snapshot()
+        c.update(SESSION, removed(rev, "plan-1"))
+        c.update(SESSION, removed(rev, "plan-1"))
+        c.snapshot()
+        c.end_turn(p)
 
     if rev.open_enums:
         c = case("id-type-change-custom-to-items", "A custom `_acme_diagram` plan becomes an items plan.")
@@ -144,7 +168,7 @@ def identity(rev):
                                               entry("Keep the public API", "medium")]))
     c.update(SESSION, items(rev, "checklist", steps3("in_progress")))
     c.update(SESSION, markdown(rev, "notes", "## Notes\nThe lexer is hand-written."))
-    c.update(SESSION, file_plan(rev, "design-doc", PLAN_URI))
+    c.update(SESSION, document_plan(rev, "design-doc"))
     if rev.open_enums:
         c.update(SESSION, custom_plan(rev, "flow", "_acme_diagram", nodes=["lex", "parse"]))
     c.snapshot()
@@ -374,8 +398,12 @@ def updates(rev):
          [items(rev, "plan-1", [entry("Analyze the existing codebase structure", "high", "pending")])], [plan_section(rev, "items")])
     kind("kind-plan-update-markdown", "A markdown plan_update, as in the docs.",
          [markdown(rev, "implementation-plan", MD_STEPS)], [plan_section(rev, "markdown")])
-    kind("kind-plan-update-file", "A file plan_update, as in the docs.",
-         [file_plan(rev, "design-doc", "file:///tmp/plan.md")], [plan_section(rev, "file")])
+    if rev.has_file:
+        kind("kind-plan-update-file", "A file plan_update, as in the docs.",
+             [file_plan(rev, "design-doc", "file:///tmp/plan.md")], [plan_section(rev, "file")])
+    else:
+        kind("kind-plan-update-markdown-path", "A markdown plan_update that names the file holding the plan.",
+             [markdown(rev, "design-doc", MD_STEPS, path="/tmp/plan.md")], [plan_section(rev, "markdown")])
     kind("kind-plan-removed", "plan_removed dismisses the plan it names, as in the docs.",
          [items(rev, "plan-1", steps3()), removed(rev, "plan-1")], [plan_section(rev, "removed")])
     if rev.open_enums:

@@ -31,7 +31,7 @@ def session(rev):
 
     def send_replaying(c):
         """The request that asks for a replay: v2's session/resume from the start, else session/load."""
-        return send_resume(c, replay=True) if rev is V2 else send_load(c)
+        return send_resume(c, replay=True) if rev.protocol_version == 2 else send_load(c)
 
     def answer_error(c, id, code=-32002, message="Resource not found"):
         """The agent's error answer to request `id`."""
@@ -370,7 +370,7 @@ def session(rev):
 
     c = case("ses-resume-while-a-replay-of-the-session-is-in-flight",
              "A session/resume that asks for no replay and a "
-             + ("session/resume from the start" if rev is V2 else "session/load")
+             + ("session/resume from the start" if rev.protocol_version == 2 else "session/load")
              + " of the same session are both in flight: a plan update before the answers may be the replay that "
              "was asked for, so no agent is judged on it.",
              near_miss=["SES-RESUME-REPLAY"], docs=[(SESSION_SETUP, "Resuming Sessions")])
@@ -382,7 +382,7 @@ def session(rev):
     c.agent_result(load, {})
     c.agent_result(resume, {})
 
-    if rev is V2:
+    if rev.protocol_version == 2:
         c = case("ses-resume-replay-from-start",
                  "v2: session/resume with replayFrom {\"type\": \"start\"} replays plans before the answer, as asked.",
                  near_miss=["SES-RESUME-REPLAY", "SES-REPLAY-AFTER-ANSWER"], docs=[(SESSION_SETUP, "Resuming Sessions")])
@@ -398,7 +398,7 @@ def session(rev):
     # ---- SES-REPLAY-AFTER-ANSWER
     c = case("ses-replay-plan-after-answer",
              "The replay is answered, then a plan update comes before any prompt: not part of the replay (an info: history sent too late, or a new plan).",
-             docs=[(SESSION_SETUP, "Resuming Sessions" if rev is V2 else "Loading Sessions")])
+             docs=[(SESSION_SETUP, "Resuming Sessions" if rev.protocol_version == 2 else "Loading Sessions")])
     c.initialize()
     load = send_replaying(c)
     c.open(SESSION_SAVED)
@@ -409,7 +409,7 @@ def session(rev):
     c = case("ses-replay-plan-after-next-prompt",
              "The replay is answered; the next plan update comes with the next prompt: a new turn, not the replay.",
              near_miss=["SES-REPLAY-AFTER-ANSWER"],
-             docs=[(SESSION_SETUP, "Resuming Sessions" if rev is V2 else "Loading Sessions")])
+             docs=[(SESSION_SETUP, "Resuming Sessions" if rev.protocol_version == 2 else "Loading Sessions")])
     c.initialize()
     load = send_replaying(c)
     c.open(SESSION_SAVED)
@@ -423,7 +423,7 @@ def session(rev):
              "Two loads of one session are in flight; the first is answered, and a plan update comes before the second's "
              "answer: it may be the second load's replay, so it is not after the replay.",
              near_miss=["SES-REPLAY-AFTER-ANSWER"],
-             docs=[(SESSION_SETUP, "Resuming Sessions" if rev is V2 else "Loading Sessions")])
+             docs=[(SESSION_SETUP, "Resuming Sessions" if rev.protocol_version == 2 else "Loading Sessions")])
     c.initialize()
     loads = []
     for _ in range(2):
@@ -436,7 +436,7 @@ def session(rev):
     # ---- SES-UPDATE-AFTER-CANCEL
     def cancelled_turn(c, p):
         c.c2a(notification("session/cancel", {"sessionId": SESSION}))
-        if rev is V2:
+        if rev.protocol_version == 2:
             c.agent_result(p, {})
             return c.update(SESSION, {"sessionUpdate": "state_update", "state": "idle", "stopReason": "cancelled"})
         return c.end_turn(p, "cancelled")
@@ -456,7 +456,7 @@ def session(rev):
     c.update(SESSION, entries_plan(rev, steps3("in_progress")))
     c.c2a(notification("session/cancel", {"sessionId": SESSION}))
     c.update(SESSION, entries_plan(rev, steps3("completed")))
-    if rev is V2:
+    if rev.protocol_version == 2:
         c.agent_result(p, {})
         c.update(SESSION, {"sessionUpdate": "state_update", "state": "idle", "stopReason": "cancelled"})
     else:

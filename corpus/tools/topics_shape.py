@@ -3,8 +3,8 @@ plan, plan_update, plan_removed and plan entries), the enums of each
 revision (v2's open enums), `_meta` and custom members."""
 
 from vectorlib import (
-    Case, SESSION, MD_STEPS, PLAN_URI, CWD, EXTENSIBILITY, RFD, PLAN_V1, SCHEMA_V2,
-    entry, steps3, legacy, plan_update, items, markdown, file_plan, custom_plan, removed, notification,
+    Case, SESSION, MD_STEPS, PLAN_URI, PLAN_PATH, CWD, EXTENSIBILITY, RFD, PLAN_V1, SCHEMA_V2,
+    entry, steps3, legacy, plan_update, items, markdown, file_plan, document_plan, custom_plan, removed, notification,
     plan_section,
 )
 
@@ -153,8 +153,18 @@ def shape(rev):
     removal = plan_update({"type": "removed", K: "plan-1"})
     s.bad("shape-plan-type-removed", "Removal as a plan type (`type: removed`, an alternative the RFD rejected) instead of plan_removed.",
           removal, [("SHAPE-PLAN-TYPE", f"{PL}/type")], before=[plan1], docs=[(RFD, "Frequently asked questions")])
-    s.good("shape-plan-types", "One plan of each type: items, markdown and file.",
-           [plan1, markdown(rev, "notes", MD_STEPS), file_plan(rev, "design-doc", PLAN_URI)], ["SHAPE-PLAN-TYPE"])
+    if rev.has_file:
+        s.good("shape-plan-types", "One plan of each type: items, markdown and file.",
+               [plan1, markdown(rev, "notes", MD_STEPS), file_plan(rev, "design-doc", PLAN_URI)], ["SHAPE-PLAN-TYPE"])
+    else:
+        s.good("shape-plan-types", "One plan of each type of schema 1.20.0: items, and markdown with and without the path of its file.",
+               [plan1, markdown(rev, "notes", MD_STEPS), document_plan(rev, "design-doc")], ["SHAPE-PLAN-TYPE"])
+        gone = plan_update({"type": "file", K: "design-doc", "uri": PLAN_URI})
+        s.bad("shape-plan-type-file-dropped",
+              "A file plan, which schema 1.20.0 dropped"
+              + (" (an unprefixed unknown type, reserved for ACP)" if rev.open_enums else " (its reader rejects the unknown variant)")
+              + f": the release before ({rev.name}-1.17) accepted it.",
+              gone, [("SHAPE-PLAN-TYPE", f"{PL}/type")], docs=[plan_section(rev, "markdown")])
 
     # ---- the plan id
     s.bad("shape-plan-id-missing", f"An items plan without `{K}`.", without_plan(items(rev, "plan-1", [ok]), K), [("SHAPE-PLAN-ID", PL)])
@@ -162,7 +172,8 @@ def shape(rev):
     other["plan"] = rename(other["plan"], K, O)
     s.bad("shape-plan-id-other-revision-key", f"A markdown plan identified by `{O}`, another revision's spelling of `{K}`.",
           other, [("SHAPE-PLAN-ID", f"{PL}/{O}")])
-    s.bad("shape-plan-id-number", f"A file plan whose `{K}` is a number.", file_plan(rev, 1, PLAN_URI), [("SHAPE-PLAN-ID", f"{PL}/{K}")])
+    s.bad("shape-plan-id-number", f"A {'file' if rev.has_file else 'markdown'} plan whose `{K}` is a number.", document_plan(rev, 1),
+          [("SHAPE-PLAN-ID", f"{PL}/{K}")])
     s.bad("shape-plan-id-null", f"An items plan whose `{K}` is null.", items(rev, None, [ok]), [("SHAPE-PLAN-ID", f"{PL}/{K}")])
     both = items(rev, "plan-1", [ok])
     both["plan"][O] = "plan-1"
@@ -187,28 +198,29 @@ def shape(rev):
            ["SHAPE-PLAN-ID-EMPTY", "SHAPE-PLAN-ID"])
 
     # ---- file plans
-    s.bad("shape-file-uri-missing", "A file plan without `uri`.", without_plan(file_plan(rev, "design-doc", PLAN_URI), "uri"),
-          [("SHAPE-FILE-URI", PL)])
-    s.bad("shape-file-uri-number", "A file plan whose `uri` is a number.", file_plan(rev, "design-doc", 7), [("SHAPE-FILE-URI", f"{PL}/uri")])
-    path = without_plan(file_plan(rev, "design-doc", PLAN_URI), "uri")
-    path["plan"]["path"] = "/home/dev/project/PLAN.md"
-    s.bad("shape-file-path-instead-of-uri", "A file plan that says `path` where `uri` is required.", path,
-          [("SHAPE-UNKNOWN-FIELD", f"{PL}/path"), ("SHAPE-FILE-URI", PL)])
-    near_uri = ["SHAPE-FILE-URI"] + (["SHAPE-FILE-URI-ABSOLUTE"] if rev.open_enums else [])
-    s.good("shape-file-uri-https", "A file plan with an https URI.", [file_plan(rev, "design-doc", "https://example.com/plans/PLAN.md")], near_uri)
-    s.good("shape-file-uri-file-scheme", "A file plan with a file URI, as in the docs.", [file_plan(rev, "design-doc", "file:///tmp/plan.md")],
-           near_uri)
-    s.good("shape-file-uri-windows-file-uri", "A file plan with a Windows file URI.",
-           [file_plan(rev, "design-doc", "file:///C:/Users/dev/project/PLAN.md")], near_uri)
-    relative = [("relative", "docs/PLAN.md", "a relative reference"), ("absolute-path", "/home/dev/project/PLAN.md", "an absolute path without a scheme"),
-                ("windows-path", "C:\\Users\\dev\\project\\PLAN.md", "a Windows path"), ("empty", "", "the empty string")]
-    for slug, uri, description in relative:
-        if rev.open_enums:
-            s.bad(f"shape-file-uri-{slug}", f"A file plan whose `uri` is {description}: v2 requires absolute URIs.",
-                  file_plan(rev, "design-doc", uri), [("SHAPE-FILE-URI-ABSOLUTE", f"{PL}/uri")])
-        else:
-            s.good(f"shape-file-uri-{slug}", f"A file plan whose `uri` is {description}: {rev.name} requires a string, not an absolute URI (v2 does).",
-                   [file_plan(rev, "design-doc", uri)], ["SHAPE-FILE-URI"])
+    if rev.has_file:
+        s.bad("shape-file-uri-missing", "A file plan without `uri`.", without_plan(file_plan(rev, "design-doc", PLAN_URI), "uri"),
+              [("SHAPE-FILE-URI", PL)])
+        s.bad("shape-file-uri-number", "A file plan whose `uri` is a number.", file_plan(rev, "design-doc", 7), [("SHAPE-FILE-URI", f"{PL}/uri")])
+        path = without_plan(file_plan(rev, "design-doc", PLAN_URI), "uri")
+        path["plan"]["path"] = "/home/dev/project/PLAN.md"
+        s.bad("shape-file-path-instead-of-uri", "A file plan that says `path` where `uri` is required.", path,
+              [("SHAPE-UNKNOWN-FIELD", f"{PL}/path"), ("SHAPE-FILE-URI", PL)])
+        near_uri = ["SHAPE-FILE-URI"] + (["SHAPE-FILE-URI-ABSOLUTE"] if rev.open_enums else [])
+        s.good("shape-file-uri-https", "A file plan with an https URI.", [file_plan(rev, "design-doc", "https://example.com/plans/PLAN.md")], near_uri)
+        s.good("shape-file-uri-file-scheme", "A file plan with a file URI, as in the docs.", [file_plan(rev, "design-doc", "file:///tmp/plan.md")],
+               near_uri)
+        s.good("shape-file-uri-windows-file-uri", "A file plan with a Windows file URI.",
+               [file_plan(rev, "design-doc", "file:///C:/Users/dev/project/PLAN.md")], near_uri)
+        relative = [("relative", "docs/PLAN.md", "a relative reference"), ("absolute-path", "/home/dev/project/PLAN.md", "an absolute path without a scheme"),
+                    ("windows-path", "C:\\Users\\dev\\project\\PLAN.md", "a Windows path"), ("empty", "", "the empty string")]
+        for slug, uri, description in relative:
+            if rev.open_enums:
+                s.bad(f"shape-file-uri-{slug}", f"A file plan whose `uri` is {description}: v2 requires absolute URIs.",
+                      file_plan(rev, "design-doc", uri), [("SHAPE-FILE-URI-ABSOLUTE", f"{PL}/uri")])
+            else:
+                s.good(f"shape-file-uri-{slug}", f"A file plan whose `uri` is {description}: {rev.name} requires a string, not an absolute URI (v2 does).",
+                       [file_plan(rev, "design-doc", uri)], ["SHAPE-FILE-URI"])
 
     # ---- markdown plans
     s.bad("shape-markdown-content-missing", "A markdown plan without `content`.", without_plan(markdown(rev, "notes", MD_STEPS), "content"),
@@ -221,6 +233,40 @@ def shape(rev):
           [("SHAPE-UNKNOWN-FIELD", f"{PL}/markdown"), ("SHAPE-MARKDOWN-CONTENT", PL)])
     s.good("shape-markdown-content-empty", "A markdown plan whose content is the empty string.", [markdown(rev, "notes", "")],
            ["SHAPE-MARKDOWN-CONTENT"])
+
+    # ---- the path of a markdown plan's file (schema 1.20.0)
+    at_path = lambda path: markdown(rev, "notes", MD_STEPS, path=path)  # noqa: E731
+    path_docs = [plan_section(rev, "markdown")]
+    if not rev.newest:
+        s.bad("shape-markdown-path-before-schema-1-20", f"A markdown plan with `path`, which {rev.name} does not know (schema 1.20.0 added it).",
+              at_path(PLAN_PATH), [("SHAPE-UNKNOWN-FIELD", f"{PL}/path")], shown=True)
+    else:
+        near_path = ["SHAPE-MARKDOWN-PATH", "SHAPE-MARKDOWN-PATH-ABSOLUTE", "SHAPE-UNKNOWN-FIELD"]
+        for slug, path, description in [("posix", PLAN_PATH, "a POSIX absolute path"),
+                                        ("windows", "C:\\Users\\dev\\project\\PLAN.md", "a Windows absolute path"),
+                                        ("windows-forward-slashes", "C:/Users/dev/project/PLAN.md", "a Windows absolute path with forward slashes"),
+                                        ("unc", "\\\\server\\share\\project\\PLAN.md", "a UNC path"),
+                                        ("non-ascii", "/home/dév/projet/PLAN ü.md", "an absolute path with spaces and non-ASCII letters")]:
+            s.good(f"shape-markdown-path-{slug}", f"A markdown plan whose `path` is {description}: absolute on some machine an Agent runs on.",
+                   [at_path(path)], near_path, docs=path_docs)
+        s.good("shape-markdown-path-null", "A markdown plan whose `path` is null: no file.", [at_path(None)], near_path, docs=path_docs)
+        for slug, path, description in [("relative", "docs/PLAN.md", "a relative path"),
+                                        ("dot-relative", "./PLAN.md", "a relative path from the current directory"),
+                                        ("empty", "", "the empty string"),
+                                        ("file-uri", PLAN_URI, "a file URI (`path` is not a URI)"),
+                                        ("drive-relative", "C:PLAN.md", "relative to drive C's current directory"),
+                                        ("root-relative-windows", "\\PLAN.md", "relative to the current drive's root")]:
+            s.bad(f"shape-markdown-path-{slug}", f"A markdown plan whose `path` is {description}: a supplied path MUST be absolute; the plan is not shown.",
+                  at_path(path), [("SHAPE-MARKDOWN-PATH-ABSOLUTE", f"{PL}/path")], docs=path_docs)
+        for slug, value, description in [("number", 7, "a number"), ("object", {"uri": PLAN_URI}, "an object"),
+                                         ("array", [PLAN_PATH], "an array"), ("bool", False, "false")]:
+            s.bad(f"shape-markdown-path-{slug}", f"A markdown plan whose `path` is {description}, not a string or null.",
+                  at_path(value), [("SHAPE-MARKDOWN-PATH", f"{PL}/path")], docs=path_docs)
+        s.bad("shape-markdown-path-without-content", "A markdown plan with `path` but no `content`: `content` is the plan to display whether or not `path` is set.",
+              without_plan(at_path(PLAN_PATH), "content"), [("SHAPE-MARKDOWN-CONTENT", PL)], docs=path_docs)
+        uri_plan = markdown(rev, "notes", MD_STEPS, uri=PLAN_URI)
+        s.bad("shape-markdown-uri-instead-of-path", "A markdown plan that says `uri` (the dropped file plan's member) where 1.20.0 has `path`.",
+              uri_plan, [("SHAPE-UNKNOWN-FIELD", f"{PL}/uri")], shown=True, docs=path_docs)
 
     return (f"The shape of plan messages under {rev.name}: entries, plan_update.plan, the plan id `{K}`, file and markdown plans.", s.cases)
 
@@ -283,7 +329,7 @@ def enums(rev):
         s.bad("enum-plan-type-custom-without-id", "A custom plan without `planId`: every plan carries its id.",
               without_plan(custom, rev.id_key), [("SHAPE-PLAN-ID", PL)])
     else:
-        s.bad("enum-plan-type-custom", f"A plan of the custom type `_acme_diagram`: {rev.name} knows items, file and markdown only.",
+        s.bad("enum-plan-type-custom", f"A plan of the custom type `_acme_diagram`: {rev.name} knows {'items, file and markdown' if rev.has_file else 'items and markdown'} only.",
               custom, [("SHAPE-PLAN-TYPE", f"{PL}/type")])
         s.good("enum-known-values", f"Every status and priority of {rev.name}, in one items plan.",
                [items(rev, "plan-1", [entry("a", "high", "pending"), entry("b", "medium", "in_progress"), entry("c", "low", "completed")])],
@@ -328,7 +374,7 @@ def extensibility(rev):
         updates.append(legacy([dict(ok, _meta=meta)], _meta=meta))
     updates.append(dict(items(rev, "plan-1", [dict(ok, _meta=meta)], _meta=meta), _meta=meta))
     updates.append(dict(markdown(rev, "notes", MD_STEPS, _meta=meta), _meta=meta))
-    updates.append(dict(file_plan(rev, "design-doc", PLAN_URI, _meta=meta), _meta=meta))
+    updates.append(dict(document_plan(rev, "design-doc", _meta=meta), _meta=meta))
     updates.append(removed(rev, "notes", _meta=meta))
     for u in updates:
         c.a2c(notification("session/update", {"sessionId": SESSION, "update": u, "_meta": meta}))

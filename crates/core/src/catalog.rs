@@ -191,25 +191,35 @@ impl Rule {
 
     /// The citation in the words of `revision`'s own document.
     pub fn citation_for(&self, revision: Revision) -> &Citation {
-        self.revision_citations
-            .iter()
-            .find(|c| c.revision == revision)
+        self.own_citation(revision)
             .map_or(&self.citation, |c| &c.citation)
+    }
+
+    /// The revision's own citation: the one written for it, else the one
+    /// written for another release of the same protocol version (a release
+    /// that did not reword the sentence is cited as the other one).
+    fn own_citation(&self, revision: Revision) -> Option<&RevisionCitation> {
+        let citations = self.revision_citations.iter();
+        citations
+            .clone()
+            .find(|c| c.revision == revision)
+            .or_else(|| citations.clone().find(|c| c.revision.same_line(revision)))
     }
 
     /// Every citation with the revisions it stands for (the first covers the
     /// rule's revisions that have no citation of their own).
     pub fn citations(&self) -> impl Iterator<Item = (Vec<Revision>, &Citation)> {
-        let general: Vec<Revision> = self
-            .revisions
-            .iter()
-            .copied()
-            .filter(|r| !self.revision_citations.iter().any(|c| c.revision == *r))
-            .collect();
-        std::iter::once((general, &self.citation)).chain(
+        let citing = move |owner: Option<Revision>| -> Vec<Revision> {
+            self.revisions
+                .iter()
+                .copied()
+                .filter(|r| self.own_citation(*r).map(|c| c.revision) == owner)
+                .collect()
+        };
+        std::iter::once((citing(None), &self.citation)).chain(
             self.revision_citations
                 .iter()
-                .map(|c| (vec![c.revision], &c.citation)),
+                .map(move |c| (citing(Some(c.revision)), &c.citation)),
         )
     }
 }
@@ -222,8 +232,17 @@ impl PartialEq for Rule {
 impl Eq for Rule {}
 
 pub const ALL_REVISIONS: &[Revision] = &Revision::ALL;
-pub const WITH_CAPABILITY: &[Revision] = &[Revision::Draft202605, Revision::V1];
-pub const V2_ONLY: &[Revision] = &[Revision::V2];
+pub const WITH_CAPABILITY: &[Revision] =
+    &[Revision::Draft202605, Revision::V1Schema117, Revision::V1];
+pub const V2_ONLY: &[Revision] = &[Revision::V2Schema117, Revision::V2];
+/// The revisions that still know `file` plans (schema 1.20.0 dropped them).
+pub const WITH_FILE_PLANS: &[Revision] = &[
+    Revision::Draft202605,
+    Revision::V1Schema117,
+    Revision::V2Schema117,
+];
+/// The revisions whose `markdown` plans may carry `path` (schema 1.20.0).
+pub const WITH_MARKDOWN_PATH: &[Revision] = &[Revision::V1, Revision::V2];
 
 /// Documents that citations name; `corpus/spec/excerpts/` holds the quoted
 /// paragraphs of each (the suite's own README aside).
@@ -236,6 +255,8 @@ pub mod docs {
     pub const RFD: &str = "RFD Plan Operations Support";
     pub const SCHEMA_V1: &str = "ACP JSON Schema v1 (schema.unstable.json)";
     pub const SCHEMA_V2: &str = "ACP JSON Schema v2 (schema.unstable.json)";
+    pub const SCHEMA_1_20_V1: &str = "ACP JSON Schema v1 (schema 1.20.0)";
+    pub const SCHEMA_1_20_V2: &str = "ACP JSON Schema v2 (schema 1.20.0)";
     pub const JSONRPC: &str = "JSON-RPC 2.0 Specification";
     pub const RFC8259: &str = "RFC 8259 (JSON)";
     pub const TRANSPORTS_V1: &str = "ACP Transports (protocol v1)";

@@ -58,11 +58,7 @@ fn config(cases: u32) -> ProptestConfig {
 // Strategies for the generator's operation model.
 
 fn revision() -> impl Strategy<Value = Revision> {
-    prop_oneof![
-        Just(Revision::Draft202605),
-        Just(Revision::V1),
-        Just(Revision::V2)
-    ]
+    prop::sample::select(Revision::ALL.to_vec())
 }
 
 fn capability() -> impl Strategy<Value = Capability> {
@@ -411,7 +407,7 @@ fn mutate(scenario: &Connection, mutation: &Mutation) -> Option<(Connection, usi
         Mutation::DropCapability => {
             // Make room: a revision with the capability, advertised, and at
             // least one keyed plan op.
-            if mutated.revision == Revision::V2 {
+            if mutated.revision.protocol_version() == 2 {
                 mutated.revision = Revision::V1;
             }
             mutated.capability = Capability::Object;
@@ -772,17 +768,32 @@ fn typed_content(revision: Revision) -> impl Strategy<Value = typed::PlanContent
     if !spelling.absolute_file_uri {
         uris.push("[a-z/]{1,10}\\.md".boxed());
     }
-    let mut contents = vec![
-        prop::collection::vec(typed_entry(revision), 0..4)
-            .prop_map(|entries| typed::PlanContent::Items { entries })
+    let mut contents = vec![prop::collection::vec(typed_entry(revision), 0..4)
+        .prop_map(|entries| typed::PlanContent::Items { entries })
+        .boxed()];
+    if spelling.plan_types.contains(&"file") {
+        contents.push(
+            Union::new(uris)
+                .prop_map(|uri| typed::PlanContent::File { uri })
+                .boxed(),
+        );
+    }
+    let paths = if spelling.markdown_path {
+        prop_oneof![
+            Just(None),
+            "/[a-z/]{1,12}\\.md".prop_map(Some),
+            "[A-Z]:\\\\[a-z]{1,8}\\.md".prop_map(Some),
+            "\\\\\\\\[a-z]{1,6}\\\\[a-z]{1,6}\\\\plan\\.md".prop_map(Some),
+        ]
+        .boxed()
+    } else {
+        Just(None).boxed()
+    };
+    contents.push(
+        (text(), paths)
+            .prop_map(|(content, path)| typed::PlanContent::Markdown { content, path })
             .boxed(),
-        Union::new(uris)
-            .prop_map(|uri| typed::PlanContent::File { uri })
-            .boxed(),
-        text()
-            .prop_map(|content| typed::PlanContent::Markdown { content })
-            .boxed(),
-    ];
+    );
     if spelling.open_enums {
         let fields = prop::collection::btree_map(
             "[a-z][a-zA-Z]{0,6}",
@@ -1193,10 +1204,11 @@ proptest! {
             })
             .collect();
         // A batch is judged by the revision in force after it: v2 once the
-        // handshake (lines 1 and 2 of a generated trace) is answered.
+        // handshake (lines 1 and 2 of a generated trace) is answered, or
+        // from the start when the revision is pinned (`--spec`).
         // Under v2, each lifecycle-sensitive request in a batch is a warning.
         for (b, members) in batches.iter().enumerate() {
-            let negotiated = members.last().is_some_and(|&last| last >= 1);
+            let negotiated = members.last().is_some_and(|&last| last >= 1) || scenario.pin_spec;
             if !(scenario.revision.spelling().batches && negotiated) {
                 expected.push(("ENV-BATCH", b as u64 + 1, String::new()));
                 continue;

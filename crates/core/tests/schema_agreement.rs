@@ -41,7 +41,7 @@ const KNOWN_DIFFERENCES: &[KnownDifference] = &[
     KnownDifference {
         name: "v2 unprefixed unknown plan type",
         rule: "SHAPE-PLAN-TYPE",
-        revisions: &[Revision::V2],
+        revisions: &[Revision::V2Schema117, Revision::V2],
         reason: "v2: custom `type` values MUST start with `_`; unprefixed unknown values are \
                  reserved for ACP. The schema's `other` branch accepts any string so that \
                  older readers pass future ACP variants.",
@@ -50,7 +50,7 @@ const KNOWN_DIFFERENCES: &[KnownDifference] = &[
     KnownDifference {
         name: "v2 unprefixed unknown priority",
         rule: "SHAPE-PRIORITY",
-        revisions: &[Revision::V2],
+        revisions: &[Revision::V2Schema117, Revision::V2],
         reason: "v2: custom `priority` values MUST start with `_`; the schema's `other` \
                  branch accepts any string.",
         applies: is_unprefixed_string,
@@ -58,15 +58,23 @@ const KNOWN_DIFFERENCES: &[KnownDifference] = &[
     KnownDifference {
         name: "v2 unprefixed unknown status",
         rule: "SHAPE-STATUS",
-        revisions: &[Revision::V2],
+        revisions: &[Revision::V2Schema117, Revision::V2],
         reason: "v2: custom `status` values MUST start with `_`; the schema's `other` branch \
                  accepts any string.",
         applies: is_unprefixed_string,
     },
     KnownDifference {
+        name: "relative markdown path",
+        rule: "SHAPE-MARKDOWN-PATH-ABSOLUTE",
+        revisions: &[Revision::V1, Revision::V2],
+        reason: "PlanMarkdown.path: \"A supplied path MUST be absolute.\" The schema types \
+                 `path` as a plain string (v2: an AbsolutePath, also a plain string).",
+        applies: |_, _| true,
+    },
+    KnownDifference {
         name: "`_meta` of v2 custom plan content",
         rule: "SHAPE-META",
-        revisions: &[Revision::V2],
+        revisions: &[Revision::V2Schema117, Revision::V2],
         reason: "ACP Extensibility: `_meta` is an object or null on every type; the schema's \
                  `other` plan content describes only `type` and `planId`.",
         applies: is_custom_content_meta,
@@ -101,13 +109,16 @@ fn is_custom_content_meta(d: &Diagnostic, update: &Value) -> bool {
         && update
             .pointer("/plan/type")
             .and_then(Value::as_str)
-            // The schema's `other` branch takes every type but the three known ones.
-            .is_some_and(|t| !matches!(t, "items" | "file" | "markdown"))
+            // The schema's `other` branch takes every type but the known ones
+            // (a `file` plan's bad `_meta` is rejected by both where file is known).
+            .is_some_and(|t| !matches!(t, "items" | "markdown"))
 }
 
 struct Schemas {
     draft: jsonschema::Validator,
+    v1_1_17: jsonschema::Validator,
     v1: jsonschema::Validator,
+    v2_1_17: jsonschema::Validator,
     v2: jsonschema::Validator,
 }
 
@@ -119,23 +130,38 @@ fn schemas() -> &'static Schemas {
 
 impl Schemas {
     fn load() -> Schemas {
-        let v1 = schemars::schema_for!(agent_client_protocol_schema::v1::SessionUpdate);
-        let v2 = schemars::schema_for!(agent_client_protocol_schema::v2::SessionUpdate);
+        // 1.15.1 has the plan shapes of schema 1.3.0 to 1.17.0.
+        let v1_1_17 = schemars::schema_for!(agent_client_protocol_schema::v1::SessionUpdate);
+        let v2_1_17 = schemars::schema_for!(agent_client_protocol_schema::v2::SessionUpdate);
+        // Cargo takes one 1.x release of a crate per build: the newest is vendored.
+        let v1: Value = serde_json::from_str(include_str!(
+            "../../../corpus/schema/official/1.20.0/v1.SessionUpdate.schema.json"
+        ))
+        .expect("the 1.20.0 v1 schema is JSON");
+        let v2: Value = serde_json::from_str(include_str!(
+            "../../../corpus/schema/official/1.20.0/v2.SessionUpdate.schema.json"
+        ))
+        .expect("the 1.20.0 v2 schema is JSON");
         let draft: Value = serde_json::from_str(include_str!(
             "../../../corpus/schema/draft-2026-05.plan.schema.json"
         ))
         .expect("the draft schema is JSON");
+        let value = |schema| serde_json::to_value(schema).expect("a schema is JSON");
         Schemas {
             draft: compile(&draft),
-            v1: compile(&serde_json::to_value(v1).expect("v1 schema")),
-            v2: compile(&serde_json::to_value(v2).expect("v2 schema")),
+            v1_1_17: compile(&value(v1_1_17)),
+            v1: compile(&v1),
+            v2_1_17: compile(&value(v2_1_17)),
+            v2: compile(&v2),
         }
     }
 
     fn get(&self, revision: Revision) -> &jsonschema::Validator {
         match revision {
             Revision::Draft202605 => &self.draft,
+            Revision::V1Schema117 => &self.v1_1_17,
             Revision::V1 => &self.v1,
+            Revision::V2Schema117 => &self.v2_1_17,
             Revision::V2 => &self.v2,
         }
     }
@@ -196,11 +222,14 @@ fn trace_samples(file: &str) -> Vec<Sample> {
             continue;
         };
         if let Some(update) = plan_update_of(&record, revision) {
-            samples.push(Sample {
-                origin: format!("{file}:{line_no}"),
-                revision,
-                update,
-            });
+            // The earlier release reads the same message too.
+            for revision in std::iter::once(revision).chain(revision.earlier_release()) {
+                samples.push(Sample {
+                    origin: format!("{file}:{line_no}"),
+                    revision,
+                    update: update.clone(),
+                });
+            }
         }
     }
     samples
@@ -554,17 +583,18 @@ fn comparison_detects_each_outcome() {
         compare(v1, Revision::V1, &draft),
         Outcome::BothReject
     ));
-    // v2 file URIs: absolute (RFC 3986) on both sides; a Windows path is not one.
-    let v2 = schemas().get(Revision::V2);
+    // v2 file URIs (before schema 1.20.0): absolute (RFC 3986) on both sides;
+    // a Windows path is not one.
+    let v2 = schemas().get(Revision::V2Schema117);
     let file = |uri: &str| json!({"sessionUpdate": "plan_update", "plan": {"type": "file", "planId": "p", "uri": uri}});
     assert!(matches!(
-        compare(v2, Revision::V2, &file("file:///tmp/plan.md")),
+        compare(v2, Revision::V2Schema117, &file("file:///tmp/plan.md")),
         Outcome::BothAccept
     ));
     for not_absolute in ["plan.md", "C:\\plans\\plan.md", "file:///tmp/a b.md"] {
         assert!(
             matches!(
-                compare(v2, Revision::V2, &file(not_absolute)),
+                compare(v2, Revision::V2Schema117, &file(not_absolute)),
                 Outcome::BothReject
             ),
             "{not_absolute}"

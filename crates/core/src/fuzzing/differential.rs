@@ -57,8 +57,9 @@ pub enum Agreement {
     Ambiguous { rules: Vec<&'static str> },
 }
 
-/// The revision whose types the official crate's `v1` module implements.
-const OFFICIAL_REVISION: Revision = Revision::V1;
+/// The revision whose types the official crate's `v1` module implements
+/// (`acp-plan-official` reads with 1.15.1, the shape of schema 1.3.0 to 1.17.0).
+const OFFICIAL_REVISION: Revision = Revision::V1Schema117;
 
 /// Compare both readings of `data`, as an `update` object or as
 /// `initialize` params, whichever it looks like.

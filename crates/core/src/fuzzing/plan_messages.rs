@@ -124,16 +124,28 @@ fn check_revision(
 /// Revisions that must accept, after respelling, a message `revision`
 /// accepted without error.
 fn neighbours_accepting(message: &PlanMessage, revision: Revision) -> Vec<Revision> {
-    let relative_file = matches!(message, PlanMessage::Update(u)
-        if matches!(&u.plan.content, PlanContent::File { uri } if !crate::rules::shape::is_absolute_uri(uri)));
-    match revision {
-        Revision::Draft202605 if relative_file => vec![Revision::V1],
-        Revision::Draft202605 => vec![Revision::V1, Revision::V2],
-        Revision::V1 if relative_file => vec![Revision::Draft202605],
-        Revision::V1 => vec![Revision::Draft202605, Revision::V2],
-        // v2's open enums and `cancelled` have no v1 spelling.
-        Revision::V2 => Vec::new(),
+    let content = match message {
+        PlanMessage::Update(u) => Some(&u.plan.content),
+        _ => None,
+    };
+    let file = matches!(content, Some(PlanContent::File { .. }));
+    let relative_file = matches!(content, Some(PlanContent::File { uri })
+        if !crate::rules::shape::is_absolute_uri(uri));
+    let path = matches!(content, Some(PlanContent::Markdown { path: Some(_), .. }));
+    // v2's open enums and `cancelled` have no v1 spelling.
+    if revision.protocol_version() == 2 {
+        return Vec::new();
     }
+    Revision::ALL
+        .into_iter()
+        .filter(|other| *other != revision)
+        .filter(|other| {
+            let spelling = other.spelling();
+            (!file || spelling.plan_types.contains(&"file"))
+                && !(relative_file && spelling.absolute_file_uri)
+                && (!path || spelling.markdown_path)
+        })
+        .collect()
 }
 
 /// Write `message` in `revision`'s spelling, as text, and parse it again.

@@ -305,6 +305,10 @@ impl Legalizer {
             Content::Custom { name, .. } if !spelling.open_enums => Content::Markdown {
                 text: format!("custom plan {name}"),
             },
+            // Schema 1.20.0 dropped `file` plans: the plan's text instead.
+            Content::File { uri } if !spelling.plan_types.contains(&"file") => Content::Markdown {
+                text: format!("plan file {}", uri.render()),
+            },
             Content::File {
                 uri: FileUri::Relative(n),
             } if spelling.absolute_file_uri => Content::File {

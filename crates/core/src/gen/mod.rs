@@ -340,7 +340,11 @@ impl Connection {
     /// module docs). Violations stay, adapted to the context, or go when
     /// the context cannot host them. Idempotent.
     pub fn legalize(&mut self) {
-        if self.revision == Revision::Draft202605 && !self.capability.advertises() {
+        // `--spec auto` picks the newest release of a protocol version, and
+        // the draft only from its capability key.
+        if (self.revision == Revision::Draft202605 && !self.capability.advertises())
+            || self.revision != self.revision.newest()
+        {
             self.pin_spec = true;
         }
         // Ops about a session need one: open it first if none is.

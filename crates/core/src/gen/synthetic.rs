@@ -151,11 +151,13 @@ impl SyntheticParams {
     }
 
     fn pin_spec(&self) -> bool {
-        self.revision == Revision::Draft202605 && !self.capability().advertises()
+        (self.revision == Revision::Draft202605 && !self.capability().advertises())
+            || self.revision != self.revision.newest()
     }
 
     /// Whether checking the trace needs `--spec <revision>` (a draft client
-    /// without the capability cannot be recognized from the handshake).
+    /// without the capability cannot be recognized from the handshake, and
+    /// `auto` picks the newest release of a protocol version).
     pub fn needs_pinned_spec(&self) -> bool {
         self.pin_spec()
     }

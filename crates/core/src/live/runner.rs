@@ -172,8 +172,10 @@ fn drive_session(
     progress.load_advertised = match client {
         // No capability gates it: "Agents that support the `session` method
         // surface MUST support `session/resume`", once v2 is agreed on.
-        Revision::V2 => init.result.get("protocolVersion") == Some(&Value::from(2)),
-        Revision::Draft202605 | Revision::V1 => {
+        Revision::V2Schema117 | Revision::V2 => {
+            init.result.get("protocolVersion") == Some(&Value::from(2))
+        }
+        Revision::Draft202605 | Revision::V1Schema117 | Revision::V1 => {
             init.result.pointer("/agentCapabilities/loadSession") == Some(&Value::Bool(true))
         }
     };
@@ -194,8 +196,10 @@ fn drive_session(
             && message.pointer("/params/update/state") == Some(&Value::from("idle"))
     };
     let turn_end: Option<Awaited<'_>> = match client {
-        Revision::V2 => Some(("the session's `state_update` to idle", &idle)),
-        Revision::Draft202605 | Revision::V1 => None,
+        Revision::V2Schema117 | Revision::V2 => {
+            Some(("the session's `state_update` to idle", &idle))
+        }
+        Revision::Draft202605 | Revision::V1Schema117 | Revision::V1 => None,
     };
     for prompt in &options.prompts {
         connection.request_until(
@@ -218,8 +222,8 @@ fn run_load(
     };
     if !live.load_advertised {
         return skipped(match client {
-            Revision::V2 => "the agent did not answer protocol version 2, whose session/resume replays the session",
-            Revision::Draft202605 | Revision::V1 => {
+            Revision::V2Schema117 | Revision::V2 => "the agent did not answer protocol version 2, whose session/resume replays the session",
+            Revision::Draft202605 | Revision::V1Schema117 | Revision::V1 => {
                 "the agent does not advertise agentCapabilities.loadSession"
             }
         });
@@ -273,11 +277,11 @@ fn replay_session(
     let mut params = json!({"sessionId": live.id, "cwd": options.cwd, "mcpServers": []});
     let method = match client {
         // v2 resumes quietly unless asked to replay the whole conversation.
-        Revision::V2 => {
+        Revision::V2Schema117 | Revision::V2 => {
             params["replayFrom"] = json!({"type": "start"});
             "session/resume"
         }
-        Revision::Draft202605 | Revision::V1 => "session/load",
+        Revision::Draft202605 | Revision::V1Schema117 | Revision::V1 => "session/load",
     };
     let reply = connection.request(method, params)?;
     // The replay is what the agent sent before it answered.

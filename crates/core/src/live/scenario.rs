@@ -70,12 +70,12 @@ impl Scenario {
         });
         let capabilities = self.client_capabilities(client);
         match client {
-            Revision::V2 => json!({
+            Revision::V2Schema117 | Revision::V2 => json!({
                 "protocolVersion": protocol_version(client),
                 "info": info,
                 "capabilities": capabilities,
             }),
-            Revision::Draft202605 | Revision::V1 => json!({
+            Revision::Draft202605 | Revision::V1Schema117 | Revision::V1 => json!({
                 "protocolVersion": protocol_version(client),
                 "clientCapabilities": capabilities,
                 "clientInfo": info,
@@ -175,8 +175,8 @@ pub fn client_revision(spec: SpecChoice) -> Revision {
 /// The `protocolVersion` the client asks for when speaking `revision`.
 pub fn protocol_version(revision: Revision) -> u64 {
     match revision {
-        Revision::V2 => 2,
-        Revision::Draft202605 | Revision::V1 => 1,
+        Revision::V2Schema117 | Revision::V2 => 2,
+        Revision::Draft202605 | Revision::V1Schema117 | Revision::V1 => 1,
     }
 }
 

@@ -45,11 +45,12 @@ pub fn render_trace_summaries(run: &Run<'_>) -> String {
         let found = trace.counts.total();
         let _ = writeln!(
             out,
-            "{}: {}, {}; spec {} ({})",
+            "{}: {}, {}; spec {} ({}; {})",
             trace.name,
             plural(trace.lines, "line", "lines"),
             plural(trace.messages, "message", "messages"),
             trace.revision.revision,
+            trace.revision.revision.release(),
             trace.revision.reason
         );
         let accepted = run
@@ -300,12 +301,15 @@ fn render_state(out: &mut String, state: &ClientState) {
                 PlanContent::File { uri } => {
                     let _ = writeln!(out, "      plan {plan_id} (file): {uri}");
                 }
-                PlanContent::Markdown { content } => {
+                PlanContent::Markdown { content, path } => {
                     let _ = writeln!(
                         out,
                         "      plan {plan_id} (markdown): {:?}",
                         crate::text::shorten(content, 60)
                     );
+                    if let Some(path) = path {
+                        let _ = writeln!(out, "        file: {path}");
+                    }
                 }
                 PlanContent::Custom { type_name, fields } => {
                     let _ = writeln!(

@@ -46,6 +46,7 @@ pub fn render(run: &Run<'_>) -> Value {
             let mut v = json!({
                 "file": t.name,
                 "spec": t.revision.revision,
+                "spec_release": t.revision.revision.release(),
                 "spec_reason": t.revision.reason,
                 "lines": t.lines,
                 "messages": t.messages,

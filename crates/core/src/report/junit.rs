@@ -50,6 +50,10 @@ fn trace_suite(run: &Run<'_>, index: usize, trace: &TraceReport) -> TestSuite {
     let mut suite = TestSuite::new(trace.name.as_str());
     suite.set_time(UNTIMED);
     suite.add_property(Property::new("spec", trace.revision.revision.as_str()));
+    suite.add_property(Property::new(
+        "spec_release",
+        trace.revision.revision.release(),
+    ));
     suite.add_property(Property::new("spec_reason", trace.revision.reason.as_str()));
     let revision = trace.revision.revision;
     // Rules that compare connections (LOAD-*) are listed where they were reported only.

@@ -225,6 +225,16 @@ pub fn spec_label(traces: &[TraceReport]) -> String {
     }
 }
 
+/// Which text [`spec_label`]'s revision is, or `mixed` / `none`.
+pub fn spec_release_label(traces: &[TraceReport]) -> String {
+    let mut revisions = traces.iter().map(|t| t.revision.revision);
+    match revisions.next() {
+        None => "none".into(),
+        Some(first) if revisions.all(|r| r == first) => first.release().into(),
+        Some(_) => "mixed".into(),
+    }
+}
+
 /// `1 error`, `2 errors`.
 pub fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

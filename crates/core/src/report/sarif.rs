@@ -10,7 +10,7 @@
 //! Written with serde_json: we use a small part of the format, and a test
 //! validates the output against the OASIS schema (schemas/).
 
-use super::{display_path, spec_label, Run, STDIN};
+use super::{display_path, spec_label, spec_release_label, Run, STDIN};
 use crate::baseline::EntryOutcome;
 use crate::catalog::{Citation, Level, Rule};
 use crate::diag::Diagnostic;
@@ -90,6 +90,7 @@ pub fn render(run: &Run<'_>) -> Value {
                 "verdict": run.verdict(),
                 "result": run.outcome(),
                 "spec": spec_label(run.traces),
+                "specRelease": spec_release_label(run.traces),
             },
         }],
     })

@@ -21,12 +21,21 @@ pub const PLAN_OPERATIONS: Rule = Rule {
     },
     revision_citations: &[
         RevisionCitation {
-            revision: Revision::V1,
+            revision: Revision::V1Schema117,
             citation: Citation {
                 document: docs::PLAN_V1_OPS,
                 section: "Plan Operations",
                 text: "Agents MUST NOT send plan_update or plan_removed unless the Client advertised plan. If the Client omits plan, the Agent MUST fall back to the existing plan update.",
                 note: "The capability key was renamed planCapabilities → plan on 2026-06-05 (schema 0.13.6).",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_1_20_V1,
+                section: "SessionUpdate plan_update and plan_removed",
+                text: "Replaces the plan with this ID. Agents MUST NOT send this update unless the Client advertised `plan`.",
+                note: "plan_removed: \"Removes the plan with this ID. Agents MUST NOT send this update unless the Client advertised `plan`.\" Plan operations are stable since schema 1.20.0.",
             },
         },
     ],
@@ -47,6 +56,15 @@ pub const VALUE: Rule = Rule {
     revision_citations: &[
         RevisionCitation {
             revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_1_20_V1,
+                section: "ClientCapabilities.plan",
+                text: "Optional. Omitted or `null` both mean the Client does not advertise support. Supplying `{}` means the Client can receive both update types.",
+                note: "The schema allows PlanCapabilities (an object) or null.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V1Schema117,
             citation: Citation {
                 document: docs::SCHEMA_V1,
                 section: "ClientCapabilities.plan",

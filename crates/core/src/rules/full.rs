@@ -44,6 +44,24 @@ pub const DELTA: Rule = Rule {
                 note: "The suite cannot know the full list, so this is a heuristic and a warning.",
             },
         },
+        RevisionCitation {
+            revision: Revision::V1Schema117,
+            citation: Citation {
+                document: docs::PLAN_V1,
+                section: "Updating Plans",
+                text: "The Agent MUST send a complete list of all plan entries in each update and their current status. The Client MUST replace the current plan completely.",
+                note: "The suite cannot know the full list, so this is a heuristic and a warning.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_1_20_V1,
+                section: "PlanItems.entries",
+                text: "The Agent MUST send all entries with their current status. The Client MUST replace the checklist with this `planId` on each update.",
+                note: "The legacy plan's entries say the same (\"The Client MUST replace the entire checklist with each update.\"). The suite cannot know the full list, so this is a heuristic and a warning.",
+            },
+        },
     ],
 };
 

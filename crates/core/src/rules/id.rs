@@ -3,6 +3,13 @@
 //! Ids are scoped to a session: nothing here ever looks across sessions.
 
 use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
+
+/// The revisions that say nothing of a removal for an unknown id.
+const WITHOUT_IGNORED_REMOVALS: &[Revision] = &[
+    Revision::Draft202605,
+    Revision::V1Schema117,
+    Revision::V2Schema117,
+];
 use crate::diag::Diagnostic;
 use crate::spec::Revision;
 use crate::state::SessionPlans;
@@ -12,8 +19,10 @@ pub const REMOVE_UNKNOWN: Rule = Rule {
     id: "ID-REMOVE-UNKNOWN",
     level: Level::Should,
     basis: Basis::Text,
-    revisions: ALL_REVISIONS,
-    summary: "`plan_removed` names a plan that is live in that session (not never-created or already removed)",
+    // Schema 1.20.0 made the removal of an unknown id the client's business:
+    // "Clients MUST ignore a removal for an unknown ID" (the reference state does).
+    revisions: WITHOUT_IGNORED_REMOVALS,
+    summary: "`plan_removed` names a plan that is live in that session (not never-created or already removed); before schema 1.20.0 only",
     citation: Citation {
         document: docs::RFD,
         section: "Plan Removal",
@@ -22,7 +31,7 @@ pub const REMOVE_UNKNOWN: Rule = Rule {
     },
     revision_citations: &[
         RevisionCitation {
-            revision: Revision::V1,
+            revision: Revision::V1Schema117,
             citation: Citation {
                 document: docs::PLAN_V1_OPS,
                 section: "Removing Plans",
@@ -31,7 +40,7 @@ pub const REMOVE_UNKNOWN: Rule = Rule {
             },
         },
         RevisionCitation {
-            revision: Revision::V2,
+            revision: Revision::V2Schema117,
             citation: Citation {
                 document: docs::PLAN_V2_UNSTABLE,
                 section: "Removing Plans",
@@ -69,7 +78,26 @@ pub const TYPE_CHANGE: Rule = Rule {
         text: "Client tracks plans by ID; updates replace the content of that specific plan",
         note: "Nothing forbids a plan changing its type: the update replaces its content.",
     },
-    revision_citations: &[],
+    revision_citations: &[
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_1_20_V1,
+                section: "PlanUpdate.plan",
+                text: "Replaces the whole plan with this `planId`, even if its `type` changes.",
+                note: "",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::SCHEMA_1_20_V2,
+                section: "PlanUpdate.plan",
+                text: "Replaces the whole plan with this `planId`, even if its `type` changes.",
+                note: "",
+            },
+        },
+    ],
 };
 
 pub const RULES: &[&Rule] = &[&REMOVE_UNKNOWN, &RECREATE, &TYPE_CHANGE];
@@ -83,12 +111,13 @@ const SHOWN_TYPE_CHARS: usize = 40;
 /// the session went unapplied at a checker limit, so a plan the session does
 /// not show may be live for the agent: then nothing is said (the limit was).
 pub fn check_removal(
+    revision: Revision,
     plans: &SessionPlans,
     id: &str,
     removed_on_line: Option<u64>,
     untracked: bool,
 ) -> Option<Diagnostic> {
-    if untracked || plans.plans.contains_key(id) {
+    if !REMOVE_UNKNOWN.applies_to(revision) || untracked || plans.plans.contains_key(id) {
         return None;
     }
     let shown = shorten(id, SHOWN_ID_CHARS);
@@ -153,6 +182,7 @@ mod tests {
         state.open_session("s");
         let markdown = PlanContent::Markdown {
             content: "# plan".into(),
+            path: None,
         };
         let update = PlanMessage::Update(PlanUpdate {
             plan: Plan {
@@ -165,8 +195,14 @@ mod tests {
         state.apply("s", &update);
         let plans = state.session("s").expect("session is open");
 
-        let removal =
-            check_removal(plans, &format!("{huge}y"), None, false).expect("never created");
+        let removal = check_removal(
+            Revision::V1Schema117,
+            plans,
+            &format!("{huge}y"),
+            None,
+            false,
+        )
+        .expect("never created");
         let shown = plans
             .plans
             .get(huge.as_str())

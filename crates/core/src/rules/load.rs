@@ -174,6 +174,7 @@ mod tests {
         PlanView {
             content: PlanContent::Markdown {
                 content: text.into(),
+                path: None,
             },
         }
     }

@@ -7,7 +7,8 @@
 //! bad entry is rejected whole (and the reference state is left as it was).
 
 use crate::catalog::{
-    docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS, V2_ONLY,
+    docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS, WITH_FILE_PLANS,
+    WITH_MARKDOWN_PATH,
 };
 use crate::diag::Diagnostic;
 use crate::spec::messages::{
@@ -174,7 +175,7 @@ pub const PLAN: Rule = Rule {
     },
     revision_citations: &[
         RevisionCitation {
-            revision: Revision::V1,
+            revision: Revision::V1Schema117,
             citation: Citation {
                 document: docs::PLAN_V1_OPS,
                 section: "Plan Operations",
@@ -191,6 +192,15 @@ pub const PLAN: Rule = Rule {
                 note: "",
             },
         },
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_1_20_V1,
+                section: "PlanUpdate",
+                text: "A content update for a plan identified by ID.",
+                note: "The schema requires plan: \"Replaces the whole plan with this `planId`, even if its `type` changes.\"",
+            },
+        },
     ],
 };
 
@@ -199,7 +209,7 @@ pub const PLAN_TYPE: Rule = Rule {
     level: Level::Must,
     basis: Basis::Text,
     revisions: ALL_REVISIONS,
-    summary: "`plan.type` is items, file or markdown (v2: or a `_`-prefixed custom type)",
+    summary: "`plan.type` is one of the revision's plan types (items and markdown; file before schema 1.20.0; v2: or a `_`-prefixed custom type)",
     citation: Citation {
         document: docs::RFD,
         section: "What we propose to do about it",
@@ -208,7 +218,7 @@ pub const PLAN_TYPE: Rule = Rule {
     },
     revision_citations: &[
         RevisionCitation {
-            revision: Revision::V1,
+            revision: Revision::V1Schema117,
             citation: Citation {
                 document: docs::PLAN_V1_OPS,
                 section: "Plan Operations",
@@ -217,12 +227,30 @@ pub const PLAN_TYPE: Rule = Rule {
             },
         },
         RevisionCitation {
-            revision: Revision::V2,
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_1_20_V1,
+                section: "PlanUpdateContent",
+                text: "Updated content for a plan.",
+                note: "Its variants are items and markdown: schema 1.20.0 dropped file, and its reader rejects any other type (\"unknown variant\"). --spec v1-1.17 reads the earlier releases, which knew file.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2Schema117,
             citation: Citation {
                 document: docs::PLAN_V2,
                 section: "Extensibility",
                 text: "Custom plan content types MUST begin with _; unknown non-underscore plan content types are reserved for future ACP variants.",
                 note: "v2 defines items (stable); file and markdown are unstable.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::PLAN_V2,
+                section: "Extensibility",
+                text: "Custom plan content types MUST begin with _; unknown non-underscore plan content types are reserved for future ACP variants.",
+                note: "Schema 1.20.0 defines items and markdown; file is gone, so an unprefixed `file` is a value reserved for ACP (--spec v2-1.17 reads schema 1.17.0, which knew file).",
             },
         },
     ],
@@ -242,7 +270,7 @@ pub const PLAN_ID: Rule = Rule {
     },
     revision_citations: &[
         RevisionCitation {
-            revision: Revision::V1,
+            revision: Revision::V1Schema117,
             citation: Citation {
                 document: docs::PLAN_V1_OPS,
                 section: "Plan Operations",
@@ -257,6 +285,15 @@ pub const PLAN_ID: Rule = Rule {
                 section: "Extensibility",
                 text: "Every plan content variant, including custom or future variants, MUST carry a planId.",
                 note: "plan_removed carries planId too (schema: \"required\": [\"planId\"]).",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_1_20_V1,
+                section: "PlanItems, PlanMarkdown and PlanRemoved",
+                text: "The plan ID to update.",
+                note: "The schema requires planId (a string) in every plan; plan_removed carries it too (\"The plan ID to remove.\"). Before schema 1.3.0 it was spelled id.",
             },
         },
     ],
@@ -276,7 +313,7 @@ pub const PLAN_ID_EMPTY: Rule = Rule {
     },
     revision_citations: &[
         RevisionCitation {
-            revision: Revision::V1,
+            revision: Revision::V1Schema117,
             citation: Citation {
                 document: docs::PLAN_V1_OPS,
                 section: "Plan Operations",
@@ -293,6 +330,15 @@ pub const PLAN_ID_EMPTY: Rule = Rule {
                 note: "The schema allows the empty string; clients key plans by it, so the suite warns.",
             },
         },
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_1_20_V1,
+                section: "PlanId",
+                text: "Unique identifier for a plan within a session.",
+                note: "The schema allows the empty string; clients key plans by it, so the suite warns.",
+            },
+        },
     ],
 };
 
@@ -300,7 +346,7 @@ pub const FILE_URI: Rule = Rule {
     id: "SHAPE-FILE-URI",
     level: Level::Must,
     basis: Basis::Text,
-    revisions: ALL_REVISIONS,
+    revisions: WITH_FILE_PLANS,
     summary: "A `file` plan carries a string `uri`",
     citation: Citation {
         document: docs::RFD,
@@ -310,7 +356,7 @@ pub const FILE_URI: Rule = Rule {
     },
     revision_citations: &[
         RevisionCitation {
-            revision: Revision::V1,
+            revision: Revision::V1Schema117,
             citation: Citation {
                 document: docs::SCHEMA_V1,
                 section: "PlanFile",
@@ -319,7 +365,7 @@ pub const FILE_URI: Rule = Rule {
             },
         },
         RevisionCitation {
-            revision: Revision::V2,
+            revision: Revision::V2Schema117,
             citation: Citation {
                 document: docs::SCHEMA_V2,
                 section: "PlanFile",
@@ -334,8 +380,8 @@ pub const FILE_URI_ABSOLUTE: Rule = Rule {
     id: "SHAPE-FILE-URI-ABSOLUTE",
     level: Level::Must,
     basis: Basis::Text,
-    revisions: V2_ONLY,
-    summary: "A `file` plan's `uri` is an absolute URI (v2)",
+    revisions: &[Revision::V2Schema117],
+    summary: "A `file` plan's `uri` is an absolute URI (v2 before schema 1.20.0)",
     citation: Citation {
         document: docs::PLAN_V2_UNSTABLE,
         section: "File Plans",
@@ -359,7 +405,7 @@ pub const MARKDOWN_CONTENT: Rule = Rule {
     },
     revision_citations: &[
         RevisionCitation {
-            revision: Revision::V1,
+            revision: Revision::V1Schema117,
             citation: Citation {
                 document: docs::SCHEMA_V1,
                 section: "PlanMarkdown",
@@ -368,7 +414,7 @@ pub const MARKDOWN_CONTENT: Rule = Rule {
             },
         },
         RevisionCitation {
-            revision: Revision::V2,
+            revision: Revision::V2Schema117,
             citation: Citation {
                 document: docs::SCHEMA_V2,
                 section: "PlanMarkdown",
@@ -376,7 +422,71 @@ pub const MARKDOWN_CONTENT: Rule = Rule {
                 note: "content is a string.",
             },
         },
+        RevisionCitation {
+            revision: Revision::V1,
+            citation: Citation {
+                document: docs::SCHEMA_1_20_V1,
+                section: "PlanMarkdown.content",
+                text: "The complete plan as Markdown, not just the text that changed.",
+                note: "The schema requires content, a string.",
+            },
+        },
+        RevisionCitation {
+            revision: Revision::V2,
+            citation: Citation {
+                document: docs::SCHEMA_1_20_V2,
+                section: "PlanMarkdown.content",
+                text: "The complete plan as Markdown, not just the text that changed.",
+                note: "The schema requires content, a string.",
+            },
+        },
     ],
+};
+
+pub const MARKDOWN_PATH: Rule = Rule {
+    id: "SHAPE-MARKDOWN-PATH",
+    level: Level::Must,
+    basis: Basis::Text,
+    revisions: WITH_MARKDOWN_PATH,
+    summary: "A `markdown` plan's `path`, when present, is a string or null (schema 1.20.0)",
+    citation: Citation {
+        document: docs::SCHEMA_1_20_V1,
+        section: "PlanMarkdown",
+        text: "The absolute path of the file that holds this plan. Omitted and `null` both mean the plan has no file. A supplied path MUST be absolute. `content` is the plan to display whether or not `path` is set.",
+        note: "The schema types path as a string or null.",
+    },
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::SCHEMA_1_20_V2,
+            section: "PlanMarkdown",
+            text: "The absolute path of the file that holds this plan. Omitted and `null` both mean the plan has no file. A supplied path MUST be absolute. `content` is the plan to display whether or not `path` is set.",
+            note: "The schema types path as an AbsolutePath (a string) or null.",
+        },
+    }],
+};
+
+pub const MARKDOWN_PATH_ABSOLUTE: Rule = Rule {
+    id: "SHAPE-MARKDOWN-PATH-ABSOLUTE",
+    level: Level::Must,
+    basis: Basis::Text,
+    revisions: WITH_MARKDOWN_PATH,
+    summary: "A `markdown` plan's `path` is absolute: POSIX `/...`, Windows `C:\\...` or UNC `\\\\server\\share` (schema 1.20.0)",
+    citation: Citation {
+        document: docs::SCHEMA_1_20_V1,
+        section: "PlanMarkdown",
+        text: "A supplied path MUST be absolute.",
+        note: "The Agent's machine is not on the wire, so a path absolute in POSIX or in Windows syntax is taken as absolute.",
+    },
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::SCHEMA_1_20_V2,
+            section: "AbsolutePath",
+            text: "Uses the native syntax of the machine the Agent runs on, such as `/home/user/project`, `C:\\Users\\user\\project`, or `\\\\server\\share\\project`. It is not a URI.",
+            note: "PlanMarkdown.path: \"A supplied path MUST be absolute.\"",
+        },
+    }],
 };
 
 pub const META: Rule = Rule {
@@ -441,6 +551,8 @@ pub const RULES: &[&Rule] = &[
     &FILE_URI,
     &FILE_URI_ABSOLUTE,
     &MARKDOWN_CONTENT,
+    &MARKDOWN_PATH,
+    &MARKDOWN_PATH_ABSOLUTE,
     &META,
     &UNKNOWN_FIELD,
 ];
@@ -924,33 +1036,41 @@ impl Parser {
                 self.reject(
                     Diagnostic::new(&PLAN_TYPE, "plan has no `type`")
                         .at(pointer)
-                        .hint("add \"type\": \"items\", \"file\" or \"markdown\""),
+                        .hint(format!(
+                            "add \"type\": one of {}",
+                            self.spelling.plan_types.join(", ")
+                        )),
                 );
                 return None;
             }
         };
         let what = format!("a `{}` plan", shorten(type_name, 40));
+        let known = self.spelling.plan_types.contains(&type_name);
         let content = match type_name {
-            "items" => {
+            "items" if known => {
                 self.known_members(plan, PlanObject::ItemsPlan, pointer, &what);
                 self.entries(plan, pointer)
                     .map(|entries| PlanContent::Items { entries })
             }
-            "file" => {
+            "file" if known => {
                 self.known_members(plan, PlanObject::FilePlan, pointer, &what);
                 self.file_uri(plan, pointer)
                     .map(|uri| PlanContent::File { uri })
             }
-            "markdown" => {
+            "markdown" if known => {
                 self.known_members(plan, PlanObject::MarkdownPlan, pointer, &what);
-                self.string_member(
+                let path = self.markdown_path(plan, pointer);
+                let content = self.string_member(
                     plan,
                     "content",
                     pointer,
                     &MARKDOWN_CONTENT,
                     "a `markdown` plan",
-                )
-                .map(|content| PlanContent::Markdown { content })
+                );
+                match (content, path) {
+                    (Some(content), Some(path)) => Some(PlanContent::Markdown { content, path }),
+                    _ => None,
+                }
             }
             custom if self.spelling.open_enums && custom.starts_with('_') => {
                 let fields = plan
@@ -966,10 +1086,25 @@ impl Parser {
                 })
             }
             unknown => {
-                let hint = if self.spelling.open_enums {
-                    "custom plan types must start with `_` (unprefixed names are reserved for ACP)"
-                } else {
-                    "this revision knows items, file and markdown"
+                let known = self.spelling.plan_types.join(", ");
+                let earlier = self
+                    .revision
+                    .earlier_release()
+                    .filter(|earlier| earlier.spelling().plan_types.contains(&unknown));
+                let hint = match earlier {
+                    Some(earlier) => format!(
+                        "{} ({}) knows {known}; `{unknown}` plans were dropped in schema 1.20.0 \
+                         (--spec {earlier} reads the trace by {})",
+                        self.revision,
+                        self.revision.release(),
+                        earlier.release()
+                    ),
+                    None if self.spelling.open_enums => format!(
+                        "custom plan types must start with `_` (unprefixed names are reserved \
+                         for ACP); {} knows {known}",
+                        self.revision
+                    ),
+                    None => format!("{} knows {known}", self.revision),
                 };
                 self.reject(
                     Diagnostic::new(
@@ -1130,6 +1265,52 @@ impl Parser {
             status: status?,
             meta,
         })
+    }
+
+    /// `Some(None)`: no file (omitted, `null`, or a revision without
+    /// `path`, where `known_members` reported it); `None`: a wrong type.
+    fn markdown_path(
+        &mut self,
+        plan: &Map<String, Value>,
+        pointer: &str,
+    ) -> Option<Option<String>> {
+        if !self.spelling.markdown_path {
+            return Some(None);
+        }
+        let path = match plan.get("path") {
+            None | Some(Value::Null) => return Some(None),
+            Some(Value::String(path)) => path,
+            Some(other) => {
+                self.reject(
+                    Diagnostic::new(
+                        &MARKDOWN_PATH,
+                        format!(
+                            "`path` of a `markdown` plan is {}, not a string or null",
+                            json_type(other)
+                        ),
+                    )
+                    .at(format!("{pointer}/path"))
+                    .hint("give the absolute path of the plan's file as a string, or omit `path`"),
+                );
+                return None;
+            }
+        };
+        if !is_absolute_path(path) {
+            let hint = if path.contains("://") || path.starts_with("file:") {
+                "`path` is a file path in the Agent machine's own syntax, not a URI: e.g. /home/user/project/PLAN.md"
+            } else {
+                "give the full path from the root, e.g. /home/user/project/PLAN.md, C:\\Users\\user\\PLAN.md or \\\\server\\share\\PLAN.md, or omit `path`"
+            };
+            self.reject(
+                Diagnostic::new(
+                    &MARKDOWN_PATH_ABSOLUTE,
+                    format!("`path` \"{}\" is not an absolute path", shorten(path, 80)),
+                )
+                .at(format!("{pointer}/path"))
+                .hint(hint),
+            );
+        }
+        Some(Some(path.clone()))
     }
 
     fn file_uri(&mut self, plan: &Map<String, Value>, pointer: &str) -> Option<String> {
@@ -1303,6 +1484,21 @@ impl Parser {
 /// An absolute URI: an RFC 3986 `URI` (a scheme, then a well-formed rest).
 /// A scheme alone is not enough: `C:\plans\x.md` is a Windows path, and
 /// spaces, backslashes and raw non-ASCII characters are not URI characters.
+/// Absolute in the syntax of some machine an Agent may run on: POSIX
+/// (`/home/user`), a Windows drive (`C:\\Users`, `C:/Users`) or UNC and
+/// device paths (`\\\\server\\share`, `\\\\?\\C:\\x`). The machine is not on the
+/// wire, so a path absolute in any of them is absolute; `C:plan.md` and
+/// `\\plan.md` are relative to a drive or its current directory everywhere.
+pub(crate) fn is_absolute_path(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    match bytes {
+        [b'/', ..] => true,
+        [b'\\', b'\\', ..] => true,
+        [drive, b':', b'\\' | b'/', ..] => drive.is_ascii_alphabetic(),
+        _ => false,
+    }
+}
+
 /// The v2 schema's `format: uri` asks the same of `uri`.
 pub(crate) fn is_absolute_uri(uri: &str) -> bool {
     fluent_uri::Uri::parse(uri).is_ok()
@@ -1423,13 +1619,91 @@ mod tests {
     }
 
     #[test]
+    fn path_absoluteness_in_every_syntax_an_agent_may_use() {
+        for absolute in [
+            "/home/user/PLAN.md",
+            "//server/share/PLAN.md",
+            "C:\\Users\\user\\PLAN.md",
+            "c:/Users/user/PLAN.md",
+            "\\\\server\\share\\PLAN.md",
+            "\\\\?\\C:\\PLAN.md",
+        ] {
+            assert!(is_absolute_path(absolute), "{absolute}");
+        }
+        for relative in [
+            "",
+            "PLAN.md",
+            "./PLAN.md",
+            "../PLAN.md",
+            "C:PLAN.md",
+            "\\PLAN.md",
+            "file:///tmp/PLAN.md",
+            "1:/x",
+            "é:/x",
+        ] {
+            assert!(!is_absolute_path(relative), "{relative}");
+        }
+    }
+
+    #[test]
+    fn a_markdown_path_is_read_by_schema_1_20_and_unknown_before() {
+        let with = |path: Value| json!({"sessionUpdate": "plan_update", "plan": {"type": "markdown", "planId": "p", "content": "# x", "path": path}});
+        for revision in [Revision::V1, Revision::V2] {
+            let parsed = parse(with(json!("/tmp/PLAN.md")), revision);
+            assert!(parsed.diagnostics.is_empty(), "{revision}");
+            assert!(matches!(
+                parsed.message,
+                Some(PlanMessage::Update(PlanUpdate { plan: Plan { content: PlanContent::Markdown { path: Some(ref p), .. }, .. }, .. })) if p == "/tmp/PLAN.md"
+            ));
+            let null = parse(with(Value::Null), revision);
+            assert!(null.diagnostics.is_empty() && null.message.is_some());
+            let relative = parse(with(json!("PLAN.md")), revision);
+            assert_eq!(rules(&relative), vec!["SHAPE-MARKDOWN-PATH-ABSOLUTE"]);
+            assert!(relative.message.is_none());
+            let number = parse(with(json!(7)), revision);
+            assert_eq!(rules(&number), vec!["SHAPE-MARKDOWN-PATH"]);
+        }
+        for revision in [
+            Revision::V1Schema117,
+            Revision::V2Schema117,
+            Revision::Draft202605,
+        ] {
+            let update = with(json!("/tmp/PLAN.md"));
+            let update = if revision == Revision::Draft202605 {
+                json!({"sessionUpdate": "plan_update", "plan": {"type": "markdown", "id": "p", "content": "# x", "path": "/tmp/PLAN.md"}})
+            } else {
+                update
+            };
+            assert_eq!(
+                rules(&parse(update, revision)),
+                vec!["SHAPE-UNKNOWN-FIELD"],
+                "{revision}"
+            );
+        }
+    }
+
+    #[test]
+    fn schema_1_20_dropped_file_plans_and_says_which_spec_reads_them() {
+        let update = json!({"sessionUpdate": "plan_update", "plan": {"type": "file", "planId": "p", "uri": "file:///tmp/plan.md"}});
+        for (revision, earlier) in [(Revision::V1, "v1-1.17"), (Revision::V2, "v2-1.17")] {
+            let parsed = parse(update.clone(), revision);
+            assert_eq!(rules(&parsed), vec!["SHAPE-PLAN-TYPE"]);
+            let hint = parsed.diagnostics[0].hint.as_deref().unwrap_or_default();
+            assert!(hint.contains(&format!("--spec {earlier}")), "{hint}");
+            assert!(parse(update.clone(), revision.earlier_release().unwrap())
+                .diagnostics
+                .is_empty());
+        }
+    }
+
+    #[test]
     fn v2_rejects_a_windows_path_as_file_uri() {
         let update = json!({"sessionUpdate": "plan_update", "plan": {"type": "file", "planId": "p", "uri": "C:\\plans\\plan.md"}});
-        let parsed = parse(update.clone(), Revision::V2);
+        let parsed = parse(update.clone(), Revision::V2Schema117);
         assert_eq!(rules(&parsed), vec!["SHAPE-FILE-URI-ABSOLUTE"]);
         assert!(parsed.message.is_none());
         // v1 and the draft only ask for a string.
-        assert!(parse(update, Revision::V1).diagnostics.is_empty());
+        assert!(parse(update, Revision::V1Schema117).diagnostics.is_empty());
     }
 
     #[test]

@@ -86,6 +86,8 @@ pub enum PlanContent {
     },
     Markdown {
         content: String,
+        /// The absolute path of the file that holds the plan (schema 1.20.0).
+        path: Option<String>,
     },
     /// A v2 `_`-prefixed custom type, with its other members as sent (in
     /// member order; their values as text, see [`RawJson`]).
@@ -219,8 +221,11 @@ impl PlanMessage {
                     PlanContent::File { uri } => {
                         plan.insert("uri".into(), Value::from(uri.as_str()));
                     }
-                    PlanContent::Markdown { content } => {
+                    PlanContent::Markdown { content, path } => {
                         plan.insert("content".into(), Value::from(content.as_str()));
+                        if let Some(path) = path {
+                            plan.insert("path".into(), Value::from(path.as_str()));
+                        }
                     }
                     PlanContent::Custom { fields, .. } => {
                         for (k, v) in fields {

@@ -17,22 +17,87 @@ pub enum Revision {
     /// The Plan Operations RFD as merged 2026-05-27: `planCapabilities`, plan `id`.
     #[serde(rename = "draft-2026-05")]
     Draft202605,
-    /// protocolVersion 1 as shipped: capability `plan`, plan `planId`.
+    /// protocolVersion 1 as in schema releases 1.3.0 to 1.17.0: capability
+    /// `plan`, plan `planId`, unstable plan operations with `file` plans.
+    #[serde(rename = "v1-1.17")]
+    V1Schema117,
+    /// protocolVersion 1 as in the newest schema release the suite knows
+    /// (1.20.0): stable plan operations, `items` and `markdown` plans.
     #[serde(rename = "v1")]
     V1,
-    /// protocolVersion 2 (draft): plan operations are baseline, legacy `plan` is gone.
+    /// protocolVersion 2 (draft) as in schema 1.17.0: plan operations are
+    /// baseline, legacy `plan` is gone, `file` and `markdown` are unstable.
+    #[serde(rename = "v2-1.17")]
+    V2Schema117,
+    /// protocolVersion 2 (Preview) as in the newest schema release the suite
+    /// knows (1.20.0): `items` and `markdown` plans, `plan_removed` stable.
     #[serde(rename = "v2")]
     V2,
 }
 
 impl Revision {
-    pub const ALL: [Revision; 3] = [Revision::Draft202605, Revision::V1, Revision::V2];
+    /// Oldest first within each protocol version; `auto` picks the newest
+    /// release of the negotiated version.
+    pub const ALL: [Revision; 5] = [
+        Revision::Draft202605,
+        Revision::V1Schema117,
+        Revision::V1,
+        Revision::V2Schema117,
+        Revision::V2,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Revision::Draft202605 => "draft-2026-05",
+            Revision::V1Schema117 => "v1-1.17",
             Revision::V1 => "v1",
+            Revision::V2Schema117 => "v2-1.17",
             Revision::V2 => "v2",
+        }
+    }
+
+    /// The `protocolVersion` this revision is a text of.
+    pub fn protocol_version(self) -> u64 {
+        match self {
+            Revision::Draft202605 | Revision::V1Schema117 | Revision::V1 => 1,
+            Revision::V2Schema117 | Revision::V2 => 2,
+        }
+    }
+
+    /// The newest revision of the same protocol version and spelling: what a
+    /// citation written for an earlier release falls back to, and what `auto`
+    /// picks. The draft is its own line.
+    pub fn newest(self) -> Revision {
+        match self {
+            Revision::Draft202605 => Revision::Draft202605,
+            Revision::V1Schema117 | Revision::V1 => Revision::V1,
+            Revision::V2Schema117 | Revision::V2 => Revision::V2,
+        }
+    }
+
+    /// Whether `self` and `other` are texts of the same protocol version
+    /// with the same spelling (releases of one line).
+    pub fn same_line(self, other: Revision) -> bool {
+        self.newest() == other.newest()
+    }
+
+    /// Which text the revision is, for report headers and `--version`.
+    pub fn release(self) -> &'static str {
+        match self {
+            Revision::Draft202605 => "the Plan Operations RFD as merged 2026-05-27",
+            Revision::V1Schema117 => "schema releases 1.3.0 to 1.17.0",
+            Revision::V1 | Revision::V2 => "schema 1.20.0 of 2026-11-20",
+            Revision::V2Schema117 => "schema 1.17.0",
+        }
+    }
+
+    /// The revision that reads a trace by the release before this one, for
+    /// the notes of diagnostics that release would not raise.
+    pub fn earlier_release(self) -> Option<Revision> {
+        match self {
+            Revision::V1 => Some(Revision::V1Schema117),
+            Revision::V2 => Some(Revision::V2Schema117),
+            _ => None,
         }
     }
 
@@ -40,7 +105,9 @@ impl Revision {
     pub fn spelling(self) -> &'static Spelling {
         match self {
             Revision::Draft202605 => &DRAFT_2026_05,
+            Revision::V1Schema117 => &V1_SCHEMA_1_17,
             Revision::V1 => &V1,
+            Revision::V2Schema117 => &V2_SCHEMA_1_17,
             Revision::V2 => &V2,
         }
     }
@@ -74,7 +141,12 @@ impl FromStr for Revision {
         Revision::ALL
             .into_iter()
             .find(|r| r.as_str() == s)
-            .ok_or_else(|| format!("unknown revision `{s}` (expected draft-2026-05, v1 or v2)"))
+            .ok_or_else(|| {
+                format!(
+                    "unknown revision `{s}` (expected {})",
+                    list_revisions(&Revision::ALL)
+                )
+            })
     }
 }
 
@@ -106,6 +178,9 @@ pub struct Spelling {
     pub open_enums: bool,
     /// Whether `file.uri` must be an absolute URI.
     pub absolute_file_uri: bool,
+    /// Whether a `markdown` plan may name the file that holds it (`path`: an
+    /// absolute path, or `null`), as since schema 1.20.0.
+    pub markdown_path: bool,
     /// Whether the transport allows JSON-RPC batches (v2: "A client or
     /// agent MAY send an array"); v1 and the draft do not mention them.
     pub batches: bool,
@@ -213,7 +288,21 @@ static PLAN_MEMBERS: PlanMembers = PlanMembers {
     ],
 };
 
+/// Schema 1.20.0: `markdown` plans may carry the `path` of their file.
+static PLAN_MEMBERS_1_20: PlanMembers = PlanMembers {
+    markdown_plan: &[
+        Named("type"),
+        PlanId,
+        Named("content"),
+        Named("path"),
+        Named("_meta"),
+    ],
+    ..PLAN_MEMBERS
+};
+
 const PLAN_TYPES: &[&str] = &["items", "file", "markdown"];
+/// Schema 1.20.0 dropped `file` plans.
+const PLAN_TYPES_1_20: &[&str] = &["items", "markdown"];
 const PRIORITIES: &[&str] = &["high", "medium", "low"];
 const STATUSES_V1: &[&str] = &["pending", "in_progress", "completed"];
 const STATUSES_V2: &[&str] = &["pending", "in_progress", "completed", "cancelled"];
@@ -227,11 +316,12 @@ static DRAFT_2026_05: Spelling = Spelling {
     statuses: STATUSES_V1,
     open_enums: false,
     absolute_file_uri: false,
+    markdown_path: false,
     batches: false,
     members: &PLAN_MEMBERS,
 };
 
-static V1: Spelling = Spelling {
+static V1_SCHEMA_1_17: Spelling = Spelling {
     capability_key: Some("plan"),
     plan_id_key: "planId",
     legacy_plan: true,
@@ -240,11 +330,19 @@ static V1: Spelling = Spelling {
     statuses: STATUSES_V1,
     open_enums: false,
     absolute_file_uri: false,
+    markdown_path: false,
     batches: false,
     members: &PLAN_MEMBERS,
 };
 
-static V2: Spelling = Spelling {
+static V1: Spelling = Spelling {
+    plan_types: PLAN_TYPES_1_20,
+    markdown_path: true,
+    members: &PLAN_MEMBERS_1_20,
+    ..V1_SCHEMA_1_17
+};
+
+static V2_SCHEMA_1_17: Spelling = Spelling {
     capability_key: None,
     plan_id_key: "planId",
     legacy_plan: false,
@@ -253,8 +351,16 @@ static V2: Spelling = Spelling {
     statuses: STATUSES_V2,
     open_enums: true,
     absolute_file_uri: true,
+    markdown_path: false,
     batches: true,
     members: &PLAN_MEMBERS,
+};
+
+static V2: Spelling = Spelling {
+    plan_types: PLAN_TYPES_1_20,
+    markdown_path: true,
+    members: &PLAN_MEMBERS_1_20,
+    ..V2_SCHEMA_1_17
 };
 
 /// Every capability key any revision uses, for "other revision" detection.

@@ -465,9 +465,9 @@ fn shown_content(content: PlanContent) -> PlanContent {
             uri.shrink_to_fit();
             PlanContent::File { uri }
         }
-        PlanContent::Markdown { mut content } => {
+        PlanContent::Markdown { mut content, path } => {
             content.shrink_to_fit();
-            PlanContent::Markdown { content }
+            PlanContent::Markdown { content, path }
         }
         other => other,
     }
@@ -538,8 +538,11 @@ impl PlanView {
             PlanContent::File { uri } => {
                 object.insert("uri".into(), Value::from(uri.as_str()));
             }
-            PlanContent::Markdown { content } => {
+            PlanContent::Markdown { content, path } => {
                 object.insert("content".into(), Value::from(content.as_str()));
+                if let Some(path) = path {
+                    object.insert("path".into(), Value::from(path.as_str()));
+                }
             }
             PlanContent::Custom { fields, .. } => {
                 // Built only to be shown.
@@ -584,6 +587,7 @@ mod tests {
             id,
             PlanContent::Markdown {
                 content: text.into(),
+                path: None,
             },
         )
     }

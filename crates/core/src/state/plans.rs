@@ -212,6 +212,7 @@ mod tests {
         PlanView {
             content: PlanContent::Markdown {
                 content: text.into(),
+                path: None,
             },
         }
     }

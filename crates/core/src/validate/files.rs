@@ -265,7 +265,7 @@ mod tests {
     fn workers_give_the_sequential_result_in_argument_order() {
         let dir = tempfile::tempdir().unwrap();
         let mut paths = Vec::new();
-        for (n, inject) in ["", "SES-UNKNOWN-SESSION", "", "ID-REMOVE-UNKNOWN", ""]
+        for (n, inject) in ["", "SES-UNKNOWN-SESSION", "", "FULL-DELTA", ""]
             .iter()
             .enumerate()
         {

@@ -438,6 +438,7 @@ impl Validator {
             PlanMessage::Removed(removed) => {
                 let id = removed.plan_id.as_str();
                 found.extend(id_rules::check_removal(
+                    self.revision.revision,
                     plans,
                     id,
                     track.removed_on(id),
@@ -645,7 +646,9 @@ fn content_bytes(content: &PlanContent) -> usize {
     match content {
         PlanContent::Items { entries } => entries_bytes(entries),
         PlanContent::File { uri } => uri.len(),
-        PlanContent::Markdown { content } => content.len(),
+        PlanContent::Markdown { content, path } => {
+            content.len() + path.as_ref().map_or(0, String::len)
+        }
         PlanContent::Custom { type_name, fields } => {
             type_name.len()
                 + fields

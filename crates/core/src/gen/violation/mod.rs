@@ -248,6 +248,11 @@ macro_rules! violations {
             }
 
             pub(in crate::gen) fn legalize(self, legal: &mut Legalizer) -> Option<Violation> {
+                // A rule the revision does not have cannot be broken there
+                // (SHAPE-FILE-URI since schema 1.20.0 dropped `file` plans).
+                if !self.rule().applies_to(legal.revision()) {
+                    return None;
+                }
                 match self {
                     $(Violation::$variant(v) => v.legalize(legal).map(Violation::$variant),)+
                 }

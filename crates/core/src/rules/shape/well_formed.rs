@@ -140,7 +140,10 @@ fn parse<'de, S: Source<'de>>(
             let entries = plan
                 .entries
                 .map(|items| entries(items, spelling, max_entries));
-            let content = plan_content(&plan.type_name, entries, plan.uri, plan.content, spelling);
+            let content = match plan.path {
+                Some(_) => None,
+                None => plan_content(&plan.type_name, entries, plan.uri, plan.content, spelling),
+            };
             match (plan_id(plan.id, plan.plan_id, spelling), content) {
                 (Some(id), Some(content)) => Some(PlanMessage::Update(PlanUpdate {
                     plan: Plan {
@@ -182,10 +185,19 @@ pub fn plan_content(
         ("items", Some(entries), None, None) => {
             entries.map(|entries| PlanContent::Items { entries })
         }
-        ("file", None, Some(uri), None) if !spelling.absolute_file_uri || is_absolute_uri(&uri) => {
+        ("file", None, Some(uri), None)
+            if spelling.plan_types.contains(&"file")
+                && (!spelling.absolute_file_uri || is_absolute_uri(&uri)) =>
+        {
             Some(PlanContent::File { uri })
         }
-        ("markdown", None, None, Some(content)) => Some(PlanContent::Markdown { content }),
+        // A `path` is read the exact way (the wire struct declines it).
+        ("markdown", None, None, Some(content)) if spelling.plan_types.contains(&"markdown") => {
+            Some(PlanContent::Markdown {
+                content,
+                path: None,
+            })
+        }
         // Custom types, and members that belong to another type.
         _ => None,
     }
@@ -294,6 +306,10 @@ struct PlanWire<'a> {
     uri: Option<String>,
     #[serde(default, deserialize_with = "present")]
     content: Option<String>,
+    /// A markdown plan's file (schema 1.20.0): read the exact way, which
+    /// judges whether it is absolute.
+    #[serde(default, deserialize_with = "present")]
+    path: Option<de::IgnoredAny>,
     #[serde(rename = "_meta", default, deserialize_with = "meta")]
     meta: Meta,
 }
@@ -491,12 +507,6 @@ mod tests {
                 (
                     "plan_update",
                     format!(
-                        r#"{{"plan":{{"uri":"file:///p.md","{key}":"p","type":"file","_meta":{{}}}},"sessionUpdate":"plan_update"}}"#
-                    ),
-                ),
-                (
-                    "plan_update",
-                    format!(
                         r##"{{"sessionUpdate":"plan_update","plan":{{"type":"markdown","{key}":"p","content":"# x"}}}}"##
                     ),
                 ),
@@ -509,6 +519,14 @@ mod tests {
                 updates.push((
                     "plan",
                     format!(r#"{{"sessionUpdate":"plan","entries":[{entry}]}}"#),
+                ));
+            }
+            if revision.spelling().plan_types.contains(&"file") {
+                updates.push((
+                    "plan_update",
+                    format!(
+                        r#"{{"plan":{{"uri":"file:///p.md","{key}":"p","type":"file","_meta":{{}}}},"sessionUpdate":"plan_update"}}"#
+                    ),
                 ));
             }
             for (kind, update) in updates {
