@@ -7,8 +7,10 @@
 //! ```
 //!
 //! Prints each kind of agreement with its rules, how many inputs showed it,
-//! and the shortest example. A broken claim is printed as a violation.
+//! and the shortest example, per revision and the official release that reads
+//! it (`OfficialCrate::all`). A broken claim is printed as a violation.
 
+use acp_plan_conformance::fuzzing::differential::Official;
 use acp_plan_conformance::fuzzing::differential::{check, Agreement};
 use acp_plan_official::OfficialCrate;
 use std::collections::BTreeMap;
@@ -16,10 +18,16 @@ use std::{env, fs};
 
 fn main() -> std::io::Result<()> {
     let mut kinds: BTreeMap<String, (usize, Vec<u8>)> = BTreeMap::new();
+    let mut inputs = Vec::new();
     for dir in env::args().skip(1) {
         for entry in fs::read_dir(dir)? {
-            let data = fs::read(entry?.path())?;
-            let kind = match check(&data, &OfficialCrate) {
+            inputs.push(fs::read(entry?.path())?);
+        }
+    }
+    for reader in OfficialCrate::all() {
+        let label = format!("{} ({})", reader.revision(), reader.release().version());
+        for data in &inputs {
+            let kind = match check(data, &reader) {
                 Ok(Agreement::NotCompared) => continue,
                 Ok(Agreement::Same) => "same".to_owned(),
                 Ok(Agreement::OfficialLossy { rules }) => {
@@ -33,10 +41,12 @@ fn main() -> std::io::Result<()> {
                 }
                 Err(violation) => format!("VIOLATION: {violation}"),
             };
-            let slot = kinds.entry(kind).or_insert((0, data.clone()));
+            let slot = kinds
+                .entry(format!("{label}: {kind}"))
+                .or_insert((0, data.clone()));
             slot.0 += 1;
             if data.len() < slot.1.len() {
-                slot.1 = data;
+                slot.1 = data.clone();
             }
         }
     }

@@ -1,6 +1,7 @@
 //! `differential`: the same bytes through this suite's strict reading and
-//! through the official `agent-client-protocol-schema` crate (v1 types,
-//! feature `unstable_plan_operations`).
+//! through the official `agent-client-protocol-schema` crate (v1 types), as
+//! the release that judges the revision the reader names
+//! ([`Official::revision`]).
 //!
 //! The official crate is lenient by design. The claims checked:
 //! 1. Whatever the suite accepts without error, the official crate accepts,
@@ -30,6 +31,9 @@ use serde_json::{Map, Value};
 
 /// The official crate's reading of some JSON, written back as JSON.
 pub trait Official {
+    /// The revision whose plan messages this reader's types implement: the
+    /// suite reads the same bytes under it.
+    fn revision(&self) -> Revision;
     /// `v1::SessionUpdate` read from `update` (a `session/update`'s
     /// `update` object) and serialized again, or why it was rejected.
     fn session_update(&self, update: &str) -> Result<Value, String>;
@@ -56,10 +60,6 @@ pub enum Agreement {
     /// on the disputed reading.
     Ambiguous { rules: Vec<&'static str> },
 }
-
-/// The revision whose types the official crate's `v1` module implements
-/// (`acp-plan-official` reads with 1.15.1, the shape of schema 1.3.0 to 1.17.0).
-const OFFICIAL_REVISION: Revision = Revision::V1Schema117;
 
 /// Compare both readings of `data`, as an `update` object or as
 /// `initialize` params, whichever it looks like.
@@ -90,7 +90,7 @@ fn check_update(
     official: &dyn Official,
 ) -> Result<Agreement, Broken> {
     let max_entries = crate::trace::Limits::default().max_entries_per_plan;
-    let ours = parse_plan_update_json(text, kind, OFFICIAL_REVISION, max_entries);
+    let ours = parse_plan_update_json(text, kind, official.revision(), max_entries);
     let rules: Vec<&'static str> = ours.diagnostics.iter().map(|d| d.rule.id).collect();
     let has_error = ours
         .diagnostics
@@ -124,7 +124,7 @@ fn check_update(
         }
     };
     if let (true, Some(message)) = (accepted_clean, &ours.message) {
-        let mine = without_null_meta(message.to_update_json(OFFICIAL_REVISION));
+        let mine = without_null_meta(message.to_update_json(official.revision()));
         ensure!(
             mine == theirs,
             "both accept `{kind}` but read different content:\n  suite:    {mine}\n  official: {theirs}"
@@ -154,7 +154,7 @@ fn check_capabilities(
     params: &Map<String, Value>,
     official: &dyn Official,
 ) -> Result<Agreement, Broken> {
-    let Some(ours) = suite_reading_of_initialize(text) else {
+    let Some(ours) = suite_reading_of_initialize(text, official.revision()) else {
         return Ok(Agreement::NotCompared);
     };
     let theirs = match official.client_capabilities(text) {
@@ -216,7 +216,7 @@ fn check_capabilities(
     Ok(Agreement::Same)
 }
 
-/// What the validator makes of `initialize` params under v1.
+/// What the validator makes of `initialize` params under a v1 revision.
 struct InitializeReading {
     /// Whether the validator lets the agent send plan operations.
     advertised: bool,
@@ -228,9 +228,9 @@ struct InitializeReading {
 /// `plan_removed`: the capability was read as advertised exactly when the
 /// plan operation draws no `CAP-PLAN-OPS`. `None` when the params hit an
 /// input limit.
-fn suite_reading_of_initialize(params: &str) -> Option<InitializeReading> {
+fn suite_reading_of_initialize(params: &str, revision: Revision) -> Option<InitializeReading> {
     let mut validator = Validator::new(Config {
-        spec: SpecChoice::Fixed(OFFICIAL_REVISION),
+        spec: SpecChoice::Fixed(revision),
         ..Config::default()
     });
     let initialize =
