@@ -486,7 +486,8 @@ pub struct ClientArgs {
     #[arg(long = "env", value_name = "KEY=VAL", value_parser = parse_env)]
     pub env: Vec<(String, String)>,
     /// Write each scenario's transcript (NAME.jsonl) and the client's stdout and
-    /// stderr (NAME.stdout.log, NAME.stderr.log) here.
+    /// stderr (NAME.stdout.log, NAME.stderr.log) here; with --fuzz also the
+    /// reproducers (default for them: ./acp-plan-client-fuzz).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Resident memory the client's process group may reach (MiB) before
@@ -496,6 +497,14 @@ pub struct ClientArgs {
     /// What robustness findings do to the exit status: fail (the default) or warn.
     #[arg(long, value_enum, default_value_t = IncompletePolicy::Fail, value_name = "POLICY")]
     pub robustness: IncompletePolicy,
+    /// Instead of the scenarios, N turns of hostile plan messages (generated and
+    /// mutated from --seed); each iteration with a robustness finding gets a
+    /// minimised reproducer for `acp-plan fake-agent --script`.
+    #[arg(long, value_name = "N", conflicts_with = "scenarios")]
+    pub fuzz: Option<u64>,
+    /// Seed of --fuzz: the same seed, the same messages.
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "fuzz")]
+    pub seed: u64,
     #[command(flatten)]
     pub report: ReportArgs,
     #[command(flatten)]

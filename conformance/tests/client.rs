@@ -264,3 +264,82 @@ fn a_command_without_the_placeholder_is_a_usage_error() {
         .unwrap()
         .contains("without starting its agent"));
 }
+
+/// The messages the suite sent in a transcript, without their timestamps.
+fn suite_messages(transcript: &Path) -> Vec<Value> {
+    std::fs::read_to_string(transcript)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["direction"] == "agent_to_client")
+        .map(|e| e["message"].clone())
+        .collect()
+}
+
+#[test]
+fn fuzzing_with_a_seed_is_reproducible_and_its_reproducers_replay() {
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let mut documents = Vec::new();
+    for dir in &dirs {
+        let out = dir.path().display().to_string();
+        let (status, document) = run_client(
+            &["--fuzz", "3", "--seed", "11", "--out", &out],
+            &["--flaw", "crash-on-plan"],
+        );
+        assert_eq!(status, 1, "{document:#}");
+        schema_valid(&document);
+        documents.push(document);
+    }
+    let results = |d: &Value| -> Vec<(String, String, Vec<String>)> {
+        d["client_scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (
+                    s["name"].as_str().unwrap().to_owned(),
+                    s["result"].as_str().unwrap().to_owned(),
+                    finding_ids(s).iter().map(|id| id.to_string()).collect(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(results(&documents[0]), results(&documents[1]));
+    for i in 0..3 {
+        let name = format!("fuzz-{i}.jsonl");
+        assert_eq!(
+            suite_messages(&dirs[0].path().join(&name)),
+            suite_messages(&dirs[1].path().join(&name)),
+            "{name}"
+        );
+    }
+    // Every iteration crashes this client (each sends a plan); the
+    // minimised reproducer keeps one plan message, and replaying it with
+    // `fake-agent` crashes the client again.
+    let first = scenario(&documents[0], "fuzz-0");
+    assert_eq!(finding_ids(first), ["ROBUST-CRASH"]);
+    let script = first["reproducer"].as_str().unwrap();
+    let plans = suite_messages(Path::new(script))
+        .iter()
+        .filter(|m| {
+            m.pointer("/params/update/sessionUpdate")
+                .and_then(Value::as_str)
+                .is_some_and(|k| k.starts_with("plan"))
+        })
+        .count();
+    assert_eq!(plans, 1, "{script}");
+    let replay = Command::new(BIN)
+        .args(["fake-client", "--flaw", "crash-on-plan", "--agent"])
+        .arg(format!("{BIN} fake-agent --script {script}"))
+        .output()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(replay.status.signal(), Some(6), "{replay:?}");
+    // A conformant client replays it without crashing.
+    let replay = Command::new(BIN)
+        .args(["fake-client", "--agent"])
+        .arg(format!("{BIN} fake-agent --script {script}"))
+        .output()
+        .unwrap();
+    assert_eq!(replay.status.code(), Some(0), "{replay:?}");
+}

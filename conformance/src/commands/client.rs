@@ -70,13 +70,26 @@ pub fn run(args: ClientArgs) -> Result<u8, Error> {
         deny_warnings: args.verdict.deny_warnings,
         robustness_fails: args.robustness == crate::cli::IncompletePolicy::Fail,
     };
-    let turns = client_gate::scenario_turns(&args.scenarios);
     let show_progress = std::io::stderr().is_terminal();
-    let outcomes = client_gate::run(&options, &turns, &mut |outcome| {
+    let mut progress = |outcome: &client_gate::ClientOutcome| {
         if show_progress {
             eprintln!("{}", progress_line(outcome));
         }
-    })
+    };
+    let outcomes = match args.fuzz {
+        Some(iterations) => {
+            let reproducers = args
+                .out
+                .clone()
+                .unwrap_or_else(|| here.join("acp-plan-client-fuzz"));
+            client_gate::run_fuzz(&options, args.seed, iterations, &reproducers, &mut progress)
+        }
+        None => client_gate::run(
+            &options,
+            &client_gate::scenario_turns(&args.scenarios),
+            &mut progress,
+        ),
+    }
     .map_err(Error::Live)?;
     let name = options.client.display();
     let report = ClientReport {

@@ -41,8 +41,7 @@ use std::time::{Duration, Instant};
 
 /// The placeholder in the client's command for the suite's agent command line.
 pub const AGENT_PLACEHOLDER: &str = "{agent}";
-/// The session id the suite's agent hands out first (`session/new`).
-pub const FIRST_SESSION_ID: &str = "acp-plan-session-1";
+pub use super::client_scenario::FIRST_SESSION_ID;
 /// The id of the suite's permission request.
 const PERMISSION_ID: &str = "acp-plan-permission-1";
 /// How often the loop looks at the client process and its memory.
@@ -152,6 +151,90 @@ pub fn run(
         outcomes.push(outcome);
     }
     Ok(outcomes)
+}
+
+/// Client runs a minimisation may take per finding (each runs the client once).
+const MAX_MINIMISING_RUNS: usize = 24;
+
+/// `--fuzz iterations --seed seed`: each iteration a turn of
+/// [`super::client_fuzz::fuzz_lines`]; each one with robustness findings is
+/// minimised and written as a `fake-agent --script` reproducer into
+/// `reproducers` (`fuzz-N.reproducer.jsonl`).
+pub fn run_fuzz(
+    options: &ClientOptions,
+    seed: u64,
+    iterations: u64,
+    reproducers: &Path,
+    on_outcome: &mut dyn FnMut(&ClientOutcome),
+) -> io::Result<Vec<ClientOutcome>> {
+    use super::client_fuzz::{fuzz_lines, reproducer};
+    fs::create_dir_all(reproducers).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!("cannot create {}: {e}", reproducers.display()),
+        )
+    })?;
+    if let Some(out) = &options.out {
+        fs::create_dir_all(out)?;
+    }
+    let mut outcomes = Vec::new();
+    for iteration in 0..iterations {
+        let name = format!("fuzz-{iteration}");
+        let lines = fuzz_lines(seed, iteration);
+        let mut outcome = run_turn(options, &name, &Turn::Raw(lines.clone()))?;
+        if !outcome.findings.is_empty() {
+            let kinds: Vec<FindingKind> = outcome.findings.iter().map(|f| f.kind).collect();
+            let minimal = minimise(options, lines, &kinds)?;
+            let path = reproducers.join(format!("{name}.reproducer.jsonl"));
+            fs::write(&path, reproducer(&minimal))?;
+            outcome.reproducer = Some(path);
+        }
+        on_outcome(&outcome);
+        outcomes.push(outcome);
+    }
+    Ok(outcomes)
+}
+
+/// Drop runs of lines (halves, then quarters, ...) while the client still
+/// shows every finding kind in `kinds`, within [`MAX_MINIMISING_RUNS`].
+fn minimise(
+    options: &ClientOptions,
+    mut lines: Vec<Vec<u8>>,
+    kinds: &[FindingKind],
+) -> io::Result<Vec<Vec<u8>>> {
+    let quiet = ClientOptions {
+        out: None,
+        ..options.clone()
+    };
+    let mut runs = 0;
+    let mut chunk = lines.len().div_ceil(2);
+    while chunk >= 1 && runs < MAX_MINIMISING_RUNS && lines.len() > 1 {
+        let mut start = 0;
+        while start < lines.len() && runs < MAX_MINIMISING_RUNS && lines.len() > 1 {
+            let end = (start + chunk).min(lines.len());
+            let mut candidate = lines.clone();
+            candidate.drain(start..end);
+            if candidate.is_empty() {
+                start = end;
+                continue;
+            }
+            runs += 1;
+            let outcome = run_turn(&quiet, "minimising", &Turn::Raw(candidate.clone()))?;
+            let still = kinds
+                .iter()
+                .all(|k| outcome.findings.iter().any(|f| f.kind == *k));
+            if still {
+                lines = candidate;
+            } else {
+                start = end;
+            }
+        }
+        if chunk == 1 {
+            break;
+        }
+        chunk = chunk.div_ceil(2);
+    }
+    Ok(lines)
 }
 
 /// The scenarios asked for (all by default), as turns.

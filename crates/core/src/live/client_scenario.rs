@@ -84,6 +84,9 @@ pub const ESCAPE_PROBES: [&str; 2] = [
     "\u{1b}[2Jacp-plan-probe-clear",
 ];
 
+/// The session id the suite's agent hands out first (`session/new`).
+pub const FIRST_SESSION_ID: &str = "acp-plan-session-1";
+
 /// One client scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ClientScenario {

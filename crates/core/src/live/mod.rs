@@ -15,6 +15,7 @@
 
 #[cfg(unix)]
 mod client;
+pub mod client_fuzz;
 #[cfg(unix)]
 pub mod client_gate;
 #[cfg(unix)]
