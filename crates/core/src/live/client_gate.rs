@@ -56,7 +56,8 @@ const MAX_SCANNED_BYTES: u64 = 256 * 1024 * 1024;
 pub enum FindingKind {
     /// The client ended by a signal or with a non-zero exit status.
     Crash,
-    /// The client left a request of the suite unanswered past the timeout.
+    /// The client left a request of the suite unanswered: past the
+    /// timeout, or until it exited.
     Hang,
     /// The client's memory (its process group's resident set) grew past the bound.
     Memory,
@@ -618,6 +619,15 @@ impl<'a> Session<'a> {
                 message: format!("the client ended {when}: {}", describe_status(status)),
             });
         }
+        if self.permission_sent.is_some() && !crashed {
+            self.findings.push(Finding {
+                kind: FindingKind::Hang,
+                message: format!(
+                    "the client ended ({}) without answering `session/request_permission` (id \"{PERMISSION_ID}\")",
+                    describe_status(status)
+                ),
+            });
+        }
         describe_status(status)
     }
 
@@ -920,7 +930,7 @@ impl<'a> Session<'a> {
                 (Turn::Raw(_), Some(_)) if self.exercised => {
                     "the client survived the turn and answered the permission request".to_owned()
                 }
-                _ if self.prompted => "no plans sent".to_owned(),
+                _ if self.prompted => "the client prompted".to_owned(),
                 _ => "the client did not prompt".to_owned(),
             }
         } else {
