@@ -346,3 +346,21 @@ fn fuzzing_with_a_seed_is_reproducible_and_its_reproducers_replay() {
         .unwrap();
     assert_eq!(replay.status.code(), Some(0), "{replay:?}");
 }
+
+#[test]
+fn memory_past_the_bound_is_robust_memory() {
+    if !Path::new("/proc/self/statm").exists() {
+        return; // Memory is sampled from /proc (Linux) only.
+    }
+    // Any process holds more than 1 MiB resident.
+    let (status, document) = run_client(&["--scenario", "legacy", "--max-memory", "1"], &[]);
+    assert_eq!(status, 1, "{document:#}");
+    let legacy = scenario(&document, "legacy");
+    assert_eq!(finding_ids(legacy), ["ROBUST-MEMORY"]);
+    assert_eq!(legacy["errors"], 0);
+    let (status, _) = run_client(&["--scenario", "legacy"], &[]);
+    assert_eq!(
+        status, 0,
+        "the default bound (2048 MiB) leaves the reference client alone"
+    );
+}

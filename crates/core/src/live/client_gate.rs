@@ -1034,6 +1034,9 @@ impl MemoryWatch {
         let done = Arc::new(AtomicBool::new(false));
         let measured = cfg!(target_os = "linux") && Path::new("/proc/self/statm").exists();
         if measured {
+            // One sample now, so even a client that is gone before the
+            // thread runs is measured once.
+            peak.fetch_max(group_resident_bytes(pgid), Ordering::Relaxed);
             let (peak, done) = (Arc::clone(&peak), Arc::clone(&done));
             thread::spawn(move || {
                 while !done.load(Ordering::Relaxed) {
