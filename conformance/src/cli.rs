@@ -57,8 +57,16 @@ pub enum Command {
     Agent(AgentArgs),
     /// Run an agent behind a transparent tap and check the live traffic.
     Tap(TapArgs),
+    /// Play a conformant agent to a client and check what it sends and how it copes.
+    Client(ClientArgs),
     /// Play the agent side of a trace or vector on stdin/stdout.
     FakeAgent(FakeAgentArgs),
+    /// A small conformant client (or a deliberately flawed one) for `acp-plan client`.
+    FakeClient(FakeClientArgs),
+    /// The agent a client under `acp-plan client` starts: relays its stdin and
+    /// stdout to the running `acp-plan client` (internal).
+    #[command(hide = true)]
+    AgentRelay(AgentRelayArgs),
     /// Write a deterministic synthetic trace (conformant unless --inject).
     Gen(GenArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
@@ -446,6 +454,97 @@ pub struct TapArgs {
     pub command: Vec<OsString>,
 }
 
+/// `acp-plan client [OPTIONS] -- CMD [ARGS...]`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "CMD is the client under test; the argument `{agent}` (or any argument containing it) \
+becomes one argument holding the suite's agent command line, which the client starts as its agent \
+(also in the environment as ACP_PLAN_AGENT). The suite answers the protocol version the client asks \
+for (2 or later: v2, else v1) and sends plan operations only if the client advertised them.\n\n\
+Conformance (the client's own messages, by the rules of `check`) and robustness (ROBUST-CRASH, \
+ROBUST-HANG, ROBUST-MEMORY, ROBUST-TERMINAL-ESCAPE: no MUST claimed) are reported apart; both fail \
+a scenario unless --robustness warn.\n\n\
+Exit status: 0 every scenario passed or was not exercised (and at least one passed), \
+1 a scenario failed or none was exercised, 2 usage or I/O error."
+)]
+pub struct ClientArgs {
+    /// Scenario to run (repeatable): legacy, plan-operations, edge-sizes,
+    /// terminal-escapes. Default: all.
+    #[arg(long = "scenario", value_name = "NAME", value_parser = parse_client_scenario)]
+    pub scenarios: Vec<acp_plan_conformance::live::client_scenario::ClientScenario>,
+    /// Longest wait for the client: to start its agent, to send its next message,
+    /// to answer the permission request, to exit after the turn.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_duration)]
+    pub timeout: Duration,
+    /// Longest time for one scenario.
+    #[arg(long, value_name = "DURATION", default_value = "300s", value_parser = parse_duration)]
+    pub scenario_timeout: Duration,
+    /// Working directory of the client (default: the current one).
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Extra environment variable for the client (repeatable).
+    #[arg(long = "env", value_name = "KEY=VAL", value_parser = parse_env)]
+    pub env: Vec<(String, String)>,
+    /// Write each scenario's transcript (NAME.jsonl) and the client's stdout and
+    /// stderr (NAME.stdout.log, NAME.stderr.log) here; with --fuzz also the
+    /// reproducers (default for them: ./acp-plan-client-fuzz).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Resident memory the client's process group may reach (MiB) before
+    /// ROBUST-MEMORY.
+    #[arg(long, value_name = "MIB", default_value_t = 2048)]
+    pub max_memory: u64,
+    /// What robustness findings do to the exit status: fail (the default) or warn.
+    #[arg(long, value_enum, default_value_t = IncompletePolicy::Fail, value_name = "POLICY")]
+    pub robustness: IncompletePolicy,
+    /// Instead of the scenarios, N turns of hostile plan messages (generated and
+    /// mutated from --seed); each iteration with a robustness finding gets a
+    /// minimised reproducer for `acp-plan fake-agent --script`.
+    #[arg(long, value_name = "N", conflicts_with = "scenarios")]
+    pub fuzz: Option<u64>,
+    /// Seed of --fuzz: the same seed, the same messages.
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "fuzz")]
+    pub seed: u64,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    #[command(flatten)]
+    pub verdict: VerdictArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// The client command and its arguments, with `{agent}` where its agent goes.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<OsString>,
+}
+
+/// `acp-plan fake-client --agent CMDLINE`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "e.g. `acp-plan client -- acp-plan fake-client --agent {agent}` passes, and \
+`acp-plan client -- acp-plan fake-client --flaw raw-escapes --agent {agent}` fails with ROBUST-TERMINAL-ESCAPE."
+)]
+pub struct FakeClientArgs {
+    /// The agent's command line, one argument (split as a shell splits words).
+    #[arg(long, value_name = "CMDLINE")]
+    pub agent: String,
+    /// The protocol version to ask for (2: protocol v2).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub protocol_version: u64,
+    /// The prompt of the one turn.
+    #[arg(long, value_name = "TEXT", default_value = "Make a plan")]
+    pub prompt: String,
+    /// Break the client on purpose: capability-spelling, prompt-first,
+    /// crash-on-plan, hang, raw-escapes.
+    #[arg(long, value_name = "FLAW", value_parser = parse_flaw)]
+    pub flaw: Option<acp_plan_conformance::live::fake_client::Flaw>,
+}
+
+/// `acp-plan agent-relay SOCKET` (internal: started by the client under test).
+#[derive(Debug, Args)]
+pub struct AgentRelayArgs {
+    /// The socket of the running `acp-plan client`.
+    pub socket: PathBuf,
+}
+
 /// `acp-plan fake-agent --script FILE`
 #[derive(Debug, Args)]
 pub struct FakeAgentArgs {
@@ -526,6 +625,16 @@ fn parse_spec(text: &str) -> Result<SpecChoice, String> {
 }
 
 fn parse_scenario(text: &str) -> Result<Scenario, String> {
+    text.parse()
+}
+
+fn parse_client_scenario(
+    text: &str,
+) -> Result<acp_plan_conformance::live::client_scenario::ClientScenario, String> {
+    text.parse()
+}
+
+fn parse_flaw(text: &str) -> Result<acp_plan_conformance::live::fake_client::Flaw, String> {
     text.parse()
 }
 

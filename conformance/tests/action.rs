@@ -34,6 +34,7 @@ fn action(inputs: &[(&str, &str)]) -> ActionRun {
         .env("ACP_PLAN_BIN", BIN)
         .env("GITHUB_OUTPUT", &outputs)
         .env_remove("INPUT_AGENT")
+        .env_remove("INPUT_CLIENT")
         .env_remove("INPUT_TRACES");
     for (key, value) in inputs {
         command.env(key, value);
@@ -199,6 +200,28 @@ fn recorded_traces_are_checked_with_a_glob_or_a_directory() {
 }
 
 #[test]
+fn a_client_is_gated_too() {
+    let client = |flaw: &str| format!("{BIN} fake-client {flaw} --agent {{agent}}");
+    let run = action(&[("INPUT_CLIENT", &client(""))]);
+    assert_eq!(run.status, 0, "{}", run.stdout);
+    assert_valid_sarif(run.sarif.as_ref().expect("SARIF written"));
+    assert_eq!(failures(&run.junit.expect("JUnit written")), 0);
+    let run = action(&[("INPUT_CLIENT", &client("--flaw raw-escapes"))]);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("::error title=ROBUST-TERMINAL-ESCAPE::"),
+        "{}",
+        run.stdout
+    );
+    let sarif = run.sarif.expect("SARIF written though the run failed");
+    assert_valid_sarif(&sarif);
+    assert!(sarif.to_string().contains("ROBUST-TERMINAL-ESCAPE"));
+    let run = action(&[("INPUT_CLIENT", &client("")), ("INPUT_AGENT", "x")]);
+    assert_eq!(run.status, 2, "{}", run.stdout);
+}
+
+#[test]
 fn bad_inputs_are_usage_errors() {
     let run = action(&[]);
     assert_eq!(run.status, 2, "{}", run.stdout);
@@ -225,6 +248,7 @@ fn the_action_runs_the_script_with_every_input_it_declares() {
     // Each input reaches the script as INPUT_<NAME> and the script reads it.
     for input in [
         "agent",
+        "client",
         "traces",
         "spec",
         "baseline",

@@ -10,8 +10,9 @@
 #                    SARIF and JUnit, print the annotations; exit status is
 #                    acp-plan's (0 pass, 1 not conformant, 2 usage or I/O)
 #
-# Inputs (environment): INPUT_AGENT (an agent command line) or INPUT_TRACES
-# (files, directories or globs, space-separated); INPUT_SPEC (auto);
+# Inputs (environment): INPUT_AGENT (an agent command line), INPUT_CLIENT (a
+# client command line holding {agent}) or INPUT_TRACES (files, directories or
+# globs, space-separated); INPUT_SPEC (auto);
 # INPUT_BASELINE (accepted failures: scopes are trace paths with `traces`,
 # scenario names with `agent`); INPUT_SARIF, INPUT_JUNIT (report paths);
 # INPUT_TRANSCRIPTS (where agent transcripts go); INPUT_ARGS (more options).
@@ -72,12 +73,19 @@ cmd_run() {
   local spec="${INPUT_SPEC:-auto}" baseline="${INPUT_BASELINE:-}"
   local sarif="${INPUT_SARIF:-acp-plan.sarif}" junit="${INPUT_JUNIT:-acp-plan.xml}"
   local transcripts="${INPUT_TRANSCRIPTS:-acp-plan-transcripts}"
-  if [ -n "$agent" ] && [ -n "$traces" ]; then
-    echo "::error title=acp-plan::give either \`agent\` or \`traces\`, not both"
+  local client="${INPUT_CLIENT:-}"
+  local given=0
+  for input in "$agent" "$client" "$traces"; do [ -n "$input" ] && given=$((given + 1)); done
+  if [ "$given" -gt 1 ]; then
+    echo "::error title=acp-plan::give one of \`agent\`, \`client\` or \`traces\`, not several"
     return 2
   fi
-  if [ -z "$agent" ] && [ -z "$traces" ]; then
-    echo "::error title=acp-plan::give \`agent\` (a command line) or \`traces\` (recorded traces)"
+  if [ "$given" -eq 0 ]; then
+    echo "::error title=acp-plan::give \`agent\` (a command line), \`client\` (a client's command line with {agent}) or \`traces\` (recorded traces)"
+    return 2
+  fi
+  if [ -n "$client" ] && [ -n "$baseline" ]; then
+    echo "::error title=acp-plan::\`baseline\` does not apply to \`client\` (acp-plan client has no baselines yet)"
     return 2
   fi
   local extra=()
@@ -91,7 +99,11 @@ cmd_run() {
   local status=0
   local with_baseline=()
   [ -n "$baseline" ] && with_baseline=(--baseline "$baseline")
-  if [ -n "$agent" ]; then
+  if [ -n "$client" ]; then
+    local words=()
+    eval "words=(${client})"
+    "$bin" client --out "$transcripts" "${reports[@]}" "${extra[@]}" -- "${words[@]}" || status=$?
+  elif [ -n "$agent" ]; then
     local words=()
     eval "words=(${agent})"
     "$bin" agent --spec "$spec" --out "$transcripts" "${with_baseline[@]}" "${reports[@]}" "${extra[@]}" -- "${words[@]}" || status=$?

@@ -3,6 +3,7 @@
 mod agent;
 mod baseline;
 mod check;
+mod client;
 mod dag;
 mod fake_agent;
 mod gen;
@@ -30,6 +31,9 @@ pub fn run(cli: Cli) -> Result<u8, Error> {
         Command::Dag(args) => dag::run(args),
         Command::Agent(args) => agent::run(args),
         Command::Tap(args) => tap::run(args),
+        Command::Client(args) => client::run(args),
+        Command::AgentRelay(args) => client::relay(args),
+        Command::FakeClient(args) => client::fake(args),
         Command::FakeAgent(args) => fake_agent::run(args),
         Command::Gen(args) => gen::run(args),
         Command::Completions(args) => generate::completions(args),

@@ -384,6 +384,12 @@ impl Renderer {
         }
     }
 
+    /// The `update` object of one plan message, as this connection sends it
+    /// (`acp-plan client --fuzz` starts from it).
+    pub fn plan_update(&self, op: &PlanOp) -> Value {
+        self.plan_op(op, &Tweaks::default())
+    }
+
     pub(super) fn plan_op(&self, op: &PlanOp, tweaks: &Tweaks) -> Value {
         let kind = match op {
             PlanOp::Legacy { .. } => "plan",

@@ -1,7 +1,8 @@
 //! Live modes: drive a real agent through scenarios as a client
 //! ([`runner`], `acp-plan agent`), watch a real client-agent connection
 //! ([`tap`], `acp-plan tap`), and play a scripted agent ([`fake_agent`],
-//! `acp-plan fake-agent`).
+//! `acp-plan fake-agent`), and play a conformant (or hostile) agent to a
+//! client under test ([`client_gate`], `acp-plan client`).
 //!
 //! Everything goes through the same [`Validator`] as
 //! `check`, line by line, with the line numbers of the transcript
@@ -14,9 +15,18 @@
 
 #[cfg(unix)]
 mod client;
+pub mod client_fuzz;
+#[cfg(unix)]
+pub mod client_gate;
+#[cfg(unix)]
+pub mod client_report;
+pub mod client_scenario;
 pub mod fake_agent;
+pub mod fake_client;
 #[cfg(unix)]
 pub mod process;
+#[cfg(unix)]
+pub mod relay;
 pub mod report;
 #[cfg(unix)]
 pub mod runner;

@@ -299,7 +299,11 @@ pub(crate) fn signal_group(pgid: libc::pid_t, signal: libc::c_int) -> io::Result
     }
 }
 
-fn read_lines<R: Read>(stdout: R, max_line_bytes: usize, events: SyncSender<AgentEvent>) {
+pub(crate) fn read_lines<R: Read>(
+    stdout: R,
+    max_line_bytes: usize,
+    events: SyncSender<AgentEvent>,
+) {
     let mut lines = LineReader::new(BufReader::with_capacity(64 * 1024, stdout), max_line_bytes);
     loop {
         let event = match lines.next_line() {
@@ -339,7 +343,7 @@ fn read_stderr<R: Read>(mut stderr: R, tail: &Mutex<VecDeque<u8>>, mut log: Opti
 }
 
 /// The last `n` non-empty lines of `text`.
-fn last_lines(text: &str, n: usize) -> String {
+pub(crate) fn last_lines(text: &str, n: usize) -> String {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     lines[lines.len().saturating_sub(n)..].join("\n")
 }

@@ -7,7 +7,7 @@
 //! "errors", "warnings", "infos"}]`; `result` (the gate) follows the
 //! scenario results, `verdict` the diagnostics.
 
-use super::scenario::{Scenario, ScenarioOutcome, ScenarioResult};
+use super::scenario::{Evidence, Scenario, ScenarioOutcome, ScenarioResult};
 use super::SessionEnd;
 use crate::baseline::{AsOf, EntryOutcome, Judgement};
 use crate::catalog::{Rule, Severity};
@@ -277,11 +277,17 @@ fn indent(text: &str, prefix: &str) -> String {
 /// How the agent ended, the stderr tail and the last messages, one item a
 /// line (bounded: the tail and the messages are).
 pub fn evidence_text(o: &ScenarioOutcome) -> String {
+    match &o.evidence {
+        Some(evidence) => evidence_lines(evidence, "agent"),
+        None => String::new(),
+    }
+}
+
+/// How the `process` (the agent, or the client under test) ended, the
+/// stderr tail and the last messages, one item a line.
+pub fn evidence_lines(evidence: &Evidence, process: &str) -> String {
     let mut out = String::new();
-    let Some(evidence) = &o.evidence else {
-        return out;
-    };
-    let _ = writeln!(out, "agent: {}", evidence.agent_end);
+    let _ = writeln!(out, "{process}: {}", evidence.agent_end);
     if evidence.stderr_tail.is_empty() {
         let _ = writeln!(out, "stderr: (nothing)");
     } else {

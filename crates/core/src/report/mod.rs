@@ -78,6 +78,7 @@ pub enum Mode {
     Check,
     Agent,
     Tap,
+    Client,
 }
 
 /// Options that change the verdict or what is shown.

@@ -1,0 +1,316 @@
+//! The scenarios `acp-plan client` plays against a client: what the suite,
+//! as a conformant agent, sends in a prompt turn, chosen by what the client
+//! negotiated (its protocol version decides the revision; under v1 its plan
+//! capability decides whether plan operations may be sent at all).
+
+use crate::spec::Revision;
+use serde_json::{json, Value};
+use std::fmt;
+use std::str::FromStr;
+
+/// What the client negotiated in `initialize`, as the suite's agent answers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Negotiated {
+    /// The revision the suite speaks: v2 when the client asked for protocol
+    /// version 2 or later, else v1 (the newest release).
+    pub revision: Revision,
+    /// Whether `plan_update` and `plan_removed` may be sent: under v1 only
+    /// when the client advertised `clientCapabilities.plan` as an object;
+    /// under v2 always (plan operations are baseline there).
+    pub plan_operations: bool,
+}
+
+impl Negotiated {
+    /// Read the client's `initialize` params (`None`: the client sent no
+    /// usable `initialize`; v1 without the capability is assumed).
+    pub fn from_initialize(params: Option<&Value>) -> Negotiated {
+        let version = params
+            .and_then(|p| p.get("protocolVersion"))
+            .and_then(Value::as_u64)
+            .unwrap_or(1);
+        if version >= 2 {
+            return Negotiated {
+                revision: Revision::V2,
+                plan_operations: true,
+            };
+        }
+        let advertised = params
+            .and_then(|p| p.pointer("/clientCapabilities/plan"))
+            .is_some_and(Value::is_object);
+        Negotiated {
+            revision: Revision::V1,
+            plan_operations: advertised,
+        }
+    }
+
+    /// The protocol version the suite answers with.
+    pub fn protocol_version(self) -> u64 {
+        match self.revision {
+            Revision::V2 => 2,
+            Revision::Draft202605 | Revision::V1 => 1,
+        }
+    }
+
+    /// The suite's `initialize` result.
+    pub fn initialize_result(self) -> Value {
+        let info = json!({
+            "name": "acp-plan",
+            "title": "acp-plan conformance agent",
+            "version": env!("CARGO_PKG_VERSION"),
+        });
+        match self.revision {
+            Revision::V2 => json!({
+                "protocolVersion": 2,
+                "info": info,
+                "capabilities": {},
+                "authMethods": [],
+            }),
+            Revision::Draft202605 | Revision::V1 => json!({
+                "protocolVersion": 1,
+                "agentCapabilities": {"loadSession": true},
+                "agentInfo": info,
+                "authMethods": [],
+            }),
+        }
+    }
+}
+
+/// Text the suite puts in plan content to see whether a client passes
+/// terminal control sequences through raw: an OSC that sets the window
+/// title, and a CSI that clears the screen, each next to a marker so that
+/// a client's own colours are never mistaken for them.
+pub const ESCAPE_PROBES: [&str; 2] = [
+    "\u{1b}]0;acp-plan-probe-title\u{7}",
+    "\u{1b}[2Jacp-plan-probe-clear",
+];
+
+/// The session id the suite's agent hands out first (`session/new`).
+pub const FIRST_SESSION_ID: &str = "acp-plan-session-1";
+
+/// One client scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ClientScenario {
+    /// Legacy `plan` updates: a list that progresses, then an empty list.
+    Legacy,
+    /// Plan operations: an items plan and a markdown plan at once, a file
+    /// plan, a type change, a removal, the removal of an id never sent, and
+    /// the re-creation of a removed id.
+    PlanOperations,
+    /// Thousands of entries, long and non-ASCII content, `_meta` wherever
+    /// it is allowed, and under v2 `_`-prefixed custom enum values.
+    EdgeSizes,
+    /// Legal plan text holding terminal control sequences
+    /// ([`ESCAPE_PROBES`]): a robustness finding if they reach the
+    /// client's stdout or stderr raw.
+    TerminalEscapes,
+}
+
+impl ClientScenario {
+    pub const ALL: [ClientScenario; 4] = [
+        ClientScenario::Legacy,
+        ClientScenario::PlanOperations,
+        ClientScenario::EdgeSizes,
+        ClientScenario::TerminalEscapes,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ClientScenario::Legacy => "legacy",
+            ClientScenario::PlanOperations => "plan-operations",
+            ClientScenario::EdgeSizes => "edge-sizes",
+            ClientScenario::TerminalEscapes => "terminal-escapes",
+        }
+    }
+
+    /// Why the scenario cannot be played to a client that negotiated
+    /// `negotiated`, if it cannot.
+    pub fn not_applicable(self, negotiated: Negotiated) -> Option<&'static str> {
+        match self {
+            ClientScenario::Legacy if negotiated.revision == Revision::V2 => {
+                Some("protocol v2 has no legacy plan update")
+            }
+            ClientScenario::PlanOperations if !negotiated.plan_operations => Some(
+                "the client did not advertise clientCapabilities.plan: only legacy plans may be sent",
+            ),
+            _ => None,
+        }
+    }
+
+    /// The `update` objects of the turn, in order (each goes into its own
+    /// `session/update`).
+    pub fn updates(self, negotiated: Negotiated) -> Vec<Value> {
+        match self {
+            ClientScenario::Legacy => legacy_updates(),
+            ClientScenario::PlanOperations => plan_operation_updates(),
+            ClientScenario::EdgeSizes => edge_updates(negotiated),
+            ClientScenario::TerminalEscapes => {
+                let text = format!("Review {} the plan {}", ESCAPE_PROBES[0], ESCAPE_PROBES[1]);
+                if negotiated.plan_operations {
+                    vec![items_plan("plan-escapes", &[(&text, "high", "pending")])]
+                } else {
+                    vec![legacy(&[(&text, "high", "pending")])]
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for ClientScenario {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ClientScenario {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ClientScenario::ALL
+            .into_iter()
+            .find(|sc| sc.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = ClientScenario::ALL.iter().map(|sc| sc.name()).collect();
+                format!(
+                    "unknown client scenario `{s}` (expected one of {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+fn entries(list: &[(&str, &str, &str)]) -> Value {
+    Value::Array(
+        list.iter()
+            .map(|(content, priority, status)| {
+                json!({"content": content, "priority": priority, "status": status})
+            })
+            .collect(),
+    )
+}
+
+fn legacy(list: &[(&str, &str, &str)]) -> Value {
+    json!({"sessionUpdate": "plan", "entries": entries(list)})
+}
+
+fn items_plan(id: &str, list: &[(&str, &str, &str)]) -> Value {
+    json!({"sessionUpdate": "plan_update",
+           "plan": {"planId": id, "type": "items", "entries": entries(list)}})
+}
+
+fn legacy_updates() -> Vec<Value> {
+    let steps = [
+        ["pending", "pending", "pending"],
+        ["completed", "in_progress", "pending"],
+        ["completed", "completed", "completed"],
+    ];
+    let mut updates: Vec<Value> = steps
+        .iter()
+        .map(|[a, b, c]| {
+            legacy(&[
+                ("Add the --verbose flag", "high", a),
+                ("Document it", "medium", b),
+                ("Add a test", "low", c),
+            ])
+        })
+        .collect();
+    // "the Agent MUST send a complete list": an empty one clears the plan.
+    updates.push(legacy(&[]));
+    updates
+}
+
+fn plan_operation_updates() -> Vec<Value> {
+    vec![
+        items_plan(
+            "plan-main",
+            &[
+                ("Add the --verbose flag", "high", "pending"),
+                ("Document it", "medium", "pending"),
+            ],
+        ),
+        // Several plans at once.
+        json!({"sessionUpdate": "plan_update",
+               "plan": {"planId": "plan-notes", "type": "markdown",
+                        "content": "## Notes\n- keep the flag short\n- `-v` too"}}),
+        json!({"sessionUpdate": "plan_update",
+               "plan": {"planId": "plan-file", "type": "file", "uri": "file:///work/PLAN.md"}}),
+        items_plan(
+            "plan-main",
+            &[
+                ("Add the --verbose flag", "high", "completed"),
+                ("Document it", "medium", "in_progress"),
+            ],
+        ),
+        // A type change: the markdown plan becomes a list.
+        items_plan("plan-notes", &[("Keep the flag short", "low", "pending")]),
+        json!({"sessionUpdate": "plan_removed", "planId": "plan-notes"}),
+        // Removing an id that was never sent (or is already gone) is no-op.
+        json!({"sessionUpdate": "plan_removed", "planId": "plan-never-sent"}),
+        // Re-created after its removal.
+        json!({"sessionUpdate": "plan_update",
+               "plan": {"planId": "plan-notes", "type": "markdown", "content": "Back again."}}),
+        json!({"sessionUpdate": "plan_removed", "planId": "plan-file"}),
+    ]
+}
+
+/// Entries of the edge scenario.
+const MANY_ENTRIES: usize = 5000;
+/// Characters of the long entry.
+const LONG_CONTENT_CHARS: usize = 64 * 1024;
+
+fn edge_updates(negotiated: Negotiated) -> Vec<Value> {
+    let non_ascii = "Überprüfe die Ausgabe — 計画を確認 — تحقق من الخطة — 🧪✅ — e\u{301}";
+    let long = "long content ".repeat(LONG_CONTENT_CHARS / 13);
+    let many: Vec<Value> = (0..MANY_ENTRIES)
+        .map(|i| json!({"content": format!("Step {i}"), "priority": "low", "status": "pending"}))
+        .collect();
+    let mut special = vec![
+        json!({"content": non_ascii, "priority": "high", "status": "in_progress",
+               "_meta": {"acp-plan/probe": {"nested": [1, 2, 3]}}}),
+        json!({"content": long, "priority": "medium", "status": "pending"}),
+        json!({"content": "", "priority": "low", "status": "completed"}),
+    ];
+    if negotiated.revision == Revision::V2 {
+        // v2's enums are open to `_`-prefixed custom values.
+        special.push(
+            json!({"content": "Custom values", "priority": "_acp-plan.urgent",
+                            "status": "_acp-plan.blocked"}),
+        );
+    }
+    let meta = json!({"acp-plan/probe": true});
+    if negotiated.plan_operations {
+        vec![
+            json!({"sessionUpdate": "plan_update", "_meta": meta,
+                   "plan": {"planId": "plan-many", "type": "items", "entries": many}}),
+            json!({"sessionUpdate": "plan_update",
+                   "plan": {"planId": "plan-edge", "type": "items", "entries": special,
+                            "_meta": meta}}),
+            json!({"sessionUpdate": "plan_update",
+                   "plan": {"planId": "plan-long-markdown", "type": "markdown",
+                            "content": format!("# {non_ascii}\n\n{}", "- item\n".repeat(5000))}}),
+        ]
+    } else {
+        vec![
+            json!({"sessionUpdate": "plan", "entries": many, "_meta": meta}),
+            json!({"sessionUpdate": "plan", "entries": special}),
+        ]
+    }
+}
+
+/// The suite's permission request after the plans: a pending tool call and
+/// the options to allow or reject it.
+pub fn permission_params(session: &str) -> Value {
+    json!({
+        "sessionId": session,
+        "toolCall": {"toolCallId": "acp-plan-call-1", "title": "Write PLAN.md", "kind": "edit",
+                     "status": "pending"},
+        "options": [
+            {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
+            {"optionId": "reject", "name": "Reject", "kind": "reject_once"},
+        ],
+    })
+}
+
+/// The `tool_call` update announcing the call the permission request is about.
+pub fn tool_call_update() -> Value {
+    json!({"sessionUpdate": "tool_call", "toolCallId": "acp-plan-call-1",
+           "title": "Write PLAN.md", "kind": "edit", "status": "pending"})
+}
