@@ -45,10 +45,7 @@ impl Negotiated {
 
     /// The protocol version the suite answers with.
     pub fn protocol_version(self) -> u64 {
-        match self.revision {
-            Revision::V2 => 2,
-            Revision::Draft202605 | Revision::V1 => 1,
-        }
+        self.revision.protocol_version()
     }
 
     /// The suite's `initialize` result.
@@ -58,14 +55,14 @@ impl Negotiated {
             "title": "acp-plan conformance agent",
             "version": env!("CARGO_PKG_VERSION"),
         });
-        match self.revision {
-            Revision::V2 => json!({
+        match self.protocol_version() {
+            2 => json!({
                 "protocolVersion": 2,
                 "info": info,
                 "capabilities": {},
                 "authMethods": [],
             }),
-            Revision::Draft202605 | Revision::V1 => json!({
+            _ => json!({
                 "protocolVersion": 1,
                 "agentCapabilities": {"loadSession": true},
                 "agentInfo": info,
@@ -92,9 +89,10 @@ pub const FIRST_SESSION_ID: &str = "acp-plan-session-1";
 pub enum ClientScenario {
     /// Legacy `plan` updates: a list that progresses, then an empty list.
     Legacy,
-    /// Plan operations: an items plan and a markdown plan at once, a file
-    /// plan, a type change, a removal, the removal of an id never sent, and
-    /// the re-creation of a removed id.
+    /// Plan operations: an items plan and a markdown plan at once, a
+    /// markdown plan with the `path` of its file (schema 1.20.0), a type
+    /// change, a removal, the removal of an id never sent, and the
+    /// re-creation of a removed id.
     PlanOperations,
     /// Thousands of entries, long and non-ASCII content, `_meta` wherever
     /// it is allowed, and under v2 `_`-prefixed custom enum values.
@@ -126,7 +124,7 @@ impl ClientScenario {
     /// `negotiated`, if it cannot.
     pub fn not_applicable(self, negotiated: Negotiated) -> Option<&'static str> {
         match self {
-            ClientScenario::Legacy if negotiated.revision == Revision::V2 => {
+            ClientScenario::Legacy if negotiated.protocol_version() == 2 => {
                 Some("protocol v2 has no legacy plan update")
             }
             ClientScenario::PlanOperations if !negotiated.plan_operations => Some(
@@ -230,8 +228,11 @@ fn plan_operation_updates() -> Vec<Value> {
         json!({"sessionUpdate": "plan_update",
                "plan": {"planId": "plan-notes", "type": "markdown",
                         "content": "## Notes\n- keep the flag short\n- `-v` too"}}),
+        // Schema 1.20.0's plan kept in a file: markdown with the file's path.
         json!({"sessionUpdate": "plan_update",
-               "plan": {"planId": "plan-file", "type": "file", "uri": "file:///work/PLAN.md"}}),
+               "plan": {"planId": "plan-file", "type": "markdown",
+                        "content": "# Plan\n- add the flag\n- document it",
+                        "path": "/work/PLAN.md"}}),
         items_plan(
             "plan-main",
             &[
@@ -268,7 +269,7 @@ fn edge_updates(negotiated: Negotiated) -> Vec<Value> {
         json!({"content": long, "priority": "medium", "status": "pending"}),
         json!({"content": "", "priority": "low", "status": "completed"}),
     ];
-    if negotiated.revision == Revision::V2 {
+    if negotiated.protocol_version() == 2 {
         // v2's enums are open to `_`-prefixed custom values.
         special.push(
             json!({"content": "Custom values", "priority": "_acp-plan.urgent",
