@@ -17,14 +17,17 @@ import json
 import os
 import sys
 
-ID_KEY = {"draft-2026-05": "id", "v1": "planId", "v2": "planId"}
+ID_KEY = {"draft-2026-05": "id", "v1-1.17": "planId", "v1": "planId", "v2-1.17": "planId", "v2": "planId"}
+# Schema 1.20.0 (v1, v2): a markdown plan may name the file that holds it.
+MARKDOWN_PATH = {"v1", "v2"}
 
 
 class PlanStore:
     """What a client shows: per session, the legacy plan and keyed plans."""
 
-    def __init__(self, id_key):
+    def __init__(self, id_key, markdown_path):
         self.id_key = id_key
+        self.markdown_path = markdown_path
         self.sessions = {}
         self.loading = {}  # sessions loads opened and none has loaded yet: loads in flight
         self.unnamed = 0  # session/new or session/fork answers that named no session
@@ -49,7 +52,7 @@ class PlanStore:
             session["legacy"] = [shown_entry(e) for e in update["entries"]]
         elif kind == "plan_update":
             plan = update["plan"]
-            session["plans"][plan[self.id_key]] = shown_plan(plan, self.id_key)
+            session["plans"][plan[self.id_key]] = shown_plan(plan, self.id_key, self.markdown_path)
         elif kind == "plan_removed":
             session["plans"].pop(update[self.id_key], None)
 
@@ -61,13 +64,17 @@ def shown_entry(entry):
     return {k: entry[k] for k in ("content", "priority", "status")}
 
 
-def shown_plan(plan, id_key):
+def shown_plan(plan, id_key, markdown_path):
     kind = plan["type"]
     if kind == "items":
         return {"type": kind, "entries": [shown_entry(e) for e in plan["entries"]]}
-    if kind in ("file", "markdown"):
-        member = "uri" if kind == "file" else "content"
-        return {"type": kind, member: plan[member]}
+    if kind == "file":
+        return {"type": kind, "uri": plan["uri"]}
+    if kind == "markdown":
+        shown = {"type": kind, "content": plan["content"]}
+        if markdown_path and plan.get("path") is not None:
+            shown["path"] = plan["path"]
+        return shown
     return {k: v for k, v in plan.items() if k not in (id_key, "_meta")}  # v2 custom type
 
 
@@ -103,7 +110,7 @@ def read_item(item):
 
 def replay(group, case):
     """Feed a case to the store as the client: returns the states after each message."""
-    store = PlanStore(ID_KEY[group["revision"]])
+    store = PlanStore(ID_KEY[group["revision"]], group["revision"] in MARKDOWN_PATH)
     sent = {}  # the client's requests in flight: id -> (method, session it opened)
     states = []
     for item in case["messages"]:
