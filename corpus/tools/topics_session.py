@@ -382,6 +382,137 @@ def session(rev):
     c.agent_result(load, {})
     c.agent_result(resume, {})
 
+    # A running turn is not a replay: an update that may belong to a turn of
+    # the session still running is not judged as history.
+    def end_prompt(c, p, session=SESSION_SAVED):
+        """The end of prompt `p`'s turn: v1 the answer; v2 the answer, then the idle state_update."""
+        if rev is V2:
+            c.agent_result(p, {})
+            return c.update(session, {"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})
+        return c.end_turn(p)
+
+    c = case("ses-resume-while-a-prompt-is-in-flight",
+             "The session runs a prompt when the client sends session/resume again (no replay); a plan update before "
+             "the resume's answer may be that turn's, so it is not judged as a replay.",
+             near_miss=["SES-RESUME-REPLAY"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+    c.initialize()
+    resume = send_resume(c)
+    c.open(SESSION_SAVED)
+    c.agent_result(resume, {})
+    p = c.prompt(SESSION_SAVED, "Continue")
+    again = send_resume(c)
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    c.agent_result(again, {})
+    end_prompt(c, p)
+
+    c = case("ses-resume-after-the-turn-ended",
+             "Near miss of the one above: the turn has ended"
+             + (" (the idle state_update)" if rev is V2 else " (the prompt is answered)")
+             + " when the client sends session/resume again; a plan update before the resume's answer can only be history.",
+             docs=[(SESSION_SETUP, "Resuming Sessions")])
+    c.initialize()
+    resume = send_resume(c)
+    c.open(SESSION_SAVED)
+    c.agent_result(resume, {})
+    p = c.prompt(SESSION_SAVED, "Continue")
+    end_prompt(c, p)
+    again = send_resume(c)
+    c.expect("SES-RESUME-REPLAY", c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress"))), "/params/update/sessionUpdate")
+    c.agent_result(again, {})
+
+    c = case("ses-resume-retried-answered-once-then-prompt",
+             "The client sends session/resume twice; the agent answers the second only, and the client prompts: the "
+             "session is set up, and the turn's plan update is not a replay for the resume left unanswered.",
+             near_miss=["SES-RESUME-REPLAY", "SES-PROMPT-BEFORE-SETUP"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+    c.initialize()
+    send_resume(c)
+    second = send_resume(c)
+    c.open(SESSION_SAVED)
+    c.agent_result(second, {})
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    end_prompt(c, p)
+
+    if rev is V2:
+        c = case("ses-resume-while-a-v2-turn-runs-after-its-prompt-was-answered",
+                 "v2: a prompt is accepted (answered) and its turn runs until the idle state_update; a session/resume "
+                 "sent meanwhile is followed by the turn's plan update, not a replay.",
+                 near_miss=["SES-RESUME-REPLAY"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        resume = send_resume(c)
+        c.open(SESSION_SAVED)
+        c.agent_result(resume, {})
+        p = c.prompt(SESSION_SAVED, "Continue")
+        c.agent_result(p, {})
+        again = send_resume(c)
+        c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+        c.agent_result(again, {})
+        c.update(SESSION_SAVED, {"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})
+
+    # ---- SES-PROMPT-BEFORE-SETUP: the client prompts before the resume is answered
+    c = case("ses-prompt-before-resume-answered",
+             "The client prompts before the agent answered its session/resume: the client's breach of session setup; "
+             "the plan update that follows may be the prompt's turn, so the agent is not judged on it.",
+             near_miss=["SES-RESUME-REPLAY"], docs=[(PROMPT_TURN, "Prompt Turn")])
+    c.initialize()
+    resume = send_resume(c)
+    c.open(SESSION_SAVED)
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.expect("SES-PROMPT-BEFORE-SETUP", c.last, "/params/sessionId")
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    c.agent_result(resume, {})
+    end_prompt(c, p)
+
+    c = case("ses-prompt-before-load-answered",
+             "The client prompts before the agent answered the "
+             + ("session/resume from the start" if rev is V2 else "session/load") + " that sets the session up.",
+             docs=[(PROMPT_TURN, "Prompt Turn")])
+    c.initialize()
+    load = send_replaying(c)
+    c.open(SESSION_SAVED)
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("in_progress")))
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.expect("SES-PROMPT-BEFORE-SETUP", c.last, "/params/sessionId")
+    c.agent_result(load, {})
+    end_prompt(c, p)
+
+    c = case("ses-prompt-after-resume-answered",
+             "Near miss: the client prompts once the session/resume is answered.",
+             near_miss=["SES-PROMPT-BEFORE-SETUP"], docs=[(PROMPT_TURN, "Prompt Turn")])
+    c.initialize()
+    resume = send_resume(c)
+    c.open(SESSION_SAVED)
+    c.agent_result(resume, {})
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    end_prompt(c, p)
+
+    c = case("ses-prompt-on-live-session-while-it-is-resumed",
+             "Near miss: the session was created on this connection (session/new) and is set up; a prompt while a "
+             "session/resume of it is in flight prompts a session that is set up.",
+             near_miss=["SES-PROMPT-BEFORE-SETUP"], docs=[(PROMPT_TURN, "Prompt Turn")])
+    c.initialize()
+    c.new_session(SESSION)
+    resume = c.client_request("session/resume", {"sessionId": SESSION, "cwd": CWD, "mcpServers": []})
+    p = c.prompt(SESSION)
+    c.agent_result(resume, {})
+    c.update(SESSION, entries_plan(rev, steps3("completed", "in_progress")))
+    end_prompt(c, p, SESSION)
+
+    # ---- the client's malformed session/load is not the agent's unknown session
+    c = case("ses-load-without-session-id",
+             "The client's " + ("session/resume from the start" if rev is V2 else "session/load")
+             + " names no sessionId; the agent replays the session it meant: the agent is not judged for an unknown session.",
+             near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Resuming Sessions" if rev is V2 else "Loading Sessions")])
+    c.initialize()
+    params = {"cwd": CWD, "mcpServers": []}
+    if rev is V2:
+        params["replayFrom"] = {"type": "start"}
+    load = c.client_request("session/resume" if rev is V2 else "session/load", params)
+    c.open(SESSION_SAVED)
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("in_progress")))
+    c.agent_result(load, {})
+
     if rev is V2:
         c = case("ses-resume-replay-from-start",
                  "v2: session/resume with replayFrom {\"type\": \"start\"} replays plans before the answer, as asked.",

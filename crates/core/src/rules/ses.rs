@@ -161,7 +161,7 @@ pub const RESUME_REPLAY: Rule = Rule {
         document: docs::SESSION_SETUP_V1,
         section: "Resuming Sessions",
         text: "Unlike session/load, the Agent MUST NOT replay the conversation history via session/update notifications before responding.",
-        note: "Before the answer no turn of the session can run on this connection, so a plan update then restates the session's past: a replay.",
+        note: "Only an update that can be nothing but history is judged: none while a turn of the session may be running (a session/prompt in flight), whoever sent that prompt early (SES-PROMPT-BEFORE-SETUP).",
     },
     revision_citations: &[RevisionCitation {
         revision: Revision::V2,
@@ -169,7 +169,7 @@ pub const RESUME_REPLAY: Rule = Rule {
             document: docs::SESSION_SETUP_V2,
             section: "Resuming Sessions",
             text: "When replayFrom is omitted or null, the Agent MUST NOT replay the conversation history via session/update notifications before responding.",
-            note: "With replayFrom {\"type\": \"start\"} the agent replays plans as live traffic (Migrating to v2) and this rule does not apply.",
+            note: "With replayFrom {\"type\": \"start\"} the agent replays plans as live traffic (Migrating to v2) and this rule does not apply. Only an update that can be nothing but history is judged: none while a turn of the session may be running (a prompt not yet followed by the idle state_update).",
         },
     }],
 };
@@ -220,6 +220,29 @@ pub const UPDATE_AFTER_CANCEL: Rule = Rule {
     }],
 };
 
+pub const PROMPT_BEFORE_SETUP: Rule = Rule {
+    id: "SES-PROMPT-BEFORE-SETUP",
+    level: Level::Must,
+    basis: Basis::Text,
+    revisions: ALL_REVISIONS,
+    summary: "No `session/prompt` for a session whose `session/load` or `session/resume` is not answered yet",
+    citation: Citation {
+        document: docs::PROMPT_TURN_V1,
+        section: "Prompt Turn",
+        text: "Before sending prompts, Clients MUST first complete the initialization phase and session setup.",
+        note: "A session the client loads or resumes is set up when the agent answers that request. Until then the prompt's turn may run alongside the replay, so the agent is not judged on which of its updates are history (SES-RESUME-REPLAY).",
+    },
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::PROMPT_LIFECYCLE_V2,
+            section: "Prompt Turn",
+            text: "Before sending prompts, Clients MUST first complete the initialization phase and session setup.",
+            note: "A session the client resumes is set up when the agent answers session/resume; a batch that carries both does not wait for it. Until then the prompt's turn may run alongside the replay, so the agent is not judged on which of its updates are history (SES-RESUME-REPLAY).",
+        },
+    }],
+};
+
 pub const RULES: &[&Rule] = &[
     &BEFORE_INIT,
     &UNKNOWN_SESSION,
@@ -230,6 +253,7 @@ pub const RULES: &[&Rule] = &[
     &RESUME_REPLAY,
     &REPLAY_AFTER_ANSWER,
     &UPDATE_AFTER_CANCEL,
+    &PROMPT_BEFORE_SETUP,
 ];
 
 /// A successful initialize result without a protocolVersion the suite can
@@ -289,6 +313,19 @@ pub fn resume_replay(session: &str, request_line: u64) -> Diagnostic {
     .at("/params/update/sessionUpdate")
     .session(session)
     .hint("answer session/resume first; send plan updates once the session runs again")
+}
+
+pub fn prompt_before_setup(session: &str, request_line: u64) -> Diagnostic {
+    Diagnostic::new(
+        &PROMPT_BEFORE_SETUP,
+        format!(
+            "session/prompt for session `{}` before the agent answered the session/load or session/resume on line {request_line} that sets it up",
+            crate::text::shorten(session, 80)
+        ),
+    )
+    .at("/params/sessionId")
+    .session(session)
+    .hint("wait for the session/load or session/resume answer before prompting")
 }
 
 pub fn replay_after_answer(session: &str, answer_line: u64) -> Diagnostic {

@@ -130,7 +130,14 @@ impl Validator {
                     params.and_then(|p| self.repeat_of(p, &["sessionId"])),
                     "/params",
                 );
-                for session in self.session_ids(params, "/params") {
+                let sessions = self.session_ids(params, "/params");
+                if sessions.is_empty() {
+                    // The client's request names no session: the agent's
+                    // updates for a session nobody named may be the one it
+                    // meant, and are not the agent's unknown session.
+                    self.count_unnamed_session();
+                }
+                for session in sessions {
                     self.load(method, &session, asks_for_replay(params), awaits_answer);
                 }
             }
@@ -210,6 +217,24 @@ impl Validator {
     /// answer the suite will pair.
     fn prompt(&mut self, session: &str, awaits_answer: bool) {
         self.prefetch_session(session);
+        // A session opened only by a load or resume in flight is not set up
+        // yet (unless a line not read since may have been its answer).
+        if self.loaded_provisionally.contains_key(session) {
+            let setup = self.turns.quiet_resumes.first_for(session);
+            let setup = setup
+                .into_iter()
+                .chain(self.turns.replaying.first_for(session));
+            if let Some((line, _)) = setup.min().filter(|&(line, _)| self.lost_at < line) {
+                self.emit(ses::prompt_before_setup(session, line));
+            }
+        }
+        // A v2 turn runs until the idle state_update; a prompt whose answer
+        // is not tracked (at a limit) may run until any line: either way
+        // the session may be running.
+        if !awaits_answer || !self.revision.revision.spelling().legacy_plan {
+            let limit = self.config.limits.max_outstanding_requests;
+            Turns::bounded(&mut self.turns.running, limit, Key::new(session), self.line);
+        }
         // A new prompt starts a new turn: what ended before is over.
         if !self.turns.replayed.is_empty() {
             self.turns.replayed.remove(session);
@@ -288,6 +313,7 @@ impl Validator {
                 ("session/load" | "session/resume", Some(session)) => {
                     self.load(method, session, rpc.replay_from, awaits_answer);
                 }
+                ("session/load" | "session/resume", None) => self.count_unnamed_session(),
                 _ => {}
             }
             return true;
@@ -370,6 +396,12 @@ impl Validator {
                     }
                     _ => self.answered(method, request, result, error),
                 }
+            } else if matches!(method, "session/load" | "session/resume") {
+                // Whichever request it answers, this answer may end the
+                // resume's window: no later update is judged as its replay.
+                // (A replay in flight stays: it only keeps updates unjudged.)
+                self.turns.quiet_resumes.remove(&request);
+                every_unnamed = false;
             } else if matches!(method, "session/new" | "session/fork")
                 && error.is_none()
                 && result.is_some()

@@ -21,6 +21,11 @@ pub(super) struct Turns {
     pub replayed: FoldMap<Key, u64>,
     /// session/prompt requests in flight.
     pub prompts: SessionRequests,
+    /// Sessions whose turn may run with no prompt in flight: v2 sessions
+    /// prompted and not reported idle since (a v2 turn runs on after its
+    /// prompt is answered), and sessions prompted by a request the suite
+    /// did not track (at a limit). The prompt's line.
+    pub running: FoldMap<Key, u64>,
     /// Sessions the client cancelled whose turn has not ended yet.
     pub cancelling: FoldMap<Key, u64>,
     /// Sessions whose cancelled turn ended, until their next prompt: the end's line.

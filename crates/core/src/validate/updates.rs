@@ -200,7 +200,10 @@ impl Validator {
             self.open_session(session);
         }
         let index = self.update_session(session);
-        if kind == "state_update" && self.turns.cancelling.contains_key(session) {
+        if kind == "state_update"
+            && (self.turns.cancelling.contains_key(session)
+                || self.turns.running.contains_key(session))
+        {
             let idle = update
                 .or_else(|| reread_update(params))
                 .and_then(|u| last_member(u, "state"))
@@ -208,7 +211,9 @@ impl Validator {
                 .and_then(|s| interop::read_string(s.get()))
                 .is_some_and(|(state, _)| state == "idle");
             if idle {
-                self.turns.cancelling.remove(session);
+                self.turns.running.remove(session);
+            }
+            if idle && self.turns.cancelling.remove(session).is_some() {
                 let limit = self.config.limits.max_outstanding_requests;
                 Turns::bounded(
                     &mut self.turns.cancel_ended,
@@ -333,8 +338,14 @@ impl Validator {
         let resume = self.turns.quiet_resumes.first_for(session);
         if let Some((line, _)) = resume.filter(|&(line, _)| lost_at < line) {
             // A replay asked for by a load (or resume) of the session in
-            // flight too may be what this update is.
-            if self.turns.replaying.first_for(session).is_none() {
+            // flight too may be what this update is; so may a turn of the
+            // session that is running (v1: its prompt in flight; v2: not
+            // reported idle since its prompt), even one the client started
+            // too early (SES-PROMPT-BEFORE-SETUP): only what can be nothing
+            // but history is judged.
+            let running = self.turns.prompts.first_for(session).is_some()
+                || self.turns.running.contains_key(session);
+            if !running && self.turns.replaying.first_for(session).is_none() {
                 self.emit(ses::resume_replay(session, line));
             }
         }
