@@ -236,6 +236,10 @@ pub mod docs {
     pub const RFD: &str = "RFD Plan Operations Support";
     pub const SCHEMA_V1: &str = "ACP JSON Schema v1 (schema.unstable.json)";
     pub const SCHEMA_V2: &str = "ACP JSON Schema v2 (schema.unstable.json)";
+    /// The official Rust crate's doc comments (its JSON Schema descriptions)
+    /// at release 1.20.0, for what that release added to v2.
+    pub const SCHEMA_CRATE_1_20_V2: &str =
+        "ACP Rust schema crate agent-client-protocol-schema 1.20.0 (protocol v2)";
     pub const JSONRPC: &str = "JSON-RPC 2.0 Specification";
     pub const RFC8259: &str = "RFC 8259 (JSON)";
     pub const TRANSPORTS_V1: &str = "ACP Transports (protocol v1)";

@@ -1,6 +1,8 @@
 //! SES-*: connection and session lifecycle around plan updates.
 
-use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
+use crate::catalog::{
+    docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS, V2_ONLY,
+};
 use crate::diag::Diagnostic;
 use crate::spec::capability::{VersionFault, MAX_PROTOCOL_VERSION};
 use crate::spec::Revision;
@@ -178,23 +180,17 @@ pub const REPLAY_AFTER_ANSWER: Rule = Rule {
     id: "SES-REPLAY-AFTER-ANSWER",
     level: Level::Info,
     basis: Basis::Text,
-    revisions: ALL_REVISIONS,
-    summary: "A plan update for a loaded (v2: resumed with replay) session after the answer and before the next prompt: not part of the replay",
+    // v2 (release 1.20.0) ends a replay with replay_complete, and what
+    // follows it is live; an answer without it is SES-REPLAY-COMPLETE.
+    revisions: &[Revision::Draft202605, Revision::V1],
+    summary: "A plan update for a loaded session after the answer and before the next prompt: not part of the replay",
     citation: Citation {
         document: docs::SESSION_SETUP_V1,
         section: "Loading Sessions",
         text: "When all the conversation entries have been streamed to the Client, the Agent MUST respond to the original session/load request.",
         note: "If the update belongs to the history, it came after the answer that says the replay is over; if it is new, no text forbids it. The trace cannot tell: an info (the suite's replay comparison, LOAD-REPLAY-*, ends at the answer).",
     },
-    revision_citations: &[RevisionCitation {
-        revision: Revision::V2,
-        citation: Citation {
-            document: docs::SESSION_SETUP_V2,
-            section: "Resuming Sessions",
-            text: "When all requested replay entries have been reported to the Client, the Agent MUST respond to the original session/resume request.",
-            note: "If the update belongs to the history, it came after the answer that says the replay is over; if it is new, no text forbids it. The trace cannot tell: an info (the suite's replay comparison, LOAD-REPLAY-*, ends at the answer).",
-        },
-    }],
+    revision_citations: &[],
 };
 
 pub const UPDATE_AFTER_CANCEL: Rule = Rule {
@@ -243,6 +239,21 @@ pub const PROMPT_BEFORE_SETUP: Rule = Rule {
     }],
 };
 
+pub const REPLAY_COMPLETE: Rule = Rule {
+    id: "SES-REPLAY-COMPLETE",
+    level: Level::Must,
+    basis: Basis::Text,
+    revisions: V2_ONLY,
+    summary: "v2: one `replay_complete` per `session/resume` with a `replayFrom` cursor, before its successful answer; none without a cursor",
+    citation: Citation {
+        document: docs::SCHEMA_CRATE_1_20_V2,
+        section: "ReplayComplete",
+        text: "The Agent MUST send this exactly once on a session for each session/resume request with a replayFrom cursor, after the last replayed update for that session and before the response, even for an empty replay.",
+        note: "The same text: \"The Agent MUST NOT send it when replayFrom is omitted or null, or when it cannot finish the replay.\" A failed answer owes no marker; a resume whose replayFrom reads both ways (a repeated member) neither owes nor forbids one. The updates after the marker are live (\"Every update after it is not\"): SES-REPLAY-AFTER-ANSWER and the replay comparison end at the marker.",
+    },
+    revision_citations: &[],
+};
+
 pub const RULES: &[&Rule] = &[
     &BEFORE_INIT,
     &UNKNOWN_SESSION,
@@ -254,6 +265,7 @@ pub const RULES: &[&Rule] = &[
     &REPLAY_AFTER_ANSWER,
     &UPDATE_AFTER_CANCEL,
     &PROMPT_BEFORE_SETUP,
+    &REPLAY_COMPLETE,
 ];
 
 /// A successful initialize result without a protocolVersion the suite can
@@ -326,6 +338,49 @@ pub fn prompt_before_setup(session: &str, request_line: u64) -> Diagnostic {
     .at("/params/sessionId")
     .session(session)
     .hint("wait for the session/load or session/resume answer before prompting")
+}
+
+/// A successful session/resume answer with a replayFrom cursor and no
+/// replay_complete before it.
+pub fn replay_complete_missing(session: &str, request_line: u64) -> Diagnostic {
+    Diagnostic::new(
+        &REPLAY_COMPLETE,
+        format!(
+            "the agent answered the session/resume on line {request_line}, which gave a replayFrom cursor, without sending replay_complete for session `{}` first",
+            crate::text::shorten(session, 80)
+        ),
+    )
+    .at("/result")
+    .session(session)
+    .hint("send session/update replay_complete after the last replayed update, even for an empty replay, then answer")
+}
+
+/// A replay_complete no session/resume with a cursor asked for.
+pub fn replay_complete_unasked(session: &str) -> Diagnostic {
+    Diagnostic::new(
+        &REPLAY_COMPLETE,
+        format!(
+            "replay_complete for session `{}`, but no session/resume of it with a replayFrom cursor awaits its answer",
+            crate::text::shorten(session, 80)
+        ),
+    )
+    .at("/params/update/sessionUpdate")
+    .session(session)
+    .hint("send replay_complete only to end the replay a session/resume with replayFrom asked for")
+}
+
+/// A second replay_complete for the same session/resume.
+pub fn replay_complete_again(session: &str, request_line: u64) -> Diagnostic {
+    Diagnostic::new(
+        &REPLAY_COMPLETE,
+        format!(
+            "a second replay_complete for session `{}` before the answer to the session/resume on line {request_line}",
+            crate::text::shorten(session, 80)
+        ),
+    )
+    .at("/params/update/sessionUpdate")
+    .session(session)
+    .hint("send replay_complete exactly once per session/resume with replayFrom")
 }
 
 pub fn replay_after_answer(session: &str, answer_line: u64) -> Diagnostic {

@@ -137,8 +137,17 @@ impl Validator {
                     // meant, and are not the agent's unknown session.
                     self.count_unnamed_session();
                 }
+                // Every reading of a repeated `replayFrom`: a replay asked
+                // for by one of them keeps updates unjudged, and a marker is
+                // owed only when every reading asks.
+                let (asks, quiet) = replay_readings(params);
                 for session in sessions {
-                    self.load(method, &session, asks_for_replay(params), awaits_answer);
+                    self.load(method, &session, asks, awaits_answer);
+                    if asks && quiet && awaits_answer {
+                        let at = (self.line, self.element);
+                        let limit = self.config.limits.max_outstanding_requests;
+                        Turns::bounded(&mut self.turns.replay_optional, limit, at, ());
+                    }
                 }
             }
             "session/prompt" => {
@@ -177,11 +186,18 @@ impl Validator {
             || (!self.revision.revision.spelling().legacy_plan && replay_from);
         let at = (self.line, self.element);
         match (awaits_answer, replays) {
-            (true, true) => self.turns.replaying.insert(limit, at, session),
-            (true, false) => self.turns.quiet_resumes.insert(limit, at, session),
+            (true, true) => {
+                if !self.turns.replaying.insert(limit, at, session) {
+                    self.turns.replays_untracked = true;
+                }
+            }
+            (true, false) => {
+                self.turns.quiet_resumes.insert(limit, at, session);
+            }
             // A replay whose answer is not tracked may be what a later
             // update is: no resume of the session in flight judges it.
             (false, true) => {
+                self.turns.replays_untracked = true;
                 while let Some(resume) = self.turns.quiet_resumes.first_for(session) {
                     self.turns.quiet_resumes.remove(&resume);
                 }
@@ -476,10 +492,27 @@ impl Validator {
             }
             "session/load" | "session/resume" => {
                 self.turns.quiet_resumes.remove(&request);
+                let marked = self.turns.replay_marked.remove(&request).is_some();
+                let optional = self.turns.replay_optional.remove(&request).is_some();
                 if let Some(session) = self.turns.replaying.remove(&request) {
+                    // v2: a successful answer to a resume with a cursor
+                    // comes after its replay_complete (unless a line not
+                    // read since may have been the marker).
+                    let v2 = !self.revision.revision.spelling().legacy_plan;
+                    if v2
+                        && method == "session/resume"
+                        && error.is_none()
+                        && !marked
+                        && !optional
+                        && self.lost_at < request.0
+                    {
+                        self.emit(ses::replay_complete_missing(&session, request.0));
+                    }
                     // While another load of the session is in flight, its
-                    // replay may go on.
-                    if error.is_none() && self.turns.replaying.first_for(&session).is_none() {
+                    // replay may go on. v2 ends a replay with its marker,
+                    // and what comes after is live (SES-REPLAY-COMPLETE).
+                    if error.is_none() && !v2 && self.turns.replaying.first_for(&session).is_none()
+                    {
                         let limit = self.config.limits.max_outstanding_requests;
                         Turns::bounded(&mut self.turns.replayed, limit, session, self.line);
                     }
@@ -611,11 +644,27 @@ pub(super) fn read_session_ids(raw: Option<&RawValue>) -> Vec<(String, Option<Un
 }
 
 /// Whether session/resume params ask for a replay (v2 `replayFrom` other
-/// than absent or null).
+/// than absent or null), by its last value: what the skim reads.
+#[cfg(test)]
 pub(super) fn asks_for_replay(params: Option<&RawValue>) -> bool {
     params
         .and_then(|p| last_member(p.get(), "replayFrom"))
         .is_some_and(|r| r.get() != "null")
+}
+
+/// Whether some reading of session/resume params asks for a replay (a
+/// `replayFrom` that is not null), and whether some reading does not
+/// (absent, or null): each value of a repeated `replayFrom` is a reading.
+fn replay_readings(params: Option<&RawValue>) -> (bool, bool) {
+    let values = params.map_or_else(Vec::new, |p| {
+        crate::trace::members_named(p.get(), "replayFrom")
+    });
+    if values.is_empty() {
+        return (false, true);
+    }
+    let asks = values.iter().any(|value| value.get() != "null");
+    let quiet = values.iter().any(|value| value.get() == "null");
+    (asks, quiet)
 }
 
 /// `sessionId` of a params or result object (the last, if it repeats).

@@ -199,6 +199,13 @@ impl Validator {
         &self.state
     }
 
+    /// v2: what `session` showed at its last `replay_complete`, the end of
+    /// the replay a session/resume with a cursor asked for (what came after
+    /// it is live).
+    pub fn replay_end_plans(&self, session: &str) -> Option<&state::SessionPlans> {
+        self.turns.replay_ends.get(session)
+    }
+
     /// What a conformant client shows at the end, without a copy.
     pub fn into_state(self) -> ClientState {
         self.state

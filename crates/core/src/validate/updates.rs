@@ -223,6 +223,9 @@ impl Validator {
                 );
             }
         }
+        if kind == "replay_complete" && !revision.spelling().legacy_plan {
+            self.replay_complete(session, index);
+        }
         if !shape::PLAN_KINDS.contains(&kind) {
             return true;
         }
@@ -325,6 +328,42 @@ impl Validator {
             }
         }
         self.diagnostics.extend(kept);
+    }
+
+    /// v2 `replay_complete` for `session` (shown at `index`): the end of the
+    /// replay of the first session/resume with a cursor in flight for it
+    /// that has not had its marker; what the session shows now is what the
+    /// replay ends with.
+    fn replay_complete(&mut self, session: &str, index: Option<usize>) {
+        let limit = self.config.limits.max_outstanding_requests;
+        let pending = self.turns.replaying.all_for(session);
+        let unmarked = pending
+            .iter()
+            .find(|at| !self.turns.replay_marked.contains_key(*at));
+        match (unmarked, pending.first()) {
+            (Some(&at), _) => {
+                Turns::bounded(&mut self.turns.replay_marked, limit, at, self.line);
+                if let Some(plans) = index.and_then(|index| self.state.session_at(index)) {
+                    let plans = plans.clone();
+                    Turns::bounded(&mut self.turns.replay_ends, limit, Key::new(session), plans);
+                }
+            }
+            // Each of the resumes in flight had its marker; a line not read
+            // since the first may have been another resume.
+            (None, Some(&(line, _))) => {
+                let optional = pending
+                    .iter()
+                    .any(|at| self.turns.replay_optional.contains_key(at));
+                if self.lost_at < line && !optional && !self.turns.replays_untracked {
+                    self.emit(ses::replay_complete_again(session, line));
+                }
+            }
+            (None, None) => {
+                if self.lost_at == 0 && !self.turns.replays_untracked {
+                    self.emit(ses::replay_complete_unasked(session));
+                }
+            }
+        }
     }
 
     /// A plan update against the session's boundaries: a quiet resume not yet
