@@ -724,4 +724,27 @@ def session(rev):
     c.update(SESSION, entries_plan(rev, steps3("completed", "in_progress")))
     c.end_turn(p)
 
+    if rev is V2:
+        c = case("ses-stray-cancel-while-idle",
+                 "v2: the client cancels a session that is idle (its turn ended); the cancel cancels nothing, so the next "
+                 "turn is not a cancelled one and a plan update after it ends is not late.",
+                 near_miss=["SES-UPDATE-AFTER-CANCEL"], docs=[(PROMPT_TURN, "Cancellation")])
+        p = c.start()
+        end_prompt(c, p, SESSION)
+        c.c2a(notification("session/cancel", {"sessionId": SESSION}))
+        p = c.prompt(SESSION, "Try again")
+        c.update(SESSION, entries_plan(rev, steps3("in_progress")))
+        end_prompt(c, p, SESSION)
+        c.update(SESSION, entries_plan(rev, steps3("completed")))
+    else:
+        c = case("ses-state-update-does-not-end-a-turn",
+                 "A state_update (v2's, no update of this revision) after session/cancel does not end the turn: the "
+                 "session/prompt answer does, so the plan update before that answer is in time.",
+                 near_miss=["SES-UPDATE-AFTER-CANCEL"], docs=[(PROMPT_TURN, "Cancellation")])
+        p = c.start()
+        c.c2a(notification("session/cancel", {"sessionId": SESSION}))
+        c.update(SESSION, {"sessionUpdate": "state_update", "state": "idle", "stopReason": "cancelled"})
+        c.update(SESSION, entries_plan(rev, steps3("completed")))
+        c.end_turn(p, "cancelled")
+
     return ("Sessions: initialize first, updates only for established sessions (session/new, load, resume, fork), the shape of session/update params, interleaved sessions.", cases)

@@ -269,9 +269,12 @@ impl Validator {
     /// A `session/cancel` for `session`.
     fn cancel(&mut self, session: &str) {
         // v1 ends the turn with the prompt's answer (so a prompt must be in
-        // flight); v2 with an idle state_update.
+        // flight); v2 with an idle state_update (so the session must be
+        // running: a cancel while idle cancels nothing, and must not make
+        // the next turn look cancelled).
         let v2 = !self.revision.revision.spelling().legacy_plan;
-        if v2 || self.turns.prompts.first_for(session).is_some() {
+        let running = self.turns.running.contains_key(session);
+        if (v2 && running) || self.turns.prompts.first_for(session).is_some() {
             let limit = self.config.limits.max_outstanding_requests;
             Turns::bounded(
                 &mut self.turns.cancelling,

@@ -200,7 +200,10 @@ impl Validator {
             self.open_session(session);
         }
         let index = self.update_session(session);
+        // v2's state_update ends a turn; v1 and the draft have none (a
+        // v1 trace's state_update is an extension's, and ends nothing).
         if kind == "state_update"
+            && !revision.spelling().legacy_plan
             && (self.turns.cancelling.contains_key(session)
                 || self.turns.running.contains_key(session))
         {
