@@ -504,6 +504,18 @@ def session(rev):
     answer_replay(c, load)
     end_prompt(c, p)
 
+    c = case("ses-prompt-after-a-resume-answer-with-a-garbled-id",
+             "The agent answers session/resume under an id no request has (its error); that may have been the resume's "
+             "answer, so the client's prompt after it is not judged as sent before setup.",
+             near_miss=["SES-PROMPT-BEFORE-SETUP"], docs=[(PROMPT_TURN, "Prompt Turn")])
+    c.initialize()
+    resume = send_resume(c)
+    c.open(SESSION_SAVED)
+    c.expect("ENV-UNKNOWN-RESPONSE", c.agent_result(f"{resume}-garbled", {}), "/id")
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    end_prompt(c, p)
+
     c = case("ses-prompt-after-resume-answered",
              "Near miss: the client prompts once the session/resume is answered.",
              near_miss=["SES-PROMPT-BEFORE-SETUP"], docs=[(PROMPT_TURN, "Prompt Turn")])

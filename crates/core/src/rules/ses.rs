@@ -226,7 +226,7 @@ pub const PROMPT_BEFORE_SETUP: Rule = Rule {
         document: docs::PROMPT_TURN_V1,
         section: "Prompt Turn",
         text: "Before sending prompts, Clients MUST first complete the initialization phase and session setup.",
-        note: "A session the client loads or resumes is set up when the agent answers that request. Until then the prompt's turn may run alongside the replay, so the agent is not judged on which of its updates are history (SES-RESUME-REPLAY).",
+        note: "A session the client loads or resumes is set up when the agent answers that request; not judged when a line since the request may have been that answer (unreadable, or a response to no request in flight). Until then the prompt's turn may run alongside the replay, so the agent is not judged on which of its updates are history (SES-RESUME-REPLAY).",
     },
     revision_citations: &[RevisionCitation {
         revision: Revision::V2,
@@ -234,7 +234,7 @@ pub const PROMPT_BEFORE_SETUP: Rule = Rule {
             document: docs::PROMPT_LIFECYCLE_V2,
             section: "Prompt Turn",
             text: "Before sending prompts, Clients MUST first complete the initialization phase and session setup.",
-            note: "A session the client resumes is set up when the agent answers session/resume; a batch that carries both does not wait for it. Until then the prompt's turn may run alongside the replay, so the agent is not judged on which of its updates are history (SES-RESUME-REPLAY).",
+            note: "A session the client resumes is set up when the agent answers session/resume; a batch that carries both does not wait for it. Not judged when a line since the request may have been that answer (unreadable, or a response to no request in flight). Until then the prompt's turn may run alongside the replay, so the agent is not judged on which of its updates are history (SES-RESUME-REPLAY).",
         },
     }],
 };

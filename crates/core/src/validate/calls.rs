@@ -19,7 +19,11 @@ impl Validator {
         for fault in &faults {
             self.emit(env::frame_fault(fault));
         }
-        let Some(frame) = frame else { return };
+        let Some(frame) = frame else {
+            // Whatever it was, it may have been an answer.
+            self.garbled_at = self.line;
+            return;
+        };
         match frame {
             Frame::Request { id, method, params } => {
                 let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(&method))
@@ -69,6 +73,17 @@ impl Validator {
                 let outcome = self.correlator.response(direction, &id);
                 if let Some(d) = env::response_outcome(&outcome, &id) {
                     self.emit(d);
+                }
+                let paired = matches!(
+                    outcome,
+                    ResponseOutcome::Answers { .. }
+                        | ResponseOutcome::Ambiguous { .. }
+                        | ResponseOutcome::AnswersUnplaced { .. }
+                );
+                if !paired {
+                    // An answer the suite pairs with no request in flight
+                    // (its id garbled, or past a limit) may be any request's.
+                    self.garbled_at = self.line;
                 }
                 match outcome {
                     ResponseOutcome::Answers { request, .. } if request.also.is_empty() => {
@@ -234,13 +249,15 @@ impl Validator {
     fn prompt(&mut self, session: &str, awaits_answer: bool) {
         self.prefetch_session(session);
         // A session opened only by a load or resume in flight is not set up
-        // yet (unless a line not read since may have been its answer).
+        // yet (unless a line since may have been its answer: not read, or
+        // read but not paired).
         if self.loaded_provisionally.contains_key(session) {
             let setup = self.turns.quiet_resumes.first_for(session);
             let setup = setup
                 .into_iter()
                 .chain(self.turns.replaying.first_for(session));
-            if let Some((line, _)) = setup.min().filter(|&(line, _)| self.lost_at < line) {
+            let unknown_since = self.lost_at.max(self.garbled_at);
+            if let Some((line, _)) = setup.min().filter(|&(line, _)| unknown_since < line) {
                 self.emit(ses::prompt_before_setup(session, line));
             }
         }
