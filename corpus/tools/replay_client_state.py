@@ -135,7 +135,9 @@ def receive_message(store, sent, direction, message):
             return
         params = message.get("params") or {}
         opened = None
-        if message["method"] in ("session/load", "session/resume") and "id" in message:
+        if message["method"] in ("session/load", "session/resume") and not isinstance(params.get("sessionId"), str):
+            store.unnamed += 1  # the client named no session: an update may be for the one it meant
+        elif message["method"] in ("session/load", "session/resume") and "id" in message:
             session = params["sessionId"]
             if session not in store.sessions:
                 store.loading[session] = 0

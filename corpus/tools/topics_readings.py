@@ -259,6 +259,55 @@ def readings(rev):
     c.update(SESSION, plan_of(steps3()))
     c.end_turn(p)
 
+    # One value spelled twice is one reading, not two: readings are told
+    # apart by JSON value (spacing, escapes, number spelling), not by text.
+    for bare in (False, True):
+        tail = "-bare" if bare else ""
+
+        def send(c, direction, text):
+            """`text` as an enveloped message, or (bare) as a bare trace line."""
+            return c.record(text) if bare else c.raw(direction, text)
+
+        c = case("repeat-answer-id-same-value-spelled-twice" + tail,
+                 "The agent writes the `id` of its session/prompt answer twice with one value"
+                 + (", in a bare trace" if bare else ", `n` then ` n` (spaced otherwise)") + ": one answer, not two, so no duplicate response.",
+                 near_miss=["ENV-DUPLICATE-RESPONSE", "ENV-UNKNOWN-RESPONSE"], docs=[(RFC8259, "4. Objects")])
+        p = c.start()
+        c.update(SESSION, plan_of(steps3()))
+        answer = {"jsonrpc": "2.0", "id": p, "result": {"stopReason": "end_turn"}}
+        c.expect("ENV-DUPLICATE-KEY", send(c, "agent_to_client", repeat(answer, f'"id":{p}', f'"id":{p}', f'"id":{p}' if bare else f'"id": {p}')), "/id")
+
+        c = case("repeat-answer-id-different-values" + tail,
+                 "Near miss of the one above: the agent writes the `id` of its session/prompt answer as `n` and `n+1`"
+                 + (", in a bare trace" if bare else "") + ": two readings, one answers the prompt, the other nothing.",
+                 docs=[(RFC8259, "4. Objects")])
+        p = c.start()
+        c.update(SESSION, plan_of(steps3()))
+        answer = {"jsonrpc": "2.0", "id": p, "result": {"stopReason": "end_turn"}}
+        c.expect("ENV-DUPLICATE-KEY", send(c, "agent_to_client", repeat(answer, f'"id":{p}', f'"id":{p}', f'"id":{p + 1}')), "/id")
+        c.expect("ENV-UNKNOWN-RESPONSE", c.last, "/id")
+
+        c = case("repeat-version-same-value-escaped-and-decimal" + tail,
+                 "The client writes `protocolVersion` twice with one value, once as `"
+                 + str(rev.protocol_version) + "` and once as `" + str(rev.protocol_version) + ".0e0`, and its method once escaped"
+                 + (", in a bare trace" if bare else "") + ": one initialize, read once, so each finding about it is said once.",
+                 docs=[(RFC8259, "4. Objects")])
+        init = c.client_message("initialize", {"protocolVersion": rev.protocol_version, "clientCapabilities": c.capabilities({})})
+        text = repeat(init, f'"protocolVersion":{rev.protocol_version}', f'"protocolVersion":{rev.protocol_version}',
+                      f'"protocolVersion":{rev.protocol_version}.0e0')
+        text = text.replace('"method":"initialize"', '"method":"initialize","\u006dethod":"initi\u0061lize"')
+        first = send(c, "client_to_agent", text)
+        c.expect("ENV-DUPLICATE-KEY", first, "/method")
+        c.expect("ENV-DUPLICATE-KEY", first, "/params/protocolVersion")
+        c.answer_initialize(init["id"])
+        c.new_session()
+        p = c.prompt()
+        if rev.cap_key is not None:
+            c.expect("CAP-PLAN-OPS", c.update(SESSION, items(rev, "plan-1", steps3()), shown=False), CAP_POINTER)
+        else:
+            c.update(SESSION, plan_of(steps3()))
+        c.end_turn(p)
+
     c = case("repeat-method-in-session-new-answered-without-session-id",
              "The client writes `method` twice, `session/prompt` then `session/new`, so the request may be a session/new or not. The agent's answer names no session (the agent's error only if it is a session/new), and its plan update for a session nobody named is taken as that session's (an error only if it is not): the agent is judged on neither. A reader that keeps the last value reads a session/new answered without a session id, and shows the plan as the reference client does.",
              near_miss=["SES-NEW-SESSION-ID", "SES-UNKNOWN-SESSION"], docs=[(RFC8259, "4. Objects")])

@@ -4,7 +4,7 @@ session/update), session/load replay, resume and fork, interleaved sessions."""
 from vectorlib import (
     Case, SESSION, SESSION_2, SESSION_SAVED, CWD, MD_STEPS, SESSION_SETUP, RFD, PROMPT_TURN, V2,
     entry, steps3, legacy, items, markdown, removed, entries_plan, chunk, notification, session_update,
-    line,
+    line, RULES,
 )
 
 
@@ -12,6 +12,9 @@ def session(rev):
     cases = []
 
     def case(slug, description, **kw):
+        # A near miss only where the rule applies (SES-REPLAY-AFTER-ANSWER
+        # is not a v2 rule since release 1.20.0's replay_complete).
+        kw["near_miss"] = [r for r in kw.get("near_miss", []) if rev.name in RULES[r]["revisions"]]
         c = Case(rev, slug, description, **kw)
         cases.append(c)
         return c
@@ -32,6 +35,16 @@ def session(rev):
     def send_replaying(c):
         """The request that asks for a replay: v2's session/resume from the start, else session/load."""
         return send_resume(c, replay=True) if rev.protocol_version == 2 else send_load(c)
+
+    def replay_complete(c, session=SESSION_SAVED):
+        """v2 (release 1.20.0): the marker that ends a replay session/resume asked for."""
+        return c.update(session, {"sessionUpdate": "replay_complete"})
+
+    def answer_replay(c, id, session=SESSION_SAVED):
+        """The agent's successful answer to a replaying request, after v2's replay_complete."""
+        if rev is V2:
+            replay_complete(c, session)
+        return c.agent_result(id, {})
 
     def answer_error(c, id, code=-32002, message="Resource not found"):
         """The agent's error answer to request `id`."""
@@ -379,8 +392,166 @@ def session(rev):
     load = send_replaying(c)
     c.open(SESSION_SAVED)
     c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
-    c.agent_result(load, {})
+    answer_replay(c, load)
     c.agent_result(resume, {})
+
+    # A running turn is not a replay: an update that may belong to a turn of
+    # the session still running is not judged as history.
+    def end_prompt(c, p, session=SESSION_SAVED):
+        """The end of prompt `p`'s turn: v1 the answer; v2 the answer, then the idle state_update."""
+        if rev.protocol_version == 2:
+            c.agent_result(p, {})
+            return c.update(session, {"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})
+        return c.end_turn(p)
+
+    c = case("ses-resume-while-a-prompt-is-in-flight",
+             "The session runs a prompt when the client sends session/resume again (no replay); a plan update before "
+             "the resume's answer may be that turn's, so it is not judged as a replay.",
+             near_miss=["SES-RESUME-REPLAY"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+    c.initialize()
+    resume = send_resume(c)
+    c.open(SESSION_SAVED)
+    c.agent_result(resume, {})
+    p = c.prompt(SESSION_SAVED, "Continue")
+    again = send_resume(c)
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    c.agent_result(again, {})
+    end_prompt(c, p)
+
+    c = case("ses-resume-after-the-turn-ended",
+             "Near miss of the one above: the turn has ended"
+             + (" (the idle state_update)" if rev.protocol_version == 2 else " (the prompt is answered)")
+             + " when the client sends session/resume again; a plan update before the resume's answer can only be history.",
+             docs=[(SESSION_SETUP, "Resuming Sessions")])
+    c.initialize()
+    resume = send_resume(c)
+    c.open(SESSION_SAVED)
+    c.agent_result(resume, {})
+    p = c.prompt(SESSION_SAVED, "Continue")
+    end_prompt(c, p)
+    again = send_resume(c)
+    c.expect("SES-RESUME-REPLAY", c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress"))), "/params/update/sessionUpdate")
+    c.agent_result(again, {})
+
+    c = case("ses-resume-retried-answered-once-then-prompt",
+             "The client sends session/resume twice; the agent answers the second only, and the client prompts: the "
+             "session is set up, and the turn's plan update is not a replay for the resume left unanswered.",
+             near_miss=["SES-RESUME-REPLAY", "SES-PROMPT-BEFORE-SETUP"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+    c.initialize()
+    send_resume(c)
+    second = send_resume(c)
+    c.open(SESSION_SAVED)
+    c.agent_result(second, {})
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    end_prompt(c, p)
+
+    if rev.protocol_version == 2:
+        c = case("ses-resume-while-a-v2-turn-runs-after-its-prompt-was-answered",
+                 "v2: a prompt is accepted (answered) and its turn runs until the idle state_update; a session/resume "
+                 "sent meanwhile is followed by the turn's plan update, not a replay.",
+                 near_miss=["SES-RESUME-REPLAY"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        resume = send_resume(c)
+        c.open(SESSION_SAVED)
+        c.agent_result(resume, {})
+        p = c.prompt(SESSION_SAVED, "Continue")
+        c.agent_result(p, {})
+        again = send_resume(c)
+        c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+        c.agent_result(again, {})
+        c.update(SESSION_SAVED, {"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"})
+
+    c = case("ses-resume-answered-ambiguously-closes-its-window",
+             "The client's session/resume and the agent's fs/read_text_file share one id, and a bare response with that id "
+             "may answer either: whichever it answers, the resume's window may be closed, so a plan update after the "
+             "next turn is not judged as a replay.",
+             near_miss=["SES-RESUME-REPLAY"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+    c.initialize()
+    resume = send_resume(c)
+    c.open(SESSION_SAVED)
+    c.record(line({"jsonrpc": "2.0", "id": resume, "method": "fs/read_text_file",
+                   "params": {"sessionId": SESSION_SAVED, "path": "/work/PLAN.md"}}))
+    c.expect("TRACE-DIRECTION", c.record(line({"jsonrpc": "2.0", "id": resume, "result": {}})), "/id")
+    p = c.prompt(SESSION_SAVED, "Continue")
+    end_prompt(c, p)
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+
+    # ---- SES-PROMPT-BEFORE-SETUP: the client prompts before the resume is answered
+    c = case("ses-prompt-before-resume-answered",
+             "The client prompts before the agent answered its session/resume: the client's breach of session setup; "
+             "the plan update that follows may be the prompt's turn, so the agent is not judged on it.",
+             near_miss=["SES-RESUME-REPLAY"], docs=[(PROMPT_TURN, "Prompt Turn")])
+    c.initialize()
+    resume = send_resume(c)
+    c.open(SESSION_SAVED)
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.expect("SES-PROMPT-BEFORE-SETUP", c.last, "/params/sessionId")
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    c.agent_result(resume, {})
+    end_prompt(c, p)
+
+    c = case("ses-prompt-before-load-answered",
+             "The client prompts before the agent answered the "
+             + ("session/resume from the start" if rev.protocol_version == 2 else "session/load") + " that sets the session up.",
+             docs=[(PROMPT_TURN, "Prompt Turn")])
+    c.initialize()
+    load = send_replaying(c)
+    c.open(SESSION_SAVED)
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("in_progress")))
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.expect("SES-PROMPT-BEFORE-SETUP", c.last, "/params/sessionId")
+    answer_replay(c, load)
+    end_prompt(c, p)
+
+    c = case("ses-prompt-after-a-resume-answer-with-a-garbled-id",
+             "The agent answers session/resume under an id no request has (its error); that may have been the resume's "
+             "answer, so the client's prompt after it is not judged as sent before setup.",
+             near_miss=["SES-PROMPT-BEFORE-SETUP"], docs=[(PROMPT_TURN, "Prompt Turn")])
+    c.initialize()
+    resume = send_resume(c)
+    c.open(SESSION_SAVED)
+    c.expect("ENV-UNKNOWN-RESPONSE", c.agent_result(f"{resume}-garbled", {}), "/id")
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    end_prompt(c, p)
+
+    c = case("ses-prompt-after-resume-answered",
+             "Near miss: the client prompts once the session/resume is answered.",
+             near_miss=["SES-PROMPT-BEFORE-SETUP"], docs=[(PROMPT_TURN, "Prompt Turn")])
+    c.initialize()
+    resume = send_resume(c)
+    c.open(SESSION_SAVED)
+    c.agent_result(resume, {})
+    p = c.prompt(SESSION_SAVED, "Continue")
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    end_prompt(c, p)
+
+    c = case("ses-prompt-on-live-session-while-it-is-resumed",
+             "Near miss: the session was created on this connection (session/new) and is set up; a prompt while a "
+             "session/resume of it is in flight prompts a session that is set up.",
+             near_miss=["SES-PROMPT-BEFORE-SETUP"], docs=[(PROMPT_TURN, "Prompt Turn")])
+    c.initialize()
+    c.new_session(SESSION)
+    resume = c.client_request("session/resume", {"sessionId": SESSION, "cwd": CWD, "mcpServers": []})
+    p = c.prompt(SESSION)
+    c.agent_result(resume, {})
+    c.update(SESSION, entries_plan(rev, steps3("completed", "in_progress")))
+    end_prompt(c, p, SESSION)
+
+    # ---- the client's malformed session/load is not the agent's unknown session
+    c = case("ses-load-without-session-id",
+             "The client's " + ("session/resume from the start" if rev.protocol_version == 2 else "session/load")
+             + " names no sessionId; the agent replays the session it meant: the agent is not judged for an unknown session.",
+             near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Resuming Sessions" if rev.protocol_version == 2 else "Loading Sessions")])
+    c.initialize()
+    params = {"cwd": CWD, "mcpServers": []}
+    if rev.protocol_version == 2:
+        params["replayFrom"] = {"type": "start"}
+    load = c.client_request("session/resume" if rev.protocol_version == 2 else "session/load", params)
+    c.open(SESSION_SAVED)
+    c.update(SESSION_SAVED, entries_plan(rev, steps3("in_progress")))
+    c.agent_result(load, {})
 
     if rev.protocol_version == 2:
         c = case("ses-resume-replay-from-start",
@@ -390,21 +561,121 @@ def session(rev):
         resume = send_resume(c, replay=True)
         c.open(SESSION_SAVED)
         c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
-        c.agent_result(resume, {})
+        answer_replay(c, resume)
         p = c.prompt(SESSION_SAVED, "Continue")
         c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "completed")))
         c.end_turn(p)
 
+    # ---- SES-REPLAY-COMPLETE (v2, release 1.20.0)
+    if rev is V2:
+        def resume_with(c, replay_from):
+            params = {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": [], "replayFrom": replay_from}
+            return c.client_request("session/resume", params)
+
+        c = case("ses-replay-complete-missing",
+                 "v2: the agent replays from the start and answers session/resume without replay_complete first.",
+                 docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        resume = send_resume(c, replay=True)
+        c.open(SESSION_SAVED)
+        c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+        c.expect("SES-REPLAY-COMPLETE", c.agent_result(resume, {}), "/result")
+
+        c = case("ses-replay-complete-then-live-plan",
+                 "v2: replay_complete ends the replay; the plan updates after it (before and after the answer) are live, "
+                 "neither history nor a late replay.",
+                 near_miss=["SES-REPLAY-COMPLETE", "SES-REPLAY-AFTER-ANSWER"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        resume = send_resume(c, replay=True)
+        c.open(SESSION_SAVED)
+        c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+        replay_complete(c)
+        c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "completed")))
+        c.agent_result(resume, {})
+        c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "completed", "in_progress")))
+
+        c = case("ses-replay-complete-empty-replay",
+                 "v2: a replay with nothing to replay still ends with replay_complete before the answer.",
+                 near_miss=["SES-REPLAY-COMPLETE"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        resume = resume_with(c, {"type": "start"})
+        c.open(SESSION_SAVED)
+        replay_complete(c)
+        c.agent_result(resume, {})
+
+        c = case("ses-replay-complete-failed-resume",
+                 "v2: a resume with a cursor that fails owes no replay_complete (\"MUST NOT send it ... when it cannot finish the replay\").",
+                 near_miss=["SES-REPLAY-COMPLETE"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        resume = send_resume(c, replay=True)
+        answer_error(c, resume)
+
+        for replay_from, slug in ((None, "null"), ("absent", "absent")):
+            c = case(f"ses-replay-complete-without-cursor-{slug}",
+                     "v2: replay_complete for a session/resume whose replayFrom is "
+                     + ("null" if replay_from is None else "omitted") + ": no replay was asked for, so no marker is due.",
+                     docs=[(SESSION_SETUP, "Resuming Sessions")])
+            c.initialize()
+            resume = resume_with(c, None) if replay_from is None else send_resume(c)
+            c.open(SESSION_SAVED)
+            c.expect("SES-REPLAY-COMPLETE", replay_complete(c), "/params/update/sessionUpdate")
+            c.agent_result(resume, {})
+
+        c = case("ses-replay-complete-twice",
+                 "v2: two replay_complete for one session/resume with a cursor: exactly once is due.",
+                 docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        resume = send_resume(c, replay=True)
+        c.open(SESSION_SAVED)
+        replay_complete(c)
+        c.expect("SES-REPLAY-COMPLETE", replay_complete(c), "/params/update/sessionUpdate")
+        c.agent_result(resume, {})
+
+        c = case("ses-replay-complete-once-per-resume",
+                 "v2: two session/resume with a cursor of one session in flight, one replay_complete each.",
+                 near_miss=["SES-REPLAY-COMPLETE"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        first = send_resume(c, replay=True)
+        second = send_resume(c, replay=True)
+        c.open(SESSION_SAVED)
+        replay_complete(c)
+        replay_complete(c)
+        c.agent_result(first, {})
+        c.agent_result(second, {})
+
+        c = case("ses-replay-from-given-twice-start-and-null",
+                 "v2: the client writes replayFrom twice, {\"type\": \"start\"} then null: one reading asks for a replay, "
+                 "the other forbids it. The agent replays without replay_complete: no reading's rule breaks in every reading, "
+                 "so neither SES-RESUME-REPLAY nor SES-REPLAY-COMPLETE is an error.",
+                 near_miss=["SES-RESUME-REPLAY", "SES-REPLAY-COMPLETE"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        message = c.client_message("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": [],
+                                                      "replayFrom": {"type": "start"}})
+        text = line(message).replace('"replayFrom":{"type":"start"}', '"replayFrom":{"type":"start"},"replayFrom":null')
+        c.expect("ENV-DUPLICATE-KEY", c.raw("client_to_agent", text), "/params/replayFrom")
+        c.open(SESSION_SAVED)
+        c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+        c.agent_result(message["id"], {})
+
     # ---- SES-REPLAY-AFTER-ANSWER
     c = case("ses-replay-plan-after-answer",
+             "v2: the replay is answered without replay_complete (an error), then a plan update comes before any prompt."
+             if rev is V2 else
              "The replay is answered, then a plan update comes before any prompt: not part of the replay (an info: history sent too late, or a new plan).",
              docs=[(SESSION_SETUP, "Resuming Sessions" if rev.protocol_version == 2 else "Loading Sessions")])
     c.initialize()
     load = send_replaying(c)
     c.open(SESSION_SAVED)
     c.update(SESSION_SAVED, chunk("Here is my plan."))
-    c.agent_result(load, {})
-    c.expect("SES-REPLAY-AFTER-ANSWER", c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress"))), "/params/update/sessionUpdate")
+    if rev is V2:
+        # Release 1.20.0: an answer without replay_complete is an error of
+        # its own, and what follows the answer is not judged as the replay.
+        c.expect("SES-REPLAY-COMPLETE", c.agent_result(load, {}), "/result")
+        c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+    else:
+        c.agent_result(load, {})
+        c.expect("SES-REPLAY-AFTER-ANSWER",
+                 c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress"))), "/params/update/sessionUpdate")
 
     c = case("ses-replay-plan-after-next-prompt",
              "The replay is answered; the next plan update comes with the next prompt: a new turn, not the replay.",
@@ -414,7 +685,7 @@ def session(rev):
     load = send_replaying(c)
     c.open(SESSION_SAVED)
     c.update(SESSION_SAVED, entries_plan(rev, steps3("in_progress")))
-    c.agent_result(load, {})
+    answer_replay(c, load)
     p = c.prompt(SESSION_SAVED, "Continue")
     c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
     c.end_turn(p)
@@ -429,9 +700,9 @@ def session(rev):
     for _ in range(2):
         loads.append(send_replaying(c))
     c.open(SESSION_SAVED)
-    c.agent_result(loads[0], {})
+    answer_replay(c, loads[0])
     c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
-    c.agent_result(loads[1], {})
+    answer_replay(c, loads[1])
 
     # ---- SES-UPDATE-AFTER-CANCEL
     def cancelled_turn(c, p):
@@ -464,5 +735,28 @@ def session(rev):
     p = c.prompt(SESSION, "Try again")
     c.update(SESSION, entries_plan(rev, steps3("completed", "in_progress")))
     c.end_turn(p)
+
+    if rev.protocol_version == 2:
+        c = case("ses-stray-cancel-while-idle",
+                 "v2: the client cancels a session that is idle (its turn ended); the cancel cancels nothing, so the next "
+                 "turn is not a cancelled one and a plan update after it ends is not late.",
+                 near_miss=["SES-UPDATE-AFTER-CANCEL"], docs=[(PROMPT_TURN, "Cancellation")])
+        p = c.start()
+        end_prompt(c, p, SESSION)
+        c.c2a(notification("session/cancel", {"sessionId": SESSION}))
+        p = c.prompt(SESSION, "Try again")
+        c.update(SESSION, entries_plan(rev, steps3("in_progress")))
+        end_prompt(c, p, SESSION)
+        c.update(SESSION, entries_plan(rev, steps3("completed")))
+    else:
+        c = case("ses-state-update-does-not-end-a-turn",
+                 "A state_update (v2's, no update of this revision) after session/cancel does not end the turn: the "
+                 "session/prompt answer does, so the plan update before that answer is in time.",
+                 near_miss=["SES-UPDATE-AFTER-CANCEL"], docs=[(PROMPT_TURN, "Cancellation")])
+        p = c.start()
+        c.c2a(notification("session/cancel", {"sessionId": SESSION}))
+        c.update(SESSION, {"sessionUpdate": "state_update", "state": "idle", "stopReason": "cancelled"})
+        c.update(SESSION, entries_plan(rev, steps3("completed")))
+        c.end_turn(p, "cancelled")
 
     return ("Sessions: initialize first, updates only for established sessions (session/new, load, resume, fork), the shape of session/update params, interleaved sessions.", cases)

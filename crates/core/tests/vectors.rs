@@ -994,6 +994,155 @@ fn every_spelling_of_a_message_is_read_alike(files: &[VectorFile]) -> Result<(),
     differences(&problems)
 }
 
+/// A line written by hand (a repeated member, an escape, a batch) means
+/// what its JSON value is, however it is spaced or its member names are
+/// escaped: every case's raw lines and trace records that are JSON, spaced
+/// after every `,` and every other `:`, or with the first letter of every other
+/// member name as a `\u` escape, report the same findings and end in the
+/// same state. Every other: so that two equal values of a repeated member
+/// come out spelled differently, which must not make two readings
+/// (`"id":2,"id": 2` is one reading).
+fn a_line_spaced_otherwise_is_read_alike(files: &[VectorFile]) -> Result<(), Failed> {
+    let sorted_findings = |run: &Run| sorted(run.diagnostics.iter().map(finding));
+    let mut problems = Vec::new();
+    let mut rewritten = 0;
+    for (file, case) in cases(files) {
+        if case.limits.is_some() {
+            continue;
+        }
+        let is_json = |text: &str| serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok();
+        if !case.messages.iter().any(|item| {
+            item.raw
+                .as_deref()
+                .or(item.record.as_deref())
+                .is_some_and(is_json)
+        }) {
+            continue;
+        }
+        let revision = file.group.revision;
+        let limits = limits(None);
+        let run_items = |items: &[Item]| {
+            run_fed(
+                SpecChoice::Fixed(revision),
+                items,
+                limits.clone(),
+                Feed::Messages,
+            )
+        };
+        let Ok(plain) = run_items(&case.messages) else {
+            continue;
+        };
+        for (name, rewrite) in [
+            ("spaced", Rewrite::Spaced),
+            ("escaped names", Rewrite::EscapedNames),
+        ] {
+            let items: Vec<Item> = case
+                .messages
+                .iter()
+                .map(|item| {
+                    let redo = |text: &Option<String>| match text {
+                        Some(text) if is_json(text) => Some(rewrite.apply(text)),
+                        other => other.clone(),
+                    };
+                    Item {
+                        direction: item.direction,
+                        message: item.message.clone(),
+                        raw: redo(&item.raw),
+                        raw_hex: item.raw_hex.clone(),
+                        record: redo(&item.record),
+                    }
+                })
+                .collect();
+            rewritten += 1;
+            let got = match run_items(&items) {
+                Ok(got) => got,
+                Err(error) => {
+                    problems.push(format!("{} {name}: {error}", case.id));
+                    continue;
+                }
+            };
+            if sorted_findings(&got) != sorted_findings(&plain)
+                || got.states.last() != plain.states.last()
+            {
+                problems.push(format!(
+                    "{} {name}:\n{}\n  as written:\n{}",
+                    case.id,
+                    sorted_findings(&got).join("\n"),
+                    sorted_findings(&plain).join("\n")
+                ));
+            }
+        }
+    }
+    if rewritten == 0 {
+        problems.push("no case has a raw line to rewrite".into());
+    }
+    differences(&problems)
+}
+
+#[derive(Clone, Copy)]
+enum Rewrite {
+    /// A space after every `,` and every other `:` outside strings.
+    Spaced,
+    /// The first character of every other member name (or string that
+    /// starts an array element), when ASCII, as a `\u00XX` escape.
+    EscapedNames,
+}
+
+impl Rewrite {
+    /// `text` (JSON) rewritten without changing its value.
+    fn apply(self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len() * 2);
+        let (mut in_string, mut escaped, mut name_next, mut name_start) =
+            (false, false, false, false);
+        // Which of the places a rewrite may apply to it applies to.
+        let mut place = 0u64;
+        for c in text.chars() {
+            if in_string {
+                if name_start && c.is_ascii() && c != '\\' && c != '"' {
+                    let _ = write!(out, "\\u{:04x}", c as u32);
+                } else {
+                    out.push(c);
+                }
+                name_start = false;
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == '"' {
+                    in_string = false;
+                }
+                continue;
+            }
+            out.push(c);
+            match c {
+                '"' => {
+                    in_string = true;
+                    place += u64::from(name_next);
+                    name_start =
+                        name_next && place % 2 == 0 && matches!(self, Rewrite::EscapedNames);
+                    name_next = false;
+                }
+                // A string after either is a member name or an array
+                // element: an escaped first letter keeps its value either way.
+                '{' | ',' => name_next = true,
+                c if c.is_whitespace() => {}
+                _ => name_next = false,
+            }
+            // Colons only are counted: a member's text runs from its name
+            // to the end of its value, so a colon's space is inside it.
+            if matches!(self, Rewrite::Spaced) && c == ':' {
+                place += 1;
+                if place % 2 == 0 {
+                    out.push(' ');
+                }
+            } else if matches!(self, Rewrite::Spaced) && c == ',' {
+                out.push(' ');
+            }
+        }
+        out
+    }
+}
+
 /// The checker's limits are not the parties' violations: every case (that
 /// sets no limits of its own) run again at each of a few tight limits
 /// reports no error or warning against a party that the run within the
@@ -1139,6 +1288,9 @@ fn detection_agrees_with_the_revision_given(files: &[VectorFile]) -> Result<(), 
 /// speaks for the original (keeping only one `initialize` in flight
 /// fails it, for one). Requests of a kind that disagree are the vectors'
 /// own cases (`cap-two-initialize-in-flight`, `ses-two-loads-one-fails`).
+/// So are v2 cases with a `replay_complete`: it is owed once per
+/// session/resume with a cursor, so a copy of the request owes one more
+/// (`ses-replay-complete-once-per-resume`).
 fn a_request_sent_twice_is_judged_as_once(files: &[VectorFile]) -> Result<(), Failed> {
     const METHODS: [&str; 6] = [
         "initialize",
@@ -1157,6 +1309,15 @@ fn a_request_sent_twice_is_judged_as_once(files: &[VectorFile]) -> Result<(), Fa
     let mut compared = 0;
     for (file, case) in cases(files) {
         if case.limits.is_some() || case.messages.iter().any(|item| item.message.is_none()) {
+            continue;
+        }
+        let marks_a_replay = |item: &Item| {
+            item.message
+                .as_ref()
+                .and_then(|m| m.pointer("/params/update/sessionUpdate"))
+                == Some(&Value::from("replay_complete"))
+        };
+        if case.messages.iter().any(marks_a_replay) {
             continue;
         }
         // What is fed, and for each its message number in the case and
@@ -1278,7 +1439,7 @@ fn a_bare_trace_is_read_as_its_envelopes_say(files: &[VectorFile]) -> Result<(),
 /// A check over the whole corpus, which needs its files read as vector groups.
 type CorpusCheck = fn(&[VectorFile]) -> Result<(), Failed>;
 
-const CORPUS_CHECKS: [(&str, CorpusCheck); 9] = [
+const CORPUS_CHECKS: [(&str, CorpusCheck); 10] = [
     (
         "meta::vectors_agree_with_themselves_and_the_catalog",
         vectors_agree_with_themselves_and_the_catalog,
@@ -1306,6 +1467,10 @@ const CORPUS_CHECKS: [(&str, CorpusCheck); 9] = [
     (
         "meta::every_spelling_of_a_message_is_read_alike",
         every_spelling_of_a_message_is_read_alike,
+    ),
+    (
+        "meta::a_line_spaced_otherwise_is_read_alike",
+        a_line_spaced_otherwise_is_read_alike,
     ),
     (
         "meta::a_checker_limit_never_becomes_a_party_finding",

@@ -331,6 +331,12 @@ impl Connection {
         }
     }
 
+    /// v2: what a conformant client showed for `session` at its last
+    /// `replay_complete` (the end of the replay; later updates are live).
+    pub fn replay_end_plans(&self, session: &str) -> Option<SessionPlans> {
+        self.validator.replay_end_plans(session).cloned()
+    }
+
     /// What a conformant client shows for `session` now.
     pub fn session_plans(&self, session: &str) -> Option<SessionPlans> {
         self.validator.state().session(session).cloned()

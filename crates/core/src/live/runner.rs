@@ -284,8 +284,12 @@ fn replay_session(
         Revision::Draft202605 | Revision::V1Schema117 | Revision::V1 => "session/load",
     };
     let reply = connection.request(method, params)?;
-    // The replay is what the agent sent before it answered.
-    let replay = connection.session_plans(&live.id).unwrap_or_default();
+    // The replay is what the agent sent before it answered; v2 ends it
+    // with replay_complete, after which updates are live.
+    let replay = connection
+        .replay_end_plans(&live.id)
+        .or_else(|| connection.session_plans(&live.id))
+        .unwrap_or_default();
     for mut d in compare_replay(&live.id, &live.plans, &replay) {
         d.line = reply.line;
         connection.add_diagnostic(d);

@@ -161,7 +161,7 @@ pub const RESUME_REPLAY: Rule = Rule {
         document: docs::SESSION_SETUP_V1,
         section: "Resuming Sessions",
         text: "Unlike session/load, the Agent MUST NOT replay the conversation history via session/update notifications before responding.",
-        note: "Before the answer no turn of the session can run on this connection, so a plan update then restates the session's past: a replay.",
+        note: "Only an update that can be nothing but history is judged: none while a turn of the session may be running (a session/prompt in flight), whoever sent that prompt early (SES-PROMPT-BEFORE-SETUP).",
     },
     revision_citations: &[RevisionCitation {
         revision: Revision::V2,
@@ -169,7 +169,7 @@ pub const RESUME_REPLAY: Rule = Rule {
             document: docs::SESSION_SETUP_V2,
             section: "Resuming Sessions",
             text: "When replayFrom is omitted or null, the Agent MUST NOT replay the conversation history via session/update notifications before responding.",
-            note: "With replayFrom {\"type\": \"start\"} the agent replays plans as live traffic (Migrating to v2) and this rule does not apply.",
+            note: "With replayFrom {\"type\": \"start\"} the agent replays plans as live traffic (Migrating to v2) and this rule does not apply. Only an update that can be nothing but history is judged: none while a turn of the session may be running (a prompt not yet followed by the idle state_update).",
         },
     }],
 };
@@ -178,23 +178,22 @@ pub const REPLAY_AFTER_ANSWER: Rule = Rule {
     id: "SES-REPLAY-AFTER-ANSWER",
     level: Level::Info,
     basis: Basis::Text,
-    revisions: ALL_REVISIONS,
-    summary: "A plan update for a loaded (v2: resumed with replay) session after the answer and before the next prompt: not part of the replay",
+    // v2 from schema 1.20.0 on ends a replay with replay_complete, and what
+    // follows it is live; an answer without it is SES-REPLAY-COMPLETE.
+    revisions: &[
+        Revision::Draft202605,
+        Revision::V1Schema117,
+        Revision::V1,
+        Revision::V2Schema117,
+    ],
+    summary: "A plan update for a loaded session after the answer and before the next prompt: not part of the replay",
     citation: Citation {
         document: docs::SESSION_SETUP_V1,
         section: "Loading Sessions",
         text: "When all the conversation entries have been streamed to the Client, the Agent MUST respond to the original session/load request.",
         note: "If the update belongs to the history, it came after the answer that says the replay is over; if it is new, no text forbids it. The trace cannot tell: an info (the suite's replay comparison, LOAD-REPLAY-*, ends at the answer).",
     },
-    revision_citations: &[RevisionCitation {
-        revision: Revision::V2,
-        citation: Citation {
-            document: docs::SESSION_SETUP_V2,
-            section: "Resuming Sessions",
-            text: "When all requested replay entries have been reported to the Client, the Agent MUST respond to the original session/resume request.",
-            note: "If the update belongs to the history, it came after the answer that says the replay is over; if it is new, no text forbids it. The trace cannot tell: an info (the suite's replay comparison, LOAD-REPLAY-*, ends at the answer).",
-        },
-    }],
+    revision_citations: &[],
 };
 
 pub const UPDATE_AFTER_CANCEL: Rule = Rule {
@@ -220,6 +219,45 @@ pub const UPDATE_AFTER_CANCEL: Rule = Rule {
     }],
 };
 
+pub const PROMPT_BEFORE_SETUP: Rule = Rule {
+    id: "SES-PROMPT-BEFORE-SETUP",
+    level: Level::Must,
+    basis: Basis::Text,
+    revisions: ALL_REVISIONS,
+    summary: "No `session/prompt` for a session whose `session/load` or `session/resume` is not answered yet",
+    citation: Citation {
+        document: docs::PROMPT_TURN_V1,
+        section: "Prompt Turn",
+        text: "Before sending prompts, Clients MUST first complete the initialization phase and session setup.",
+        note: "A session the client loads or resumes is set up when the agent answers that request; not judged when a line since the request may have been that answer (unreadable, or a response to no request in flight). Until then the prompt's turn may run alongside the replay, so the agent is not judged on which of its updates are history (SES-RESUME-REPLAY).",
+    },
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::PROMPT_LIFECYCLE_V2,
+            section: "Prompt Turn",
+            text: "Before sending prompts, Clients MUST first complete the initialization phase and session setup.",
+            note: "A session the client resumes is set up when the agent answers session/resume; a batch that carries both does not wait for it. Not judged when a line since the request may have been that answer (unreadable, or a response to no request in flight). Until then the prompt's turn may run alongside the replay, so the agent is not judged on which of its updates are history (SES-RESUME-REPLAY).",
+        },
+    }],
+};
+
+pub const REPLAY_COMPLETE: Rule = Rule {
+    id: "SES-REPLAY-COMPLETE",
+    level: Level::Must,
+    basis: Basis::Text,
+    // Schema 1.20.0 added the marker.
+    revisions: &[Revision::V2],
+    summary: "v2: one `replay_complete` per `session/resume` with a `replayFrom` cursor, before its successful answer; none without a cursor",
+    citation: Citation {
+        document: docs::SCHEMA_1_20_V2,
+        section: "ReplayComplete",
+        text: "The Agent MUST send this exactly once on a session for each session/resume request with a replayFrom cursor, after the last replayed update for that session and before the response, even for an empty replay.",
+        note: "The same text: \"The Agent MUST NOT send it when replayFrom is omitted or null, or when it cannot finish the replay.\" A failed answer owes no marker; a resume whose replayFrom reads both ways (a repeated member) neither owes nor forbids one. The updates after the marker are live (\"Every update after it is not\"): SES-REPLAY-AFTER-ANSWER and the replay comparison end at the marker.",
+    },
+    revision_citations: &[],
+};
+
 pub const RULES: &[&Rule] = &[
     &BEFORE_INIT,
     &UNKNOWN_SESSION,
@@ -230,6 +268,8 @@ pub const RULES: &[&Rule] = &[
     &RESUME_REPLAY,
     &REPLAY_AFTER_ANSWER,
     &UPDATE_AFTER_CANCEL,
+    &PROMPT_BEFORE_SETUP,
+    &REPLAY_COMPLETE,
 ];
 
 /// A successful initialize result without a protocolVersion the suite can
@@ -289,6 +329,62 @@ pub fn resume_replay(session: &str, request_line: u64) -> Diagnostic {
     .at("/params/update/sessionUpdate")
     .session(session)
     .hint("answer session/resume first; send plan updates once the session runs again")
+}
+
+pub fn prompt_before_setup(session: &str, request_line: u64) -> Diagnostic {
+    Diagnostic::new(
+        &PROMPT_BEFORE_SETUP,
+        format!(
+            "session/prompt for session `{}` before the agent answered the session/load or session/resume on line {request_line} that sets it up",
+            crate::text::shorten(session, 80)
+        ),
+    )
+    .at("/params/sessionId")
+    .session(session)
+    .hint("wait for the session/load or session/resume answer before prompting")
+}
+
+/// A successful session/resume answer with a replayFrom cursor and no
+/// replay_complete before it.
+pub fn replay_complete_missing(session: &str, request_line: u64) -> Diagnostic {
+    Diagnostic::new(
+        &REPLAY_COMPLETE,
+        format!(
+            "the agent answered the session/resume on line {request_line}, which gave a replayFrom cursor, without sending replay_complete for session `{}` first",
+            crate::text::shorten(session, 80)
+        ),
+    )
+    .at("/result")
+    .session(session)
+    .hint("send session/update replay_complete after the last replayed update, even for an empty replay, then answer")
+}
+
+/// A replay_complete no session/resume with a cursor asked for.
+pub fn replay_complete_unasked(session: &str) -> Diagnostic {
+    Diagnostic::new(
+        &REPLAY_COMPLETE,
+        format!(
+            "replay_complete for session `{}`, but no session/resume of it with a replayFrom cursor awaits its answer",
+            crate::text::shorten(session, 80)
+        ),
+    )
+    .at("/params/update/sessionUpdate")
+    .session(session)
+    .hint("send replay_complete only to end the replay a session/resume with replayFrom asked for")
+}
+
+/// A second replay_complete for the same session/resume.
+pub fn replay_complete_again(session: &str, request_line: u64) -> Diagnostic {
+    Diagnostic::new(
+        &REPLAY_COMPLETE,
+        format!(
+            "a second replay_complete for session `{}` before the answer to the session/resume on line {request_line}",
+            crate::text::shorten(session, 80)
+        ),
+    )
+    .at("/params/update/sessionUpdate")
+    .session(session)
+    .hint("send replay_complete exactly once per session/resume with replayFrom")
 }
 
 pub fn replay_after_answer(session: &str, answer_line: u64) -> Diagnostic {

@@ -181,6 +181,9 @@ pub struct Spelling {
     /// Whether a `markdown` plan may name the file that holds it (`path`: an
     /// absolute path, or `null`), as since schema 1.20.0.
     pub markdown_path: bool,
+    /// Whether a `session/resume` replay ends with the `replay_complete`
+    /// session update (v2 since schema 1.20.0).
+    pub replay_complete: bool,
     /// Whether the transport allows JSON-RPC batches (v2: "A client or
     /// agent MAY send an array"); v1 and the draft do not mention them.
     pub batches: bool,
@@ -317,6 +320,7 @@ static DRAFT_2026_05: Spelling = Spelling {
     open_enums: false,
     absolute_file_uri: false,
     markdown_path: false,
+    replay_complete: false,
     batches: false,
     members: &PLAN_MEMBERS,
 };
@@ -331,6 +335,7 @@ static V1_SCHEMA_1_17: Spelling = Spelling {
     open_enums: false,
     absolute_file_uri: false,
     markdown_path: false,
+    replay_complete: false,
     batches: false,
     members: &PLAN_MEMBERS,
 };
@@ -352,6 +357,7 @@ static V2_SCHEMA_1_17: Spelling = Spelling {
     open_enums: true,
     absolute_file_uri: true,
     markdown_path: false,
+    replay_complete: false,
     batches: true,
     members: &PLAN_MEMBERS,
 };
@@ -359,6 +365,7 @@ static V2_SCHEMA_1_17: Spelling = Spelling {
 static V2: Spelling = Spelling {
     plan_types: PLAN_TYPES_1_20,
     markdown_path: true,
+    replay_complete: true,
     members: &PLAN_MEMBERS_1_20,
     ..V2_SCHEMA_1_17
 };

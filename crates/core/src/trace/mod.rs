@@ -9,6 +9,7 @@ mod lines;
 mod names;
 mod record;
 mod unique;
+mod value;
 
 pub use lines::{LineReader, RawLine};
 pub(crate) use names::{read_fields, NameHashes};

@@ -19,7 +19,11 @@ impl Validator {
         for fault in &faults {
             self.emit(env::frame_fault(fault));
         }
-        let Some(frame) = frame else { return };
+        let Some(frame) = frame else {
+            // Whatever it was, it may have been an answer.
+            self.garbled_at = self.line;
+            return;
+        };
         match frame {
             Frame::Request { id, method, params } => {
                 let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(&method))
@@ -69,6 +73,17 @@ impl Validator {
                 let outcome = self.correlator.response(direction, &id);
                 if let Some(d) = env::response_outcome(&outcome, &id) {
                     self.emit(d);
+                }
+                let paired = matches!(
+                    outcome,
+                    ResponseOutcome::Answers { .. }
+                        | ResponseOutcome::Ambiguous { .. }
+                        | ResponseOutcome::AnswersUnplaced { .. }
+                );
+                if !paired {
+                    // An answer the suite pairs with no request in flight
+                    // (its id garbled, or past a limit) may be any request's.
+                    self.garbled_at = self.line;
                 }
                 match outcome {
                     ResponseOutcome::Answers { request, .. } if request.also.is_empty() => {
@@ -130,8 +145,24 @@ impl Validator {
                     params.and_then(|p| self.repeat_of(p, &["sessionId"])),
                     "/params",
                 );
-                for session in self.session_ids(params, "/params") {
-                    self.load(method, &session, asks_for_replay(params), awaits_answer);
+                let sessions = self.session_ids(params, "/params");
+                if sessions.is_empty() {
+                    // The client's request names no session: the agent's
+                    // updates for a session nobody named may be the one it
+                    // meant, and are not the agent's unknown session.
+                    self.count_unnamed_session();
+                }
+                // Every reading of a repeated `replayFrom`: a replay asked
+                // for by one of them keeps updates unjudged, and a marker is
+                // owed only when every reading asks.
+                let (asks, quiet) = replay_readings(params);
+                for session in sessions {
+                    self.load(method, &session, asks, awaits_answer);
+                    if asks && quiet && awaits_answer {
+                        let at = (self.line, self.element);
+                        let limit = self.config.limits.max_outstanding_requests;
+                        Turns::bounded(&mut self.turns.replay_optional, limit, at, ());
+                    }
                 }
             }
             "session/prompt" => {
@@ -170,11 +201,18 @@ impl Validator {
             || (!self.revision.revision.spelling().legacy_plan && replay_from);
         let at = (self.line, self.element);
         match (awaits_answer, replays) {
-            (true, true) => self.turns.replaying.insert(limit, at, session),
-            (true, false) => self.turns.quiet_resumes.insert(limit, at, session),
+            (true, true) => {
+                if !self.turns.replaying.insert(limit, at, session) {
+                    self.turns.replays_untracked = true;
+                }
+            }
+            (true, false) => {
+                self.turns.quiet_resumes.insert(limit, at, session);
+            }
             // A replay whose answer is not tracked may be what a later
             // update is: no resume of the session in flight judges it.
             (false, true) => {
+                self.turns.replays_untracked = true;
                 while let Some(resume) = self.turns.quiet_resumes.first_for(session) {
                     self.turns.quiet_resumes.remove(&resume);
                 }
@@ -210,6 +248,26 @@ impl Validator {
     /// answer the suite will pair.
     fn prompt(&mut self, session: &str, awaits_answer: bool) {
         self.prefetch_session(session);
+        // A session opened only by a load or resume in flight is not set up
+        // yet (unless a line since may have been its answer: not read, or
+        // read but not paired).
+        if self.loaded_provisionally.contains_key(session) {
+            let setup = self.turns.quiet_resumes.first_for(session);
+            let setup = setup
+                .into_iter()
+                .chain(self.turns.replaying.first_for(session));
+            let unknown_since = self.lost_at.max(self.garbled_at);
+            if let Some((line, _)) = setup.min().filter(|&(line, _)| unknown_since < line) {
+                self.emit(ses::prompt_before_setup(session, line));
+            }
+        }
+        // A v2 turn runs until the idle state_update; a prompt whose answer
+        // is not tracked (at a limit) may run until any line: either way
+        // the session may be running.
+        if !awaits_answer || !self.revision.revision.spelling().legacy_plan {
+            let limit = self.config.limits.max_outstanding_requests;
+            Turns::bounded(&mut self.turns.running, limit, Key::new(session), self.line);
+        }
         // A new prompt starts a new turn: what ended before is over.
         if !self.turns.replayed.is_empty() {
             self.turns.replayed.remove(session);
@@ -228,9 +286,12 @@ impl Validator {
     /// A `session/cancel` for `session`.
     fn cancel(&mut self, session: &str) {
         // v1 ends the turn with the prompt's answer (so a prompt must be in
-        // flight); v2 with an idle state_update.
+        // flight); v2 with an idle state_update (so the session must be
+        // running: a cancel while idle cancels nothing, and must not make
+        // the next turn look cancelled).
         let v2 = !self.revision.revision.spelling().legacy_plan;
-        if v2 || self.turns.prompts.first_for(session).is_some() {
+        let running = self.turns.running.contains_key(session);
+        if (v2 && running) || self.turns.prompts.first_for(session).is_some() {
             let limit = self.config.limits.max_outstanding_requests;
             Turns::bounded(
                 &mut self.turns.cancelling,
@@ -288,6 +349,7 @@ impl Validator {
                 ("session/load" | "session/resume", Some(session)) => {
                     self.load(method, session, rpc.replay_from, awaits_answer);
                 }
+                ("session/load" | "session/resume", None) => self.count_unnamed_session(),
                 _ => {}
             }
             return true;
@@ -370,6 +432,12 @@ impl Validator {
                     }
                     _ => self.answered(method, request, result, error),
                 }
+            } else if matches!(method, "session/load" | "session/resume") {
+                // Whichever request it answers, this answer may end the
+                // resume's window: no later update is judged as its replay.
+                // (A replay in flight stays: it only keeps updates unjudged.)
+                self.turns.quiet_resumes.remove(&request);
+                every_unnamed = false;
             } else if matches!(method, "session/new" | "session/fork")
                 && error.is_none()
                 && result.is_some()
@@ -444,10 +512,30 @@ impl Validator {
             }
             "session/load" | "session/resume" => {
                 self.turns.quiet_resumes.remove(&request);
+                let marked = self.turns.replay_marked.remove(&request).is_some();
+                let optional = self.turns.replay_optional.remove(&request).is_some();
                 if let Some(session) = self.turns.replaying.remove(&request) {
+                    // v2: a successful answer to a resume with a cursor
+                    // comes after its replay_complete (unless a line not
+                    // read since may have been the marker).
+                    let marker = self.revision.revision.spelling().replay_complete;
+                    if marker
+                        && method == "session/resume"
+                        && error.is_none()
+                        && !marked
+                        && !optional
+                        && self.lost_at < request.0
+                    {
+                        self.emit(ses::replay_complete_missing(&session, request.0));
+                    }
                     // While another load of the session is in flight, its
-                    // replay may go on.
-                    if error.is_none() && self.turns.replaying.first_for(&session).is_none() {
+                    // replay may go on. v2 (from schema 1.20.0) ends a replay
+                    // with its marker, and what comes after is live
+                    // (SES-REPLAY-COMPLETE).
+                    if error.is_none()
+                        && !marker
+                        && self.turns.replaying.first_for(&session).is_none()
+                    {
                         let limit = self.config.limits.max_outstanding_requests;
                         Turns::bounded(&mut self.turns.replayed, limit, session, self.line);
                     }
@@ -579,11 +667,27 @@ pub(super) fn read_session_ids(raw: Option<&RawValue>) -> Vec<(String, Option<Un
 }
 
 /// Whether session/resume params ask for a replay (v2 `replayFrom` other
-/// than absent or null).
+/// than absent or null), by its last value: what the skim reads.
+#[cfg(test)]
 pub(super) fn asks_for_replay(params: Option<&RawValue>) -> bool {
     params
         .and_then(|p| last_member(p.get(), "replayFrom"))
         .is_some_and(|r| r.get() != "null")
+}
+
+/// Whether some reading of session/resume params asks for a replay (a
+/// `replayFrom` that is not null), and whether some reading does not
+/// (absent, or null): each value of a repeated `replayFrom` is a reading.
+fn replay_readings(params: Option<&RawValue>) -> (bool, bool) {
+    let values = params.map_or_else(Vec::new, |p| {
+        crate::trace::members_named(p.get(), "replayFrom")
+    });
+    if values.is_empty() {
+        return (false, true);
+    }
+    let asks = values.iter().any(|value| value.get() != "null");
+    let quiet = values.iter().any(|value| value.get() == "null");
+    (asks, quiet)
 }
 
 /// `sessionId` of a params or result object (the last, if it repeats).

@@ -216,6 +216,7 @@ impl Validator {
     /// A line (or batch element) not read as a message, for `fault`: said,
     /// and, when the checker's limits are why, lost.
     fn unread(&mut self, fault: &RecordFault) {
+        self.garbled_at = self.line;
         if matches!(fault, RecordFault::TooDeep { .. }) {
             self.lose_a_message();
         }

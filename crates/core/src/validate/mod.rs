@@ -132,6 +132,10 @@ pub struct Validator {
     /// too deep), 0 if none: it may have held any message, so no rule
     /// judges a later one as if it were known not to be there.
     lost_at: u64,
+    /// The last line that may have been an answer the suite could not pair
+    /// (unreadable, not a JSON-RPC frame, or a response to no request in
+    /// flight), 0 if none: a request in flight before it may be answered.
+    garbled_at: u64,
     /// The repeats and values RFC 8259 calls unpredictable named so far on
     /// this line, as (rule, pointer): the look at the whole message names
     /// the others.
@@ -162,6 +166,7 @@ impl Validator {
             recent_session: None,
             sessions_overflowed: false,
             lost_at: 0,
+            garbled_at: 0,
             named_in_line: Vec::new(),
             plain_line: false,
             state: ClientState::new(),
@@ -197,6 +202,13 @@ impl Validator {
     /// What a conformant client shows now.
     pub fn state(&self) -> &ClientState {
         &self.state
+    }
+
+    /// v2: what `session` showed at its last `replay_complete`, the end of
+    /// the replay a session/resume with a cursor asked for (what came after
+    /// it is live).
+    pub fn replay_end_plans(&self, session: &str) -> Option<&state::SessionPlans> {
+        self.turns.replay_ends.get(session)
     }
 
     /// What a conformant client shows at the end, without a copy.

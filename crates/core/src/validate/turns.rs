@@ -17,10 +17,27 @@ pub(super) struct Turns {
     pub quiet_resumes: SessionRequests,
     /// session/load (v2: session/resume with a replay) requests in flight.
     pub replaying: SessionRequests,
+    /// v2: replaying requests in flight whose replay_complete came: the
+    /// marker's line.
+    pub replay_marked: FoldMap<At, u64>,
+    /// v2: replaying requests whose `replayFrom` reads both ways (repeated):
+    /// a marker is neither owed nor out of place.
+    pub replay_optional: FoldMap<At, ()>,
+    /// A replaying request went unrecorded (at a limit): a replay_complete
+    /// that no known request asked for may be its.
+    pub replays_untracked: bool,
+    /// v2: what each session showed at its last replay_complete, the end
+    /// of its replay (later updates are live).
+    pub replay_ends: FoldMap<Key, crate::state::SessionPlans>,
     /// Sessions whose replay was answered, until their next prompt: the answer's line.
     pub replayed: FoldMap<Key, u64>,
     /// session/prompt requests in flight.
     pub prompts: SessionRequests,
+    /// Sessions whose turn may run with no prompt in flight: v2 sessions
+    /// prompted and not reported idle since (a v2 turn runs on after its
+    /// prompt is answered), and sessions prompted by a request the suite
+    /// did not track (at a limit). The prompt's line.
+    pub running: FoldMap<Key, u64>,
     /// Sessions the client cancelled whose turn has not ended yet.
     pub cancelling: FoldMap<Key, u64>,
     /// Sessions whose cancelled turn ended, until their next prompt: the end's line.
@@ -80,10 +97,10 @@ const SCANNED: usize = 8;
 impl SessionRequests {
     /// Remember the request read at `at` for `session`, unless `limit`
     /// requests are in flight already; another reading of the same request
-    /// (same `at`) replaces it.
-    pub fn insert(&mut self, limit: usize, at: At, session: &str) {
+    /// (same `at`) replaces it. Whether it is remembered.
+    pub fn insert(&mut self, limit: usize, at: At, session: &str) -> bool {
         if self.by_request.len() >= limit && !self.by_request.contains_key(&at) {
-            return;
+            return false;
         }
         let previous = self.by_request.insert(at, Key::new(session));
         if self.indexed {
@@ -92,6 +109,7 @@ impl SessionRequests {
             }
             self.index(session, at);
         }
+        true
     }
 
     /// The request read at `at` is answered: its session, if it was in flight.
@@ -126,6 +144,42 @@ impl SessionRequests {
             self.by_request
                 .get(at)
                 .is_some_and(|known| known == session)
+        };
+        match self.by_session.get(&self.key(session))? {
+            Lines::One(at) => Some(*at).filter(is_for),
+            Lines::Many(set) => set.iter().copied().find(is_for),
+        }
+    }
+
+    /// Where every request in flight for `session` was read, in order.
+    pub fn all_for(&mut self, session: &str) -> Vec<At> {
+        let mut found = Vec::new();
+        while let Some(at) = self.first_after(session, found.last().copied()) {
+            found.push(at);
+        }
+        found
+    }
+
+    /// The first request in flight for `session` read after `after`.
+    fn first_after(&mut self, session: &str, after: Option<At>) -> Option<At> {
+        let later = |at: &At| after.is_none_or(|after| *at > after);
+        if self.by_request.len() <= SCANNED && !self.indexed {
+            return self
+                .by_request
+                .iter()
+                .filter(|(at, known)| known.as_str() == session && later(at))
+                .map(|(at, _)| *at)
+                .min();
+        }
+        if !self.indexed {
+            self.build_index();
+        }
+        let is_for = |at: &At| {
+            later(at)
+                && self
+                    .by_request
+                    .get(at)
+                    .is_some_and(|known| known == session)
         };
         match self.by_session.get(&self.key(session))? {
             Lines::One(at) => Some(*at).filter(is_for),

@@ -200,7 +200,13 @@ impl Validator {
             self.open_session(session);
         }
         let index = self.update_session(session);
-        if kind == "state_update" && self.turns.cancelling.contains_key(session) {
+        // v2's state_update ends a turn; v1 and the draft have none (a
+        // v1 trace's state_update is an extension's, and ends nothing).
+        if kind == "state_update"
+            && !revision.spelling().legacy_plan
+            && (self.turns.cancelling.contains_key(session)
+                || self.turns.running.contains_key(session))
+        {
             let idle = update
                 .or_else(|| reread_update(params))
                 .and_then(|u| last_member(u, "state"))
@@ -208,7 +214,9 @@ impl Validator {
                 .and_then(|s| interop::read_string(s.get()))
                 .is_some_and(|(state, _)| state == "idle");
             if idle {
-                self.turns.cancelling.remove(session);
+                self.turns.running.remove(session);
+            }
+            if idle && self.turns.cancelling.remove(session).is_some() {
                 let limit = self.config.limits.max_outstanding_requests;
                 Turns::bounded(
                     &mut self.turns.cancel_ended,
@@ -217,6 +225,9 @@ impl Validator {
                     self.line,
                 );
             }
+        }
+        if kind == "replay_complete" && revision.spelling().replay_complete {
+            self.replay_complete(session, index);
         }
         if !shape::PLAN_KINDS.contains(&kind) {
             return true;
@@ -322,6 +333,42 @@ impl Validator {
         self.diagnostics.extend(kept);
     }
 
+    /// v2 `replay_complete` for `session` (shown at `index`): the end of the
+    /// replay of the first session/resume with a cursor in flight for it
+    /// that has not had its marker; what the session shows now is what the
+    /// replay ends with.
+    fn replay_complete(&mut self, session: &str, index: Option<usize>) {
+        let limit = self.config.limits.max_outstanding_requests;
+        let pending = self.turns.replaying.all_for(session);
+        let unmarked = pending
+            .iter()
+            .find(|at| !self.turns.replay_marked.contains_key(*at));
+        match (unmarked, pending.first()) {
+            (Some(&at), _) => {
+                Turns::bounded(&mut self.turns.replay_marked, limit, at, self.line);
+                if let Some(plans) = index.and_then(|index| self.state.session_at(index)) {
+                    let plans = plans.clone();
+                    Turns::bounded(&mut self.turns.replay_ends, limit, Key::new(session), plans);
+                }
+            }
+            // Each of the resumes in flight had its marker; a line not read
+            // since the first may have been another resume.
+            (None, Some(&(line, _))) => {
+                let optional = pending
+                    .iter()
+                    .any(|at| self.turns.replay_optional.contains_key(at));
+                if self.lost_at < line && !optional && !self.turns.replays_untracked {
+                    self.emit(ses::replay_complete_again(session, line));
+                }
+            }
+            (None, None) => {
+                if self.lost_at == 0 && !self.turns.replays_untracked {
+                    self.emit(ses::replay_complete_unasked(session));
+                }
+            }
+        }
+    }
+
     /// A plan update against the session's boundaries: a quiet resume not yet
     /// answered, a replay already answered, a cancelled turn already ended.
     fn turn_rules(&mut self, session: &str) {
@@ -333,8 +380,14 @@ impl Validator {
         let resume = self.turns.quiet_resumes.first_for(session);
         if let Some((line, _)) = resume.filter(|&(line, _)| lost_at < line) {
             // A replay asked for by a load (or resume) of the session in
-            // flight too may be what this update is.
-            if self.turns.replaying.first_for(session).is_none() {
+            // flight too may be what this update is; so may a turn of the
+            // session that is running (v1: its prompt in flight; v2: not
+            // reported idle since its prompt), even one the client started
+            // too early (SES-PROMPT-BEFORE-SETUP): only what can be nothing
+            // but history is judged.
+            let running = self.turns.prompts.first_for(session).is_some()
+                || self.turns.running.contains_key(session);
+            if !running && self.turns.replaying.first_for(session).is_none() {
                 self.emit(ses::resume_replay(session, line));
             }
         }
