@@ -759,4 +759,59 @@ def session(rev):
         c.update(SESSION, entries_plan(rev, steps3("completed")))
         c.end_turn(p, "cancelled")
 
+    # ---- SES-LOAD-NOT-ADVERTISED: session/load the agent did not offer (v1 only: v2 has no session/load)
+    if rev.protocol_version != 2:
+        def initialize_offering(c, capabilities):
+            """initialize, answered with `capabilities` as agentCapabilities (None: left out)."""
+            id = c.client_request("initialize", {"protocolVersion": 1, "clientCapabilities": c.capabilities(),
+                                                 "clientInfo": {"name": "vector-client", "version": "1.0.0"}})
+            result = {"protocolVersion": 1, "agentInfo": {"name": "vector-agent", "version": "1.0.0"}, "authMethods": []}
+            if capabilities is not None:
+                result["agentCapabilities"] = capabilities
+            c.agent_result(id, result)
+
+        for slug, capabilities, how in [
+            ("false", {"loadSession": False}, "sets `loadSession` to false"),
+            ("absent", {"promptCapabilities": {"image": False}}, "leaves `loadSession` out"),
+            ("no-agent-capabilities", None, "has no `agentCapabilities`"),
+        ]:
+            c = case(f"ses-load-not-advertised-{slug}",
+                     f"The agent's initialize answer {how}; the client calls session/load anyway: the client's breach.",
+                     docs=[(SESSION_SETUP, "Loading Sessions")])
+            initialize_offering(c, capabilities)
+            load = send_load(c)
+            c.expect("SES-LOAD-NOT-ADVERTISED", c.last, "/method")
+            c.open(SESSION_SAVED)
+            c.agent_result(load, {})
+
+        c = case("ses-load-advertised",
+                 "Near miss: the agent's initialize answer sets `loadSession` to true; the client's session/load is allowed.",
+                 near_miss=["SES-LOAD-NOT-ADVERTISED"], docs=[(SESSION_SETUP, "Loading Sessions")])
+        initialize_offering(c, {"loadSession": True})
+        load = send_load(c)
+        c.open(SESSION_SAVED)
+        c.agent_result(load, {})
+
+        c = case("ses-load-advertised-ambiguously",
+                 "Near miss: the initialize answer gives `loadSession` twice, true and false. One reading advertises "
+                 "loading, so the client's session/load is not judged (the repeat is said once).",
+                 near_miss=["SES-LOAD-NOT-ADVERTISED"], docs=[(SESSION_SETUP, "Loading Sessions")])
+        init = c.client_request("initialize", {"protocolVersion": 1, "clientCapabilities": c.capabilities(),
+                                               "clientInfo": {"name": "vector-client", "version": "1.0.0"}})
+        c.raw("agent_to_client", '{"jsonrpc":"2.0","id":%d,"result":{"protocolVersion":1,'
+              '"agentCapabilities":{"loadSession":true,"loadSession":false},"authMethods":[]}}' % init)
+        c.expect("ENV-DUPLICATE-KEY", c.last, "/result/agentCapabilities/loadSession")
+        load = send_load(c)
+        c.open(SESSION_SAVED)
+        c.agent_result(load, {})
+
+        c = case("ses-load-advertised-not-a-boolean",
+                 "Near miss: `loadSession` is the string \"false\", no boolean: the answer cannot be read as leaving "
+                 "loading out, so the client is not judged.",
+                 near_miss=["SES-LOAD-NOT-ADVERTISED"], docs=[(SESSION_SETUP, "Loading Sessions")])
+        initialize_offering(c, {"loadSession": "false"})
+        load = send_load(c)
+        c.open(SESSION_SAVED)
+        c.agent_result(load, {})
+
     return ("Sessions: initialize first, updates only for established sessions (session/new, load, resume, fork), the shape of session/update params, interleaved sessions.", cases)

@@ -29,12 +29,12 @@ fn validator() -> Validator {
     })
 }
 
-/// A v1 handshake with the plan capability and session `s`; returns the
-/// next line number.
+/// A v1 handshake with the plan capability, an agent that can load
+/// sessions, and session `s`; returns the next line number.
 fn handshake(validator: &mut Validator) -> u64 {
     let lines = [
         r#"{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#,
-        r#"{"jsonrpc":"2.0","id":"init","result":{"protocolVersion":1}}"#,
+        r#"{"jsonrpc":"2.0","id":"init","result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}}"#,
         r#"{"jsonrpc":"2.0","id":"new","method":"session/new","params":{}}"#,
         r#"{"jsonrpc":"2.0","id":"new","result":{"sessionId":"s"}}"#,
     ];

@@ -4,6 +4,7 @@ use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_R
 use crate::diag::Diagnostic;
 use crate::spec::capability::{VersionFault, MAX_PROTOCOL_VERSION};
 use crate::spec::Revision;
+use serde_json::value::RawValue;
 
 pub const BEFORE_INIT: Rule = Rule {
     id: "SES-BEFORE-INIT",
@@ -258,6 +259,22 @@ pub const REPLAY_COMPLETE: Rule = Rule {
     revision_citations: &[],
 };
 
+pub const LOAD_NOT_ADVERTISED: Rule = Rule {
+    id: "SES-LOAD-NOT-ADVERTISED",
+    level: Level::Must,
+    basis: Basis::Text,
+    // v2 has no `session/load` (and no `loadSession`).
+    revisions: &[Revision::Draft202605, Revision::V1Schema117, Revision::V1],
+    summary: "No `session/load` when the agent's initialize answer did not advertise `agentCapabilities.loadSession: true`",
+    citation: Citation {
+        document: docs::SESSION_SETUP_V1,
+        section: "Loading Sessions",
+        text: "If loadSession is false or not present, the Agent does not support loading sessions and Clients MUST NOT attempt to call session/load.",
+        note: "Judged only when every reading of the answer says so: not when `loadSession` or `agentCapabilities` repeats with values that disagree, is not a boolean (or not an object), when the initialize answer was not read or not paired for certain, when initialize answers disagree, or when a line since the answer went unread.",
+    },
+    revision_citations: &[],
+};
+
 pub const RULES: &[&Rule] = &[
     &BEFORE_INIT,
     &UNKNOWN_SESSION,
@@ -270,6 +287,7 @@ pub const RULES: &[&Rule] = &[
     &UPDATE_AFTER_CANCEL,
     &PROMPT_BEFORE_SETUP,
     &REPLAY_COMPLETE,
+    &LOAD_NOT_ADVERTISED,
 ];
 
 /// A successful initialize result without a protocolVersion the suite can
@@ -458,4 +476,58 @@ mod tests {
         let method = format!("session/{}", "m".repeat(100_000));
         assert!(before_init(&method).message.len() < 200);
     }
+}
+
+/// What an agent's initialize answer says it supports, read over every
+/// reading of its repeated members.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    /// Every reading advertises it.
+    Offered,
+    /// Every reading leaves it out or sets it to `false`.
+    NotOffered,
+    /// The readings disagree, a value is not of its type, or no answer
+    /// was read for certain: no client is judged on it.
+    Unknown,
+}
+
+/// `agentCapabilities.loadSession` in a successful initialize `result`.
+pub fn load_session_offer(result: &RawValue) -> Offer {
+    if !result.get().trim_start().starts_with('{') {
+        return Offer::Unknown;
+    }
+    let capabilities = crate::trace::members_named(result.get(), "agentCapabilities");
+    let (mut offered, mut not_offered) = (false, capabilities.is_empty());
+    for capabilities in capabilities {
+        if !capabilities.get().trim_start().starts_with('{') {
+            return Offer::Unknown;
+        }
+        let values = crate::trace::members_named(capabilities.get(), "loadSession");
+        not_offered |= values.is_empty();
+        for value in values {
+            match value.get().trim() {
+                "true" => offered = true,
+                "false" => not_offered = true,
+                _ => return Offer::Unknown,
+            }
+        }
+    }
+    match (offered, not_offered) {
+        (true, false) => Offer::Offered,
+        (false, true) => Offer::NotOffered,
+        _ => Offer::Unknown,
+    }
+}
+
+/// A client's `session/load` after an initialize answer (on `answer_line`)
+/// that did not advertise `loadSession`.
+pub fn load_not_advertised(answer_line: u64) -> Diagnostic {
+    Diagnostic::new(
+        &LOAD_NOT_ADVERTISED,
+        format!(
+            "session/load, but the agent's initialize answer on line {answer_line} did not advertise `agentCapabilities.loadSession: true`"
+        ),
+    )
+    .at("/method")
+    .hint("call session/load only when the agent advertises loadSession; otherwise start a session with session/new")
 }

@@ -138,6 +138,7 @@ impl Validator {
             return;
         }
         self.before_init(method);
+        self.setup_advertised(method);
         match method {
             "initialize" => self.initialize_requested(params),
             "session/load" | "session/resume" => {
@@ -188,6 +189,25 @@ impl Validator {
             && self.lost_at == 0
         {
             self.emit(ses::before_init(method));
+        }
+    }
+
+    /// SES-LOAD-NOT-ADVERTISED for a client's `method`: a session/load the
+    /// agent's initialize answer did not advertise, in every reading (no
+    /// line since that answer unread or unpaired: it may have been another
+    /// initialize's answer).
+    fn setup_advertised(&mut self, method: &str) {
+        let (offer, answer_line) = self.load_offer;
+        if method == "session/load"
+            && offer == ses::Offer::NotOffered
+            && self.handshake == Handshake::Answered
+            && !self.methods_differ
+            && self.lost_at.max(self.garbled_at) < answer_line
+            && ses::LOAD_NOT_ADVERTISED
+                .revisions
+                .contains(&self.revision.revision)
+        {
+            self.emit(ses::load_not_advertised(answer_line));
         }
     }
 
@@ -343,6 +363,7 @@ impl Validator {
                 return true;
             }
             self.before_init(method);
+            self.setup_advertised(method);
             match (method, rpc.session) {
                 ("session/prompt", Some(session)) => self.prompt(session, awaits_answer),
                 ("session/cancel", Some(session)) => self.cancel(session),

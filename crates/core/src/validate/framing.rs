@@ -357,6 +357,8 @@ impl Validator {
             }
         }
         let messages = self.messages;
+        let methods = crate::trace::members_named(text, "method");
+        self.methods_differ = methods.iter().any(|m| m.get() != methods[0].get());
         // Read one at a time (a hostile line costs one reading at a time).
         let max_depth = self.config.limits.max_depth;
         let complete = crate::trace::each_top_level_reading(text, |reading| {
@@ -372,6 +374,7 @@ impl Validator {
         if complete == Some(false) {
             self.emit(env::message_readings_cut());
         }
+        self.methods_differ = false;
         // One message, however many readings.
         self.messages = messages + 1;
     }

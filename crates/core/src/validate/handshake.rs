@@ -123,6 +123,17 @@ impl Validator {
         let pending = (self.initializing.iter())
             .position(|p| p.at == request)
             .map(|index| self.initializing.remove(index));
+        // An agent that answers two initializes differently, or an answer
+        // read as one of several requests, leaves loadSession unknown.
+        let offer = match (read_as, result) {
+            (ReadAs::TheRequest, Some(result)) => ses::load_session_offer(result),
+            _ => ses::Offer::Unknown,
+        };
+        self.load_offer = if self.handshake == Handshake::Answered && offer != self.load_offer.0 {
+            (ses::Offer::Unknown, self.line)
+        } else {
+            (offer, self.line)
+        };
         // A second initialize: the connection stays initialized
         // whatever its answer. One whose capabilities were not kept
         // changes nothing.
@@ -188,6 +199,8 @@ impl Validator {
         match (self.handshake, awaiting, version) {
             (_, Some(at), Some(_)) => {
                 self.initialize_answered(at, result, error, ReadAs::TheRequest);
+                // Which request it answers is a guess.
+                self.load_offer.0 = ses::Offer::Unknown;
             }
             // The initialize itself may be a line not read: the revision is
             // the one its answer names, and what the client advertised is

@@ -28,7 +28,7 @@ pub use files::{check_path_before_exit, check_paths, check_paths_then, default_j
 use crate::catalog::Counts;
 use crate::diag::Diagnostic;
 use crate::jsonrpc::{self, Direction};
-use crate::rules::{cap, env, trace_format};
+use crate::rules::{cap, env, ses, trace_format};
 use crate::spec::capability;
 use crate::spec::messages::PlanContent;
 use crate::spec::{RevisionChoice, SpecChoice};
@@ -86,6 +86,13 @@ pub struct Validator {
     /// the revision again, and the capability where both agree.
     initializing: Vec<PendingInitialize>,
     plan_capability: cap::Advertised,
+    /// What the agent's initialize answer says of `loadSession`, and the
+    /// line of that answer (SES-LOAD-NOT-ADVERTISED).
+    load_offer: (ses::Offer, u64),
+    /// While the readings of a line whose `method` repeats with values that
+    /// differ are read: a rule on what the client may call judges no
+    /// reading, since another reading calls something else.
+    methods_differ: bool,
     /// What the validator keeps per session beyond what the client shows,
     /// by the session's index in `state`: opened and forgotten with it (a
     /// forgotten session's slot stays, empty, until both compact), so that a
@@ -162,6 +169,8 @@ impl Validator {
             handshake: Handshake::NotStarted,
             initializing: Vec::new(),
             plan_capability: cap::Advertised::No,
+            load_offer: (ses::Offer::Unknown, 0),
+            methods_differ: false,
             tracks: Vec::new(),
             recent_session: None,
             sessions_overflowed: false,

@@ -7,7 +7,7 @@ use proptest::prelude::prop;
 pub(super) const HANDSHAKE: &str = concat!(
     r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#,
     "\n",
-    r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}}"#,
     "\n",
     r#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
     "\n",
