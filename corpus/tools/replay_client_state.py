@@ -153,6 +153,9 @@ def receive_message(store, sent, direction, message):
         if method in ("session/new", "session/fork") and "error" not in message and "result" in message:
             session = result.get("sessionId") if isinstance(result, dict) else None
             if isinstance(session, str):
+                if session in store.sessions and session not in store.loading:
+                    # An id reused (SES-SESSION-ID-REUSED): a new conversation, shown afresh.
+                    del store.sessions[session]
                 store.loading.pop(session, None)
                 store.open(session)
             else:

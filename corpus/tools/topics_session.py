@@ -814,4 +814,47 @@ def session(rev):
         c.open(SESSION_SAVED)
         c.agent_result(load, {})
 
+    # ---- SES-SESSION-ID-REUSED: a session/new answered with an id the connection already has
+    c = case("ses-session-id-reused-by-new",
+             "Two session/new requests answered with the same session id: the agent's breach of a unique Session ID. "
+             "The client shows the second conversation afresh, not merged with the first one's plan.",
+             docs=[(SESSION_SETUP, "Creating a Session")])
+    p = c.start()
+    c.update(SESSION, plan)
+    end_prompt(c, p, SESSION)
+    second = c.client_request("session/new", {"cwd": CWD, "mcpServers": []})
+    c.agent_result(second, {"sessionId": SESSION})
+    c.expect("SES-SESSION-ID-REUSED", c.last, "/result/sessionId")
+    c.sessions[SESSION] = {"legacy": None, "plans": {}}
+    c.snapshot()
+
+    c = case("ses-session-id-of-a-loaded-session",
+             "A session/new answered with the id of a session "
+             + ("resumed" if rev.protocol_version == 2 else "loaded") + " earlier on the connection: not unique.",
+             docs=[(SESSION_SETUP, "Creating a Session")])
+    c.initialize()
+    setup = send_resume(c) if rev.protocol_version == 2 else send_load(c)
+    c.open(SESSION_SAVED)
+    c.agent_result(setup, {})
+    second = c.client_request("session/new", {"cwd": CWD, "mcpServers": []})
+    c.agent_result(second, {"sessionId": SESSION_SAVED})
+    c.expect("SES-SESSION-ID-REUSED", c.last, "/result/sessionId")
+
+    c = case("ses-session-id-distinct",
+             "Near miss: two session/new requests answered with different session ids.",
+             near_miss=["SES-SESSION-ID-REUSED"], docs=[(SESSION_SETUP, "Creating a Session")])
+    c.initialize()
+    c.new_session(SESSION)
+    c.new_session(SESSION_2)
+
+    c = case("ses-session-id-of-a-load-in-flight",
+             "Near miss: session/new is answered with the id of a session whose "
+             + ("resume" if rev.protocol_version == 2 else "load") + " is still in flight, and that request then fails: "
+             "the id was never established before, so it is not reused.",
+             near_miss=["SES-SESSION-ID-REUSED"], docs=[(SESSION_SETUP, "Creating a Session")])
+    c.initialize()
+    setup = send_resume(c) if rev.protocol_version == 2 else send_load(c)
+    c.new_session(SESSION_SAVED)
+    c.a2c({"jsonrpc": "2.0", "id": setup, "error": {"code": -32002, "message": "Resource not found"}})
+
     return ("Sessions: initialize first, updates only for established sessions (session/new, load, resume, fork), the shape of session/update params, interleaved sessions.", cases)

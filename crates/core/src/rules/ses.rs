@@ -275,6 +275,29 @@ pub const LOAD_NOT_ADVERTISED: Rule = Rule {
     revision_citations: &[],
 };
 
+pub const SESSION_ID_REUSED: Rule = Rule {
+    id: "SES-SESSION-ID-REUSED",
+    level: Level::Must,
+    basis: Basis::Text,
+    revisions: ALL_REVISIONS,
+    summary: "A `session/new` (or `session/fork`) answer names no session already established on the connection",
+    citation: Citation {
+        document: docs::SESSION_SETUP_V1,
+        section: "Creating a Session",
+        text: "The Agent MUST respond with a unique Session ID that identifies this conversation:",
+        note: "Judged when every reading of the answer names a session that an earlier session/new or session/fork answer, or an answered session/load or session/resume, established; not while a load of it is in flight (it may fail), nor after the client closed a session or a line went unread. The reference client shows the answered session afresh (the old conversation's plans are not the new one's).",
+    },
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::SESSION_SETUP_V2,
+            section: "Creating a Session",
+            text: "The Agent MUST respond with a unique Session ID that identifies this conversation:",
+            note: "Judged when every reading of the answer names a session that an earlier session/new or session/fork answer, or an answered session/resume, established; not while a resume of it is in flight, nor after the client closed a session or a line went unread. The reference client shows the answered session afresh.",
+        },
+    }],
+};
+
 pub const RULES: &[&Rule] = &[
     &BEFORE_INIT,
     &UNKNOWN_SESSION,
@@ -288,6 +311,7 @@ pub const RULES: &[&Rule] = &[
     &PROMPT_BEFORE_SETUP,
     &REPLAY_COMPLETE,
     &LOAD_NOT_ADVERTISED,
+    &SESSION_ID_REUSED,
 ];
 
 /// A successful initialize result without a protocolVersion the suite can
@@ -530,4 +554,19 @@ pub fn load_not_advertised(answer_line: u64) -> Diagnostic {
     )
     .at("/method")
     .hint("call session/load only when the agent advertises loadSession; otherwise start a session with session/new")
+}
+
+/// A session/new or session/fork answer naming a session already
+/// established on the connection.
+pub fn session_id_reused(method: &str, session: &str) -> Diagnostic {
+    Diagnostic::new(
+        &SESSION_ID_REUSED,
+        format!(
+            "the {method} result names session `{}`, already established on this connection: the new conversation is shown afresh",
+            crate::text::shorten(session, 80)
+        ),
+    )
+    .at("/result/sessionId")
+    .session(session)
+    .hint("answer each session/new with a session id not used before on the connection")
 }

@@ -176,6 +176,7 @@ impl Validator {
                     self.cancel(&session);
                 }
             }
+            "session/close" => self.closed_any = true,
             _ => {}
         }
     }
@@ -371,6 +372,7 @@ impl Validator {
                     self.load(method, session, rpc.replay_from, awaits_answer);
                 }
                 ("session/load" | "session/resume", None) => self.count_unnamed_session(),
+                ("session/close", _) => self.closed_any = true,
                 _ => {}
             }
             return true;
@@ -400,7 +402,9 @@ impl Validator {
         }
         if let ResponseOutcome::Answers { request, .. } = outcome {
             match rpc.session {
-                Some(session) if opens => self.opened_by_answer(session),
+                Some(session) if opens => {
+                    self.new_session_answered(&request.method, &[session.to_owned()], true);
+                }
                 // `answered` reads no more of a successful answer to any
                 // other method than that it came (initialize, session/new
                 // and session/fork were declined above).
@@ -451,6 +455,10 @@ impl Validator {
                     "initialize" => {
                         self.initialize_answered(request, result, error, ReadAs::OneReading)
                     }
+                    "session/new" | "session/fork" => {
+                        let sessions = self.session_ids(result, "/result");
+                        self.new_session_answered(method, &sessions, false);
+                    }
                     _ => self.answered(method, request, result, error),
                 }
             } else if matches!(method, "session/load" | "session/resume") {
@@ -474,6 +482,34 @@ impl Validator {
                 self.emit(ses::no_session_id(method, session_id_type(result)));
             }
             self.count_unnamed_session();
+        }
+    }
+
+    /// A successful session/new or session/fork answer naming `sessions`
+    /// (each value of a repeated `sessionId` a reading); `certain`: read as
+    /// that method's answer for certain (not one reading of an ambiguous
+    /// pair). An id already established on the connection breaks "a unique
+    /// Session ID" when every reading reuses one, unless the client closed
+    /// a session or a line went unread (the agent may reuse a closed id); a
+    /// session whose load is still in flight is not judged (the load may
+    /// fail). The client shows the answered session afresh: it is a new
+    /// conversation, and the old one's plans are not its plans.
+    fn new_session_answered(&mut self, method: &str, sessions: &[String], certain: bool) {
+        let reused = |session: &String| {
+            self.is_established(session) && !self.loaded_provisionally.contains_key(session)
+        };
+        if certain && !sessions.is_empty() && sessions.iter().all(reused) {
+            if !self.closed_any && self.lost_at == 0 {
+                self.emit(ses::session_id_reused(method, &sessions[0]));
+            }
+            if let [session] = sessions {
+                if let Some(index) = self.state.forget_session(session) {
+                    self.forgot_session(index);
+                }
+            }
+        }
+        for session in sessions {
+            self.opened_by_answer(session);
         }
     }
 
@@ -516,9 +552,7 @@ impl Validator {
                     self.emit(ses::no_session_id(method, session_id_type(result)));
                     self.count_unnamed_session();
                 }
-                for session in sessions {
-                    self.opened_by_answer(&session);
-                }
+                self.new_session_answered(method, &sessions, true);
             }
             "session/prompt" => {
                 if let Some(session) = self.turns.prompts.remove(&request) {

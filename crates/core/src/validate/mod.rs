@@ -93,6 +93,9 @@ pub struct Validator {
     /// differ are read: a rule on what the client may call judges no
     /// reading, since another reading calls something else.
     methods_differ: bool,
+    /// Whether the client sent a `session/close`: an agent may then give a
+    /// closed session's id to a new one (SES-SESSION-ID-REUSED).
+    closed_any: bool,
     /// What the validator keeps per session beyond what the client shows,
     /// by the session's index in `state`: opened and forgotten with it (a
     /// forgotten session's slot stays, empty, until both compact), so that a
@@ -171,6 +174,7 @@ impl Validator {
             plan_capability: cap::Advertised::No,
             load_offer: (ses::Offer::Unknown, 0),
             methods_differ: false,
+            closed_any: false,
             tracks: Vec::new(),
             recent_session: None,
             sessions_overflowed: false,
