@@ -805,6 +805,16 @@ def session(rev):
         c.open(SESSION_SAVED)
         c.agent_result(load, {})
 
+        c = case("ses-load-advertised-by-a-second-initialize",
+                 "Near miss: the first initialize answer leaves `loadSession` out, a second one sets it to true; the "
+                 "answers disagree, so the client's session/load is not judged.",
+                 near_miss=["SES-LOAD-NOT-ADVERTISED"], docs=[(SESSION_SETUP, "Loading Sessions")])
+        initialize_offering(c, {})
+        initialize_offering(c, {"loadSession": True})
+        load = send_load(c)
+        c.open(SESSION_SAVED)
+        c.agent_result(load, {})
+
         c = case("ses-load-advertised-not-a-boolean",
                  "Near miss: `loadSession` is the string \"false\", no boolean: the answer cannot be read as leaving "
                  "loading out, so the client is not judged.",
@@ -846,6 +856,17 @@ def session(rev):
     c.initialize()
     c.new_session(SESSION)
     c.new_session(SESSION_2)
+
+    c = case("ses-session-id-after-close",
+             "Near miss: the client closes its session, and a later session/new is answered with the closed "
+             "session's id: the suite does not judge reuse after a close.",
+             near_miss=["SES-SESSION-ID-REUSED"], docs=[(SESSION_SETUP, "Creating a Session")])
+    c.initialize()
+    c.new_session(SESSION)
+    close = c.client_request("session/close", {"sessionId": SESSION})
+    c.agent_result(close, {})
+    second = c.client_request("session/new", {"cwd": CWD, "mcpServers": []})
+    c.agent_result(second, {"sessionId": SESSION})
 
     c = case("ses-session-id-of-a-load-in-flight",
              "Near miss: session/new is answered with the id of a session whose "
