@@ -409,16 +409,23 @@ pub fn update_after_cancel(session: &str, end_line: u64) -> Diagnostic {
     .hint("send the cancelled turn's last updates before ending it")
 }
 
-pub fn before_init(method: &str) -> Diagnostic {
-    Diagnostic::new(
-        &BEFORE_INIT,
-        format!(
-            "`{}` before `initialize` was answered",
-            crate::text::shorten(method, 80)
+/// `failed_at`: the line of the error answer to the connection's last
+/// `initialize`, when every answer so far was an error.
+pub fn before_init(method: &str, failed_at: Option<u64>) -> Diagnostic {
+    let method = crate::text::shorten(method, 80);
+    let (message, hint) = match failed_at {
+        None => (
+            format!("`{method}` before `initialize` was answered"),
+            "the client calls initialize first and waits for its response",
         ),
-    )
-    .at("/method")
-    .hint("the client calls initialize first and waits for its response")
+        Some(line) => (
+            format!("`{method}` after `initialize` was answered with an error (line {line}), so the connection is not initialized"),
+            "the client initializes again and waits for a successful response",
+        ),
+    };
+    Diagnostic::new(&BEFORE_INIT, message)
+        .at("/method")
+        .hint(hint)
 }
 
 pub fn unknown_session(session: &str) -> Diagnostic {
@@ -458,6 +465,7 @@ mod tests {
     #[test]
     fn a_huge_method_name_is_not_repeated() {
         let method = format!("session/{}", "m".repeat(100_000));
-        assert!(before_init(&method).message.len() < 200);
+        assert!(before_init(&method, None).message.len() < 200);
+        assert!(before_init(&method, Some(3)).message.len() < 250);
     }
 }
