@@ -145,7 +145,12 @@ fn broken_scripts_fail_with_their_rule() {
             &LIVE,
         ),
         ("broken-env.jsonl", &[], "ENV-VERSION", &LIVE),
-        ("broken-ses.jsonl", &[], "SES-UNKNOWN-SESSION", &LIVE),
+        (
+            "broken-ses.jsonl",
+            &["--deny-warnings"],
+            "SES-UNKNOWN-SESSION",
+            &LIVE,
+        ),
         (
             "broken-cap.jsonl",
             &[],

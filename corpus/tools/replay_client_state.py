@@ -111,7 +111,7 @@ def read_item(item):
 def replay(group, case):
     """Feed a case to the store as the client: returns the states after each message."""
     store = PlanStore(ID_KEY[group["revision"]], group["revision"] in MARKDOWN_PATH)
-    sent = {}  # the client's requests in flight: id -> (method, session it opened)
+    sent = {}  # the client's requests in flight: id -> (method, session it opened or closes)
     states = []
     for item in case["messages"]:
         try:
@@ -145,6 +145,8 @@ def receive_message(store, sent, direction, message):
                 store.loading[session] += 1
                 opened = session
             store.open(session)  # replayed updates arrive before the answer
+        elif message["method"] == "session/close" and isinstance(params.get("sessionId"), str):
+            opened = params["sessionId"]  # the session it closes once answered
         if "id" in message:
             sent[json.dumps(message["id"])] = (message["method"], opened)
     elif "method" not in message and "id" in message:
@@ -160,7 +162,10 @@ def receive_message(store, sent, direction, message):
                 store.open(session)
             else:
                 store.unnamed += 1
-        if opened in store.loading:
+        if method == "session/close":
+            if "error" not in message and "result" in message:
+                store.sessions.pop(opened, None)  # closed: shown no more
+        elif opened in store.loading:
             store.loading[opened] -= 1
             if "error" not in message:
                 del store.loading[opened]  # loaded, whatever its other loads say

@@ -203,6 +203,30 @@ def framing(rev):
     c.client_result("ext-1", {"ready": True})
     c.end_turn(p)
 
+    # Every method of the revision's schema says its direction (the
+    # official schemas' x-side), so a bare call of one is placed.
+    if rev.protocol_version == 2:
+        calls = [("auth/login", {"methodId": "agent"}), ("auth/logout", {})]
+        crossing = [("tool_call/cancel", {"sessionId": SESSION, "toolCallId": "call_001"})]
+    else:
+        calls = [("authenticate", {"methodId": "agent"}), ("logout", {})]
+        crossing = []
+    c = case("trace-direction-bare-auth-calls",
+             "Bare authentication calls of the revision (v2's auth/login and auth/logout, v1's authenticate and logout) and their answers: the method says the client sent them.",
+             near_miss=["TRACE-DIRECTION"])
+    p = c.start()
+    c.end_turn(p)
+    for n, (method, params) in enumerate(calls + crossing):
+        c.record(line({"jsonrpc": "2.0", "id": f"call-{n}", "method": method, "params": params}))
+        c.record(line({"jsonrpc": "2.0", "id": f"call-{n}", "result": {}}))
+
+    c = case("trace-direction-bare-both-ways",
+             "A bare mcp/message request: the schema lets either side send it, so the method does not say who did.")
+    p = c.start()
+    c.end_turn(p)
+    mcp = {"jsonrpc": "2.0", "id": "mcp-1", "method": "mcp/message", "params": {"sessionId": SESSION}}
+    c.expect("TRACE-DIRECTION", c.record(line(mcp)), "/method")
+
     def permission_then_cancel(c, bare):
         """Prompt id 3 from the client and a permission request with id 3
         from the agent are in flight together; the user cancels."""

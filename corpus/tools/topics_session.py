@@ -63,6 +63,22 @@ def session(rev):
     c.update(SESSION, plan)
     c.end_turn(p)
 
+    c = case("ses-session-new-after-failed-initialize",
+             "The agent answers initialize with an error and the client sends session/new anyway: the connection is not initialized.")
+    init = c.initialize(answer=False)
+    answer_error(c, init, -32603, "Internal error")
+    new = c.new_session(answer=False)
+    c.expect("SES-BEFORE-INIT", c.last, "/method")
+
+    c = case("ses-session-new-after-retried-initialize",
+             "initialize fails, the client initializes again and waits for the successful answer before session/new.",
+             near_miss=["SES-BEFORE-INIT"])
+    init = c.initialize(answer=False)
+    answer_error(c, init, -32603, "Internal error")
+    p = c.start()
+    c.update(SESSION, plan)
+    c.end_turn(p)
+
     c = case("ses-update-before-initialize",
              "The agent sends a session/update before initialize is answered, for a session that does not exist yet: an unknown session (SES-BEFORE-INIT is the client's MUST, not the agent's).",
              near_miss=["SES-BEFORE-INIT"])
@@ -125,6 +141,37 @@ def session(rev):
     c.update(SESSION_SAVED, items(rev, "plan-1", steps3("completed", "completed", "in_progress")))
     c.snapshot()
     c.end_turn(p)
+
+    # ---- session/close: an answered close ends what the client shows
+    def closed_session(c, fails=False):
+        p = c.start()
+        c.update(SESSION, items(rev, "plan-1", steps3("completed", "in_progress")))
+        c.end_turn(p)
+        close = c.client_request("session/close", {"sessionId": SESSION})
+        c.snapshot()  # still shown while the close is in flight
+        if fails:
+            answer_error(c, close, -32603, "Internal error")
+        else:
+            c.agent_result(close, {})
+            c.close(SESSION)
+        c.snapshot()
+
+    c = case("ses-close-answered-forgets-session",
+             "The agent answers session/close: the client shows the session no more.",
+             near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Session ID")])
+    closed_session(c)
+
+    c = case("ses-close-failed-keeps-session",
+             "session/close answered with an error: the session stays open and shown, and its updates are its own.",
+             near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Session ID")])
+    closed_session(c, fails=True)
+    c.update(SESSION, chunk("Still here."))
+
+    c = case("ses-update-after-close",
+             "An update for a session whose session/close was answered names no session open on this connection.",
+             docs=[(SESSION_SETUP, "Session ID")])
+    closed_session(c)
+    c.expect("SES-UNKNOWN-SESSION", c.update(SESSION, chunk("One more thing."), shown=False), "/params/sessionId")
 
     c = case("ses-unknown-session-after-failed-load",
              "session/load fails (the agent cannot find the session), so it establishes nothing; a later update for it is for an unknown session.",

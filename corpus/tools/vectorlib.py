@@ -377,6 +377,10 @@ class Case:
     def open(self, session):
         self.sessions.setdefault(session, {"legacy": None, "plans": {}})
 
+    def close(self, session):
+        """The client no longer shows a session whose session/close was answered."""
+        self.sessions.pop(session, None)
+
     def prompt(self, session=SESSION, text="Refactor the parser and add tests"):
         return self.client_request(
             "session/prompt", {"sessionId": session, "prompt": [{"type": "text", "text": text}]}

@@ -109,7 +109,7 @@ mod tests {
         let path = dir.path().join("broken.jsonl");
         std::fs::write(
             &path,
-            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[]}}}"#,
         )
         .unwrap();
         let checked = check_file(&path).unwrap();
@@ -117,7 +117,7 @@ mod tests {
         let panic = std::panic::catch_unwind(|| checked.assert_conformant()).unwrap_err();
         let message = panic.downcast_ref::<String>().unwrap();
         assert!(message.contains("is not conformant"), "{message}");
-        assert!(message.contains("SES-UNKNOWN-SESSION"), "{message}");
+        assert!(message.contains("SES-UPDATE-NOTIFICATION"), "{message}");
         assert!(check_file(dir.path().join("missing.jsonl")).is_err());
     }
 }

@@ -436,7 +436,8 @@ fn hostile_text_in_traces_cannot_break_a_format() {
     let trace = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{{\"protocolVersion\":1,\"clientCapabilities\":{{}}}}}}\n\
          {{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{\"protocolVersion\":1}}}}\n\
-         {{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{{\"sessionId\":\"{nasty}\",\"update\":{{\"sessionUpdate\":\"plan\",\"entries\":[]}}}}}}\n"
+         {{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{{\"sessionId\":\"{nasty}\",\"update\":{{\"sessionUpdate\":\"plan\",\"entries\":[]}}}}}}\n\
+         {{\"jsonrpc\":\"1.0\",\"method\":\"x\"}}\n"
     );
     let name = "odd dir/a,b:c%.jsonl";
     let report = check_reader(name, trace.as_bytes(), Config::default()).expect("read");

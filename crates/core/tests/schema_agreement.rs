@@ -709,6 +709,66 @@ fn comparison_detects_each_outcome() {
     ));
 }
 
+/// Every method of every vendored schema (v1 and v2, stable and unstable)
+/// is in the suite's method table with the direction its `x-side` gives;
+/// a method either side handles has no direction. A release with a new
+/// method fails here until the table knows it.
+#[test]
+fn the_method_table_knows_every_method_of_each_vendored_schema() {
+    use acp_plan_conformance::jsonrpc::{Direction, METHODS};
+    fn sides(value: &Value, out: &mut BTreeMap<String, BTreeSet<String>>) {
+        match value {
+            Value::Object(map) => {
+                if let (Some(Value::String(method)), Some(Value::String(side))) =
+                    (map.get("x-method"), map.get("x-side"))
+                {
+                    out.entry(method.clone()).or_default().insert(side.clone());
+                }
+                map.values().for_each(|v| sides(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| sides(v, out)),
+            _ => {}
+        }
+    }
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    for release in vendored_releases() {
+        for file in [
+            "v1/schema.json",
+            "v1/schema.unstable.json",
+            "v2/schema.json",
+            "v2/schema.unstable.json",
+        ] {
+            let path = repo_root().join(format!("corpus/schema/official/{release}/{file}"));
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let schema: Value = serde_json::from_str(&text).expect("a vendored schema is JSON");
+            let mut methods = BTreeMap::new();
+            sides(&schema, &mut methods);
+            assert!(!methods.is_empty(), "{release}/{file}: no x-method");
+            for (method, handled_by) in methods {
+                seen += 1;
+                // x-side names the side that handles the call.
+                let expected = match handled_by.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+                    ["agent"] => Some(Direction::ClientToAgent),
+                    ["client"] => Some(Direction::AgentToClient),
+                    _ => None,
+                };
+                match METHODS.iter().find(|(known, _)| *known == method) {
+                    None => wrong.push(format!("{release}/{file}: {method} is not in the table")),
+                    Some((_, direction)) if *direction != expected => wrong.push(format!(
+                        "{release}/{file}: {method} is {direction:?} in the table, {expected:?} in the schema"
+                    )),
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+    assert!(seen > 0, "no vendored schema was read");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The releases vendored under `corpus/schema/official/`, oldest first.
 fn vendored_releases() -> Vec<String> {
     let dir = repo_root().join("corpus/schema/official");

@@ -9,7 +9,7 @@ mod correlate;
 mod methods;
 
 pub use correlate::{Correlator, Pending, RequestOutcome, ResponseOutcome};
-pub use methods::direction_of_method;
+pub use methods::{direction_of_method, METHODS};
 
 use crate::trace::interop::{read_string, scan, Unpredictable};
 use crate::trace::LineObject;

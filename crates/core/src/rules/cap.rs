@@ -112,10 +112,10 @@ pub const LEGACY_IN_V2: Rule = Rule {
     revisions: V2_ONLY,
     summary: "No legacy `plan` update under protocol v2 (use `plan_update` items)",
     citation: Citation {
-        document: docs::EXTENSIBILITY_V2,
-        section: "Enum and Tagged-Union Variants",
-        text: "Extensions MUST NOT define custom non-underscore values.",
-        note: "v2 has no plan session update (\"Migrating to v2\": plan is \"Replaced by plan_update with a planId and a type discriminator\"), so plan is a non-underscore value v2 does not define.",
+        document: docs::INITIALIZATION_V2,
+        section: "Protocol version",
+        text: "Clients and Agents MUST agree on a protocol version and act according to its specification.",
+        note: "v2 has no plan session update (\"Migrating to v2\": plan is \"Replaced by plan_update with a planId and a type discriminator\"), so an agent that sends one under protocol v2 acts by another version's specification.",
     },
     revision_citations: &[],
 };

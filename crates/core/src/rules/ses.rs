@@ -33,24 +33,26 @@ pub const BEFORE_INIT: Rule = Rule {
 
 pub const UNKNOWN_SESSION: Rule = Rule {
     id: "SES-UNKNOWN-SESSION",
-    level: Level::Must,
+    // No MUST binds the agent here: the one that says a session must be
+    // attached on the connection before its updates binds the client.
+    level: Level::Should,
     basis: Basis::Text,
     revisions: ALL_REVISIONS,
     summary: "`session/update` names a session established on this connection",
     citation: Citation {
-        document: docs::SESSION_SETUP_V1,
-        section: "Session ID",
-        text: "The session ID returned by session/new is a unique identifier for the conversation context.",
-        note: "The suite infers that an agent's session/update names a session of this connection: one that session/new or session/fork returned, or that session/load or session/resume named. Schema: sessionId is \"The ID of the session this update pertains to.\"",
+        document: docs::SCHEMA_1_20_V1,
+        section: "SessionStatus open",
+        text: "A Client that did not create or resume the session on its own connection MUST still call `session/load` or `session/resume` before sending `session/prompt` or expecting `session/update` notifications.",
+        note: "The MUST binds the client (and sits under the unstable session/status feature, the same words in schema 1.17.0); the suite infers from it that an agent's session/update names a session of this connection: one that session/new or session/fork returned, or that session/load or session/resume named. No MUST binds the agent to that, so it is a warning.",
     },
     revision_citations: &[
         RevisionCitation {
             revision: Revision::V2,
             citation: Citation {
-                document: docs::SESSION_SETUP_V2,
-                section: "Session ID",
-                text: "The session ID returned by session/new is a unique identifier for the conversation context.",
-                note: "The suite infers that an agent's session/update names a session of this connection: one that session/new or session/fork returned, or that session/resume named.",
+                document: docs::SCHEMA_1_20_V2,
+                section: "SessionStatus open",
+                text: "A Client that did not create or resume the session on its own connection MUST still call `session/resume` before sending `session/prompt` or expecting `session/update` notifications.",
+                note: "The MUST binds the client (and sits under the unstable session/status feature, the same words in schema 1.17.0); the suite infers from it that an agent's session/update names a session of this connection: one that session/new or session/fork returned, or that session/resume named. No MUST binds the agent to that, so it is a warning.",
             },
         },
     ],
@@ -88,19 +90,19 @@ pub const UPDATE_NOTIFICATION: Rule = Rule {
     revisions: ALL_REVISIONS,
     summary: "`session/update` is a notification from the agent to the client",
     citation: Citation {
-        document: docs::PROMPT_TURN_V1,
-        section: "3. Agent Reports Output",
-        text: "The Agent reports the model's output to the Client via session/update notifications.",
-        note: "A notification has no id (JSON-RPC 2.0, 4.1), and it travels from the agent to the client.",
+        document: docs::TRANSPORTS_V1,
+        section: "stdio",
+        text: "The agent MUST NOT write anything to its stdout that is not a valid ACP message.",
+        note: "session/update is a notification (no id, JSON-RPC 2.0, 4.1) that only the agent sends (\"The Agent reports the model's output to the Client via session/update notifications.\"); a session/update request, or one from the client, is no valid ACP message. The client's counterpart: \"The client MUST NOT write anything to the agent's stdin that is not a valid ACP message.\"",
     },
     revision_citations: &[
         RevisionCitation {
             revision: Revision::V2,
             citation: Citation {
-                document: docs::PROMPT_LIFECYCLE_V2,
-                section: "3. Agent Reports Output",
-                text: "The Agent reports the model's output to the Client via session/update notifications.",
-                note: "A notification has no id (JSON-RPC 2.0, 4.1), and it travels from the agent to the client.",
+                document: docs::TRANSPORTS_V2,
+                section: "stdio",
+                text: "The agent MUST NOT write anything to its stdout that is not a valid ACP message.",
+                note: "session/update is a notification (no id, JSON-RPC 2.0, 4.1) that only the agent sends (\"The Agent reports the model's output to the Client via session/update notifications.\"); a session/update request, or one from the client, is no valid ACP message. The client's counterpart: \"The client MUST NOT write anything to the agent's stdin that is not a valid ACP message.\"",
             },
         },
     ],
@@ -449,16 +451,23 @@ pub fn update_after_cancel(session: &str, end_line: u64) -> Diagnostic {
     .hint("send the cancelled turn's last updates before ending it")
 }
 
-pub fn before_init(method: &str) -> Diagnostic {
-    Diagnostic::new(
-        &BEFORE_INIT,
-        format!(
-            "`{}` before `initialize` was answered",
-            crate::text::shorten(method, 80)
+/// `failed_at`: the line of the error answer to the connection's last
+/// `initialize`, when every answer so far was an error.
+pub fn before_init(method: &str, failed_at: Option<u64>) -> Diagnostic {
+    let method = crate::text::shorten(method, 80);
+    let (message, hint) = match failed_at {
+        None => (
+            format!("`{method}` before `initialize` was answered"),
+            "the client calls initialize first and waits for its response",
         ),
-    )
-    .at("/method")
-    .hint("the client calls initialize first and waits for its response")
+        Some(line) => (
+            format!("`{method}` after `initialize` was answered with an error (line {line}), so the connection is not initialized"),
+            "the client initializes again and waits for a successful response",
+        ),
+    };
+    Diagnostic::new(&BEFORE_INIT, message)
+        .at("/method")
+        .hint(hint)
 }
 
 pub fn unknown_session(session: &str) -> Diagnostic {
@@ -498,7 +507,8 @@ mod tests {
     #[test]
     fn a_huge_method_name_is_not_repeated() {
         let method = format!("session/{}", "m".repeat(100_000));
-        assert!(before_init(&method).message.len() < 200);
+        assert!(before_init(&method, None).message.len() < 200);
+        assert!(before_init(&method, Some(3)).message.len() < 250);
     }
 }
 

@@ -176,8 +176,23 @@ impl Validator {
                     self.cancel(&session);
                 }
             }
-            "session/close" => self.closed_any = true,
+            "session/close" => {
+                self.closed_any = true;
+                if awaits_answer {
+                    if let Some(session) = self.session_id(params, "/params") {
+                        self.close_requested(&session);
+                    }
+                }
+            }
             _ => {}
+        }
+    }
+
+    /// A session/close of `session` whose answer the suite will pair.
+    fn close_requested(&mut self, session: &str) {
+        if self.closing.len() < self.config.limits.max_outstanding_requests {
+            self.closing
+                .insert((self.line, self.element), session.to_owned());
         }
     }
 
@@ -189,7 +204,11 @@ impl Validator {
             && self.handshake != Handshake::Answered
             && self.lost_at == 0
         {
-            self.emit(ses::before_init(method));
+            let failed_at = match self.handshake {
+                Handshake::Failed { line } => Some(line),
+                _ => None,
+            };
+            self.emit(ses::before_init(method, failed_at));
         }
     }
 
@@ -372,7 +391,12 @@ impl Validator {
                     self.load(method, session, rpc.replay_from, awaits_answer);
                 }
                 ("session/load" | "session/resume", None) => self.count_unnamed_session(),
-                ("session/close", _) => self.closed_any = true,
+                ("session/close", session) => {
+                    self.closed_any = true;
+                    if let (Some(session), true) = (session, awaits_answer) {
+                        self.close_requested(session);
+                    }
+                }
                 _ => {}
             }
             return true;
@@ -610,6 +634,17 @@ impl Validator {
                     }
                     if last && error.is_some() {
                         // Not loaded: never established on this connection.
+                        if let Some(index) = self.state.forget_session(&session) {
+                            self.forgot_session(index);
+                        }
+                    }
+                }
+            }
+            "session/close" => {
+                // Closed: the client shows the session no more. A failed
+                // close leaves it open.
+                if let Some(session) = self.closing.remove(&request) {
+                    if error.is_none() {
                         if let Some(index) = self.state.forget_session(&session) {
                             self.forgot_session(index);
                         }

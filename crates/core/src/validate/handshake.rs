@@ -24,6 +24,10 @@ pub(super) enum ReadAs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Handshake {
     NotStarted,
+    /// Every answer so far was an error; the last one came on `line`.
+    Failed {
+        line: u64,
+    },
     Answered,
 }
 
@@ -115,8 +119,12 @@ impl Validator {
         read_as: ReadAs,
     ) {
         if result.is_none() || error.is_some() {
-            // A failed initialize changes nothing.
+            // A failed initialize changes nothing, but what SES-BEFORE-INIT
+            // says of a later session message.
             self.initializing.retain(|p| p.at != request);
+            if self.handshake != Handshake::Answered {
+                self.handshake = Handshake::Failed { line: self.line };
+            }
             return;
         }
         let request_line = request.0;
@@ -205,7 +213,9 @@ impl Validator {
             // The initialize itself may be a line not read: the revision is
             // the one its answer names, and what the client advertised is
             // not known, so no agent is judged on the capability.
-            (Handshake::NotStarted, None, Some(version)) if self.lost_at > 0 => {
+            (Handshake::NotStarted | Handshake::Failed { .. }, None, Some(version))
+                if self.lost_at > 0 =>
+            {
                 let mut choice = capability::choose_revision(
                     self.config.spec,
                     CapabilityKeys::NONE,

@@ -118,6 +118,10 @@ pub struct Validator {
     /// for sessions they opened (see `loaded_provisionally`), by where
     /// they were read.
     loading: FoldMap<At, String>,
+    /// session/close requests awaiting their answers, by where they were
+    /// read: a successful answer closes the session, which the client then
+    /// shows no more.
+    closing: FoldMap<At, String>,
     /// Sessions that loads opened and that none has loaded yet, with the
     /// number of their loads in flight: a failed answer takes a session
     /// back only when it was the last of them.
@@ -188,6 +192,7 @@ impl Validator {
             line: 0,
             messages: 0,
             loading: FoldMap::default(),
+            closing: FoldMap::default(),
             loaded_provisionally: FoldMap::default(),
             element_base: String::new(),
             element: 0,
@@ -903,6 +908,40 @@ mod tests {
             rules(&report),
             vec![("CAP-PLAN-OPS", 8, "/params/update/sessionUpdate")]
         );
+    }
+
+    #[test]
+    fn a_session_message_after_a_failed_initialize_says_it_failed() {
+        let trace = concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"Internal error"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+        );
+        let report = check_reader("t", trace.as_bytes(), Config::default()).unwrap();
+        assert_eq!(rules(&report), vec![("SES-BEFORE-INIT", 3, "/method")]);
+        let message = &report.diagnostics[0].message;
+        assert!(
+            message.contains("answered with an error (line 2)"),
+            "{message}"
+        );
+        assert!(
+            !message.contains("before `initialize` was answered"),
+            "{message}"
+        );
+        // Before any answer, the words say so.
+        let unanswered = concat!(
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
+            "\n",
+        );
+        let report = check_reader("t", unanswered.as_bytes(), Config::default()).unwrap();
+        assert!(report.diagnostics[0]
+            .message
+            .contains("before `initialize` was answered"));
     }
 
     #[test]
