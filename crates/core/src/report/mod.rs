@@ -13,6 +13,7 @@ use crate::baseline::{EntryOutcome, Judgement};
 use crate::catalog::Counts;
 use crate::catalog::Severity;
 use crate::diag::Diagnostic;
+use crate::spec::Revision;
 use crate::validate::TraceReport;
 use serde::Serialize;
 
@@ -218,20 +219,21 @@ pub fn verdict_of(counts: Counts, options: ReportOptions) -> Verdict {
 
 /// The revision all traces were checked under, or "mixed".
 pub fn spec_label(traces: &[TraceReport]) -> String {
-    let mut revisions = traces.iter().map(|t| t.revision.revision);
-    match revisions.next() {
-        None => "none".into(),
-        Some(first) if revisions.all(|r| r == first) => first.to_string(),
-        Some(_) => "mixed".into(),
-    }
+    shared_revision_label(traces, |r| r.to_string())
 }
 
 /// Which text [`spec_label`]'s revision is, or `mixed` / `none`.
 pub fn spec_release_label(traces: &[TraceReport]) -> String {
+    shared_revision_label(traces, |r| r.release().to_owned())
+}
+
+/// `label` of the revision every trace was checked under; `none` without
+/// traces, `mixed` when they differ.
+fn shared_revision_label(traces: &[TraceReport], label: impl Fn(Revision) -> String) -> String {
     let mut revisions = traces.iter().map(|t| t.revision.revision);
     match revisions.next() {
         None => "none".into(),
-        Some(first) if revisions.all(|r| r == first) => first.release().into(),
+        Some(first) if revisions.all(|r| r == first) => label(first),
         Some(_) => "mixed".into(),
     }
 }
