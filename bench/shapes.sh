@@ -1,5 +1,4 @@
-# The benchmark's shapes of trace, sourced by bench/run.sh (which times them) and
-# scripts/pgo-build (which trains on them, with another seed).
+# The benchmark's shapes of trace, sourced by bench/run.sh (which times them).
 #
 # shape_options SHAPE: the shape's `acp-plan gen` options (deterministic: the same
 # options and seed always write the same bytes).

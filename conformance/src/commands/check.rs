@@ -4,9 +4,7 @@ use crate::error::{self, Error};
 use acp_plan_conformance::report::{self, Outcome, Run};
 use acp_plan_conformance::state::ClientState;
 use acp_plan_conformance::trace::Limits;
-use acp_plan_conformance::validate::{
-    check_path_before_exit, check_paths_then, default_jobs, Config, TraceReport,
-};
+use acp_plan_conformance::validate::{check_paths_then, default_jobs, Config, TraceReport};
 use std::path::PathBuf;
 
 pub fn run(args: CheckArgs) -> Result<u8, Error> {
@@ -34,10 +32,6 @@ pub fn run(args: CheckArgs) -> Result<u8, Error> {
         EXIT_NOT_CONFORMANT
     };
     finish_reports(reports, status, |format| report::render(format, &run))?;
-    // Freeing every session's plans one cold block at a time was 2% of the
-    // instructions of a check of 10,000 sessions (callgrind); the process
-    // ends here, and the system takes the memory back at once.
-    std::mem::forget(traces);
     if unread > 0 {
         Err(Error::Unread(unread))
     } else {
@@ -50,15 +44,12 @@ pub fn run(args: CheckArgs) -> Result<u8, Error> {
 /// client state is dropped on its worker as soon as the file is checked:
 /// a report that does not show the states needs none, and many files then
 /// hold one state per worker, not one per file. A lone file keeps its
-/// state, which the program leaves to the system at its end, and so is
-/// the rest of its check's memory ([`check_path_before_exit`]): both
-/// commands that check exit once they have reported.
+/// state.
 pub(super) fn check_all(
     files: &[PathBuf],
     config: &Config,
     keep_states: bool,
 ) -> (Vec<TraceReport>, usize) {
-    crate::heap::set_up_for_a_check();
     let mut traces = Vec::new();
     let mut unread = 0;
     let drop_states = !keep_states && files.len() > 1;
@@ -68,10 +59,7 @@ pub(super) fn check_all(
         }
         report
     };
-    let results = match files {
-        [lone] => vec![check_path_before_exit(lone, config)],
-        _ => check_paths_then(files, config, default_jobs(), shed),
-    };
+    let results = check_paths_then(files, config, default_jobs(), shed);
     for (path, result) in files.iter().zip(results) {
         match result {
             Ok(report) => traces.push(report),

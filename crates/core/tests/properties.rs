@@ -18,8 +18,9 @@
 //!   random characters of strings changes nothing; cutting a trace into
 //!   JSON-RPC batches checks every message as before.
 //!
-//! Case counts keep the suite fast in debug builds; set `PROPTEST_CASES`
-//! to run more (e.g. `PROPTEST_CASES=5000 cargo test --test properties`).
+//! Every block runs the workspace's one case count (`PROPTEST_CASES`, set
+//! in `.cargo/config.toml`); set the variable to run more (e.g.
+//! `PROPTEST_CASES=5000 cargo test --test properties`).
 //! Failing inputs are saved to `proptest-regressions/properties.txt` and
 //! replayed first on every run: commit that file.
 
@@ -35,13 +36,10 @@ use proptest::strategy::Union;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{json, Value};
 
-/// `cases` unless `PROPTEST_CASES` says otherwise; failures persist to
-/// `conformance/proptest-regressions/properties.txt`.
-fn config(cases: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(cases);
+/// The workspace's case count (`PROPTEST_CASES`); failures persist to
+/// `crates/core/proptest-regressions/properties.txt`.
+fn config() -> ProptestConfig {
+    let cases = ProptestConfig::default().cases;
     ProptestConfig {
         cases,
         // Some mutations do not fit some scenarios (`CAP-LEGACY-V2` needs
@@ -244,7 +242,7 @@ fn describe(rendered: &Rendered, diagnostics: &[Diagnostic]) -> String {
 // 1. Conformant traces are conformant.
 
 proptest! {
-    #![proptest_config(config(192))]
+    #![proptest_config(config())]
 
     /// No error and no warning. (Infos may appear: `ID-RECREATE` and
     /// `ID-TYPE-CHANGE` note allowed behaviour.)
@@ -479,7 +477,7 @@ fn mutate(scenario: &Connection, mutation: &Mutation) -> Option<(Connection, usi
 }
 
 proptest! {
-    #![proptest_config(config(256))]
+    #![proptest_config(config())]
 
     #[test]
     fn each_mutation_is_reported_as_exactly_its_rule_at_its_line(
@@ -507,7 +505,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(128))]
+    #![proptest_config(config())]
 
     /// Several violations in one trace are independent: each is reported at
     /// its own line, and nothing else (what the `structured` fuzz target checks).
@@ -675,7 +673,7 @@ fn scenario_with_violations() -> impl Strategy<Value = Connection> {
 }
 
 proptest! {
-    #![proptest_config(config(192))]
+    #![proptest_config(config())]
 
     #[test]
     fn reference_state_agrees_with_a_simple_oracle(scenario in scenario_with_violations()) {
@@ -871,7 +869,7 @@ fn revision_and_message() -> impl Strategy<Value = (Revision, typed::PlanMessage
 }
 
 proptest! {
-    #![proptest_config(config(512))]
+    #![proptest_config(config())]
 
     #[test]
     fn typed_messages_round_trip_in_every_revision(
@@ -926,7 +924,7 @@ fn scenario_with_session_violations() -> impl Strategy<Value = Connection> {
 }
 
 proptest! {
-    #![proptest_config(config(128))]
+    #![proptest_config(config())]
 
     #[test]
     fn splitting_sessions_into_separate_traces_keeps_each_sessions_diagnostics(
@@ -1005,7 +1003,7 @@ fn count_content(entries: &[typed::PlanEntry], content: &str) -> usize {
 }
 
 proptest! {
-    #![proptest_config(config(512))]
+    #![proptest_config(config())]
 
     /// Repeating a list, extending it, or deleting some of its tasks while
     /// repeating the others unchanged (as real agents do) is a full list,
@@ -1144,7 +1142,7 @@ proptest! {
 // Readings: repeats, escapes and batches (issue 11).
 
 proptest! {
-    #![proptest_config(config(160))]
+    #![proptest_config(config())]
 
     /// Repeat a random member of a random message (with its own value, then
     /// with another member's value) and escape random characters of its

@@ -249,26 +249,6 @@ impl Correlator {
             || self.ambiguous.iter().any(|(known, _)| known == id)
     }
 
-    /// The request that a response with `id` travelling in `direction`
-    /// (`None` for a bare line) answers when [`Correlator::response`] would
-    /// pair them plainly ([`ResponseOutcome::Answers`]), without taking it:
-    /// what a fast path asks before it commits to a response.
-    pub fn plain_answer(&self, direction: Option<Direction>, id: &Id) -> Option<&Pending> {
-        if let Some(direction) = direction {
-            return self.outstanding[direction.opposite().index()].get(id);
-        }
-        let from_client = self.outstanding[Direction::ClientToAgent.index()].get(id);
-        let from_agent = self.outstanding[Direction::AgentToClient.index()].get(id);
-        match (from_client, from_agent) {
-            (Some(pending), None) | (None, Some(pending))
-                if !self.ambiguous.iter().any(|(known, _)| known == id) =>
-            {
-                Some(pending)
-            }
-            _ => None,
-        }
-    }
-
     /// Requests in flight that were sent in `direction`.
     pub fn outstanding(&self, direction: Direction) -> impl Iterator<Item = (&Id, &Pending)> {
         self.outstanding[direction.index()].iter()

@@ -81,13 +81,6 @@ impl Id {
         &self.0
     }
 
-    /// An id from text already canonical (a string without escapes, with
-    /// its quotes, or an integer without sign or leading zeros), as a fast
-    /// read finds it; [`Id::read`] gives the same id for such text.
-    pub(crate) fn from_canonical(text: &str) -> Id {
-        Id(text.into())
-    }
-
     #[cfg(test)]
     fn from_raw(raw: &RawValue) -> Option<Id> {
         Id::read(raw).map(|(id, _)| id)

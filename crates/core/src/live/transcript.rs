@@ -192,8 +192,6 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(3000))]
-
         /// The recent message's text is what `shorten` makes of the lossy
         /// decoding, whatever the bytes (invalid UTF-8, multi-byte and
         /// whitespace characters around the cut, trailing whitespace).

@@ -50,77 +50,6 @@ pub struct ClientState {
     /// bench/README.md).
     by_id: HashTable<u32>,
     hasher: foldhash::fast::RandomState,
-    /// Buffers of applied messages, for the next message to be read into.
-    spare: Spare,
-}
-
-/// Buffers of plan messages the state is done with (an entry's text copied
-/// into the text it replaces, an entries list whose entries were, a plan's
-/// id once looked up), kept for the next plan message to be read into: on a
-/// trace of many sessions each plan update allocated every entry's text, its
-/// list and its id, and freed them once applied, and malloc and free were
-/// about 7% of the instructions (bench/README.md). A few dozen small
-/// buffers at most; what the state keeps of one is trimmed to its length.
-#[derive(Clone, Default)]
-pub(crate) struct Spare {
-    texts: Vec<String>,
-    lists: Vec<Vec<PlanEntry>>,
-}
-
-impl Spare {
-    /// Buffers kept, and the largest kept.
-    const TEXTS: usize = 64;
-    const TEXT_BYTES: usize = 1024;
-    const LISTS: usize = 8;
-    const LIST_ENTRIES: usize = 64;
-    /// Spare texts looked at for one that holds a text.
-    const LOOKED_AT: usize = 8;
-
-    /// `text` in a buffer of its own: a spare one that holds it, among the
-    /// last few kept (a plan's id is kept after its entries' texts, and is
-    /// rarely as long as they are).
-    pub(crate) fn text(&mut self, text: &str) -> String {
-        let recent = self.texts.len().saturating_sub(Self::LOOKED_AT);
-        let fits = self.texts.get(recent..).and_then(|texts| {
-            let at = texts.iter().rposition(|b| b.capacity() >= text.len())?;
-            Some(recent + at)
-        });
-        match fits {
-            Some(at) => {
-                let mut buffer = self.texts.swap_remove(at);
-                buffer.clear();
-                buffer.push_str(text);
-                buffer
-            }
-            None => text.to_owned(),
-        }
-    }
-
-    /// An empty list for `len` entries: a spare one when the last kept
-    /// holds them.
-    pub(crate) fn list(&mut self, len: usize) -> Vec<PlanEntry> {
-        match self.lists.pop() {
-            Some(list) if list.capacity() >= len => list,
-            Some(list) => {
-                self.lists.push(list);
-                Vec::with_capacity(len)
-            }
-            None => Vec::with_capacity(len),
-        }
-    }
-
-    fn keep_text(&mut self, text: String) {
-        if self.texts.len() < Self::TEXTS && text.capacity() <= Self::TEXT_BYTES {
-            self.texts.push(text);
-        }
-    }
-
-    fn keep_list(&mut self, mut list: Vec<PlanEntry>) {
-        if self.lists.len() < Self::LISTS && list.capacity() <= Self::LIST_ENTRIES {
-            list.clear();
-            self.lists.push(list);
-        }
-    }
 }
 
 impl std::fmt::Debug for ClientState {
@@ -245,39 +174,6 @@ impl ClientState {
             .map(|&index| widen(index))
     }
 
-    /// Start fetching what a coming message about `session` reads first,
-    /// its slot, without waiting for it, and return the slot's index. A
-    /// hint: it changes nothing, and it does not check the slot's id (that
-    /// would wait), so the index is only a guess, usually right, that the
-    /// caller may use for the same kind of hint and for nothing else.
-    pub(crate) fn prefetch_session(&self, session: &str) -> Option<usize> {
-        let index = widen(*self.by_id.find(self.hasher.hash_one(session), |_| true)?);
-        prefetch(self.slots.get(index)?);
-        Some(index)
-    }
-
-    /// Start fetching the plans list of the session at `index` (a hint:
-    /// see [`ClientState::prefetch_session`]).
-    pub(crate) fn prefetch_plans(&self, index: usize) {
-        if let Some(Some((_, shown))) = self.slots.get(index) {
-            shown.plans.prefetch();
-        }
-    }
-
-    /// Start fetching the entries that plan `id` of the session at `index`
-    /// shows (a hint: see [`ClientState::prefetch_session`]).
-    pub(crate) fn prefetch_plan(&self, index: usize, id: &str) {
-        let Some(Some((_, shown))) = self.slots.get(index) else {
-            return;
-        };
-        if let Some(PlanView {
-            content: PlanContent::Items { entries },
-        }) = shown.plans.get(id)
-        {
-            prefetch_slice(entries);
-        }
-    }
-
     /// The session at `index` (see [`ClientState::session_index`]); `None`
     /// for a forgotten session's empty slot.
     pub fn session_at(&self, index: usize) -> Option<&SessionPlans> {
@@ -320,41 +216,22 @@ impl ClientState {
         let Some(Some((_, plans))) = self.slots.get_mut(index) else {
             return false;
         };
-        let spare = &mut self.spare;
         match message {
-            PlanMessage::Legacy(legacy) => match &mut plans.legacy {
-                Some(shown) => replace_entries(shown, legacy.entries, spare),
-                None => plans.legacy = Some(shown_entries(legacy.entries)),
-            },
-            PlanMessage::Update(update) => {
-                match plans.plans.get_mut(update.plan.id.as_str()) {
-                    Some(existing) => match (&mut existing.content, update.plan.content) {
-                        (PlanContent::Items { entries: shown }, PlanContent::Items { entries }) => {
-                            replace_entries(shown, entries, spare)
-                        }
-                        (_, content) => existing.content = shown_content(content),
-                    },
-                    None => {
-                        let view = PlanView {
-                            content: shown_content(update.plan.content),
-                        };
-                        plans.plans.insert(Key::new(&update.plan.id), view);
-                    }
+            PlanMessage::Legacy(legacy) => plans.legacy = Some(shown_entries(legacy.entries)),
+            PlanMessage::Update(update) => match plans.plans.get_mut(update.plan.id.as_str()) {
+                Some(existing) => existing.content = shown_content(update.plan.content),
+                None => {
+                    let view = PlanView {
+                        content: shown_content(update.plan.content),
+                    };
+                    plans.plans.insert(Key::new(&update.plan.id), view);
                 }
-                spare.keep_text(update.plan.id);
-            }
+            },
             PlanMessage::Removed(removed) => {
                 plans.plans.shift_remove(removed.plan_id.as_str());
-                spare.keep_text(removed.plan_id);
             }
         }
         true
-    }
-
-    /// Buffers the state is done with, for the next plan message to be
-    /// read into (see [`Spare`]).
-    pub(crate) fn spare(&mut self) -> &mut Spare {
-        &mut self.spare
     }
 
     /// The state as JSON, the form test vectors use:
@@ -374,23 +251,6 @@ fn widen(index: u32) -> usize {
     usize::try_from(index).unwrap_or(usize::MAX)
 }
 
-/// Start fetching the cache lines of `values`, the first
-/// [`PREFETCHED_BYTES`] of them at most (a hint; it waits for nothing). A
-/// no-op but on x86_64.
-#[inline(always)]
-pub(crate) fn prefetch_slice<T>(values: &[T]) {
-    prefetch_bytes(
-        values.as_ptr().cast::<u8>(),
-        std::mem::size_of_val(values).min(PREFETCHED_BYTES),
-    );
-}
-
-/// Start fetching the cache lines of `value` (see [`prefetch_slice`]).
-#[inline(always)]
-pub(crate) fn prefetch<T>(value: &T) {
-    prefetch_slice(std::slice::from_ref(value));
-}
-
 /// Push `value` onto a short list, one place at a time while it is short:
 /// a session shows one or two plans, and `Vec`'s first growth reserves four.
 /// With 10 000 sessions the plans' lists and their validator records held
@@ -406,35 +266,6 @@ pub(crate) fn push_growing_exactly<T>(list: &mut Vec<T>, value: T) {
 
 /// Places a short list grows by one at a time (see [`push_growing_exactly`]).
 const EXACT_GROWTH_UP_TO: usize = 4;
-
-/// The most a hint fetches: a few lines, for the first entries of a long
-/// list, rather than a flood that would push out what is in use.
-const PREFETCHED_BYTES: usize = 512;
-
-#[inline(always)]
-fn prefetch_bytes(start: *const u8, len: usize) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        if len == 0 {
-            return;
-        }
-        let line = |offset: usize| start.wrapping_add(offset).cast::<i8>();
-        let mut offset = 0;
-        while offset < len {
-            // SAFETY: a prefetch never faults and changes nothing the
-            // program sees, whatever the address; these are within `len`
-            // bytes of `start`, which the caller's borrow covers.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(line(offset)) };
-            offset += 64;
-        }
-        // The last line, when the bytes start late in their first one.
-        // SAFETY: as above.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(line(len - 1)) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (start, len);
-}
 
 /// Whether the slot at `index` shows `session`.
 fn slot_is(slots: &[Option<(Key, SessionPlans)>], index: u32, session: &str) -> bool {
@@ -460,7 +291,7 @@ fn shown_content(content: PlanContent) -> PlanContent {
         PlanContent::Items { entries } => PlanContent::Items {
             entries: shown_entries(entries),
         },
-        // A text read into a spare buffer may have room to spare.
+        // A text the caller built may have room to spare.
         PlanContent::File { mut uri } => {
             uri.shrink_to_fit();
             PlanContent::File { uri }
@@ -473,37 +304,12 @@ fn shown_content(content: PlanContent) -> PlanContent {
     }
 }
 
-/// `new` shown in place of the entries `shown`. Where an entry's text is as
-/// long as the text it replaces, it is copied into that text's buffer
-/// instead of the buffer being freed: with many sessions the shown entries
-/// are rarely in cache, and freeing a buffer reads it (a wait on memory for
-/// each entry) where copying into it only writes. The buffers keep their
-/// size, so the state's bytes are what they were.
-fn replace_entries(shown: &mut Vec<PlanEntry>, mut new: Vec<PlanEntry>, spare: &mut Spare) {
-    if shown.len() != new.len() {
-        *shown = shown_entries(new);
-        return;
-    }
-    for (entry, new) in shown.iter_mut().zip(new.drain(..)) {
-        if entry.content.len() == new.content.len() {
-            entry.content.clone_from(&new.content);
-            spare.keep_text(new.content);
-        } else {
-            entry.content = new.content;
-            entry.content.shrink_to_fit();
-        }
-        entry.priority = new.priority;
-        entry.status = new.status;
-    }
-    spare.keep_list(new);
-}
-
 /// Entries as a client shows them: `_meta` is not shown, so the state does
 /// not keep it (a hostile `_meta` would otherwise live as long as its plan).
 fn shown_entries(mut entries: Vec<PlanEntry>) -> Vec<PlanEntry> {
     for entry in &mut entries {
         entry.meta = None;
-        // A text read into a spare buffer may have room to spare.
+        // A text the caller built may have room to spare.
         entry.content.shrink_to_fit();
     }
     // Held as long as the plan is shown: no spare capacity.
@@ -592,72 +398,6 @@ mod tests {
         )
     }
 
-    fn texts(id: &str, texts: Vec<String>) -> PlanMessage {
-        let entries = texts
-            .into_iter()
-            .map(|content| PlanEntry {
-                content,
-                priority: Priority::High,
-                status: Status::Pending,
-                meta: None,
-            })
-            .collect();
-        update(id, PlanContent::Items { entries })
-    }
-
-    fn shown_texts(state: &ClientState, plan: &str) -> Vec<(String, usize)> {
-        match &state.session("s").unwrap().plans.get(plan).unwrap().content {
-            PlanContent::Items { entries } => entries
-                .iter()
-                .map(|e| (e.content.clone(), e.content.capacity()))
-                .collect(),
-            other => panic!("{other:?}"),
-        }
-    }
-
-    /// A text copied into the one it replaces leaves its buffer spare, and
-    /// the next text is read into it; what the state keeps of such a buffer
-    /// is trimmed to its text, so a long text's buffer never makes a short
-    /// one cost its size.
-    #[test]
-    fn spare_buffers_are_reused_and_never_kept_larger_than_their_text() {
-        let mut state = ClientState::new();
-        state.open_session("s");
-        let long = "x".repeat(100);
-        assert!(state.apply_owned("s", texts("p", vec![long.clone()])));
-        assert_eq!(state.spare.texts.len(), 1, "the plan's id");
-        assert!(state.apply_owned("s", texts("p", vec!["y".repeat(100)])));
-        assert_eq!(shown_texts(&state, "p"), [("y".repeat(100), 100)]);
-        // The replaced entry's buffer and the id's.
-        assert_eq!(state.spare.texts.len(), 3);
-        // Longer than the ids: read into the replaced text's buffer.
-        let short = state.spare().text("zz");
-        assert!(
-            short.capacity() >= 100,
-            "a spare buffer: {}",
-            short.capacity()
-        );
-        // Kept by a new plan, and as the text of another length.
-        assert!(state.apply_owned("s", texts("q", vec![short])));
-        assert_eq!(shown_texts(&state, "q"), [("zz".to_owned(), 2)]);
-        let other = state.spare().text("www");
-        assert!(state.apply_owned("s", texts("p", vec![other])));
-        assert_eq!(shown_texts(&state, "p"), [("www".to_owned(), 3)]);
-        // Bounded: a flood of texts keeps a few dozen buffers.
-        for _ in 0..200 {
-            let text = state.spare().text("vv");
-            assert!(state.apply_owned("s", texts("p", vec![text])));
-            state.spare.keep_text("u".repeat(10));
-        }
-        assert!(state.spare.texts.len() <= Spare::TEXTS);
-        state.spare.keep_text("t".repeat(Spare::TEXT_BYTES + 1));
-        assert!(state
-            .spare
-            .texts
-            .iter()
-            .all(|t| t.capacity() <= Spare::TEXT_BYTES));
-    }
-
     /// Sessions are numbered in the order opened; forgetting one leaves its
     /// number empty, and compacting moves the later ones down, as a
     /// caller's own per-session list must.
@@ -720,42 +460,6 @@ mod tests {
         }
         assert!(reallocations <= 10, "{reallocations} reallocations");
         assert_eq!(list, (1..=1000).collect::<Vec<_>>());
-    }
-
-    /// The hints change nothing, and the slot `prefetch_session` guesses
-    /// is the session's own but for an id sharing the first probed 7-bit
-    /// tag with another (8 or 9 of 2 000 ids, 59 to 65 of 10 000, in three
-    /// runs): the guess is what the validator fetches the session's record
-    /// by.
-    #[test]
-    fn prefetching_guesses_the_slot_and_changes_nothing() {
-        let mut state = ClientState::new();
-        assert_eq!(state.prefetch_session("none"), None);
-        let ids: Vec<String> = (0..2_000).map(|n| format!("sess-{n}")).collect();
-        for id in &ids {
-            state.open_session(id);
-            assert!(state.apply_owned(id, items("p", &[("step", Status::Pending)])));
-        }
-        let before = state.clone();
-        let mut right = 0;
-        for (index, id) in ids.iter().enumerate() {
-            let guess = state.prefetch_session(id);
-            assert!(guess.is_some_and(|guess| guess < ids.len()), "{id}");
-            right += usize::from(guess == Some(index));
-            state.prefetch_plans(index);
-            state.prefetch_plan(index, "p");
-            state.prefetch_plan(index, "no such plan");
-        }
-        state.prefetch_plans(ids.len());
-        state.prefetch_plan(ids.len(), "p");
-        assert_eq!(state, before);
-        // A wrong guess needs a tag shared with an id probed first: with
-        // 2 000 ids, some tens at most.
-        assert!(
-            right >= ids.len() * 9 / 10,
-            "{right} of {} guessed",
-            ids.len()
-        );
     }
 
     fn items(id: &str, entries: &[(&str, Status)]) -> PlanMessage {

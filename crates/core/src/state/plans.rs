@@ -126,13 +126,6 @@ impl Plans {
         }
     }
 
-    /// Start fetching the list of a few plans (a hint).
-    pub(crate) fn prefetch(&self) {
-        if let Repr::Few(plans) = &self.0 {
-            super::prefetch_slice(plans);
-        }
-    }
-
     /// The plans with their ids, in the order shown.
     pub fn iter(&self) -> Iter<'_> {
         Iter(match &self.0 {

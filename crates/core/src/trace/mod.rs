@@ -12,7 +12,7 @@ mod unique;
 mod value;
 
 pub use lines::{LineReader, RawLine};
-pub(crate) use names::{read_fields, NameHashes};
+pub(crate) use names::read_fields;
 pub use record::{
     is_object, parse_message, parse_record, remarks_of_envelope, EnvelopeRemark, LineObject,
     Record, RecordFault, MAX_SUPPORTED_DEPTH,

@@ -2,7 +2,6 @@
 //! (sessions, the revision, turns) for the rules of later lines.
 
 use super::handshake::{Handshake, ReadAs};
-use super::skim::SkimFraming;
 use super::turns::Turns;
 use super::{repeated_member, At, Call, Validator};
 use crate::jsonrpc::{self, Direction, Frame, RequestOutcome, ResponseOutcome};
@@ -235,7 +234,6 @@ impl Validator {
     /// its params ask for a replay (a `replayFrom` that is not null);
     /// `awaits_answer`: a request whose answer the suite will pair.
     fn load(&mut self, method: &str, session: &str, replay_from: bool, awaits_answer: bool) {
-        self.prefetch_session(session);
         let limit = self.config.limits.max_outstanding_requests;
         let replays = method == "session/load"
             || (!self.revision.revision.spelling().legacy_plan && replay_from);
@@ -287,7 +285,6 @@ impl Validator {
     /// A `session/prompt` for `session`; `awaits_answer`: a request whose
     /// answer the suite will pair.
     fn prompt(&mut self, session: &str, awaits_answer: bool) {
-        self.prefetch_session(session);
         // A session opened only by a load or resume in flight is not set up
         // yet (unless a line since may have been its answer: not read, or
         // read but not paired).
@@ -340,102 +337,6 @@ impl Validator {
                 self.line,
             );
         }
-    }
-
-    /// A line [`skim_rpc`] reads in one pass: what [`Validator::message`]
-    /// does with a request, a notification or a response, given its frame
-    /// and `sessionId`. Returns `false`, having changed nothing, when the
-    /// line is for the exact path: not skimmed, a request or notification
-    /// whose direction cannot be placed, or a response that is not the
-    /// plain answer to a request whose answer no rule reads beyond a
-    /// `sessionId`.
-    pub(super) fn skimmed_rpc(
-        &mut self,
-        bytes: &[u8],
-        known: Option<Direction>,
-        framing: SkimFraming,
-    ) -> bool {
-        let max_depth = self.config.limits.max_depth;
-        let Some(rpc) = self.rpc_skimmer.skim_rpc(bytes, max_depth, framing) else {
-            return false;
-        };
-        let direction = known.or_else(|| rpc.direction.and_then(Direction::parse));
-        if let Some(method) = rpc.method {
-            let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(method)) else {
-                return false;
-            };
-            self.messages += 1;
-            // A notification awaits no answer.
-            let mut awaits_answer = false;
-            if let Some(id) = rpc.id {
-                let id = jsonrpc::Id::from_canonical(id);
-                let outcome =
-                    self.correlator
-                        .request(direction, id.clone(), method, self.line, self.element);
-                if let Some(d) = env::request_outcome(&outcome, direction, &id, method) {
-                    self.emit(d);
-                }
-                awaits_answer = outcome != RequestOutcome::Overflow;
-            }
-            // What `call` does with a request whose params it reads only
-            // for `sessionId` (the skim declines the others).
-            if direction != Direction::ClientToAgent {
-                return true;
-            }
-            self.before_init(method);
-            self.setup_advertised(method);
-            match (method, rpc.session) {
-                ("session/prompt", Some(session)) => self.prompt(session, awaits_answer),
-                ("session/cancel", Some(session)) => self.cancel(session),
-                ("session/load" | "session/resume", Some(session)) => {
-                    self.load(method, session, rpc.replay_from, awaits_answer);
-                }
-                ("session/load" | "session/resume", None) => self.count_unnamed_session(),
-                ("session/close", session) => {
-                    self.closed_any = true;
-                    if let (Some(session), true) = (session, awaits_answer) {
-                        self.close_requested(session);
-                    }
-                }
-                _ => {}
-            }
-            return true;
-        }
-        // A bare response's result may name its sender (`sender_of_result`),
-        // which this read does not look at: the exact path reads it.
-        let (Some(id), Some(_)) = (rpc.id, direction) else {
-            return false;
-        };
-        let id = jsonrpc::Id::from_canonical(id);
-        let Some(pending) = self.correlator.plain_answer(direction, &id) else {
-            return false;
-        };
-        let opens = matches!(&*pending.method, "session/new" | "session/fork");
-        // A request read several ways (a repeated `method`) is answered
-        // under each reading, which the exact path does.
-        if !pending.also.is_empty()
-            || pending.method == "initialize"
-            || (opens && rpc.session.is_none())
-        {
-            return false;
-        }
-        self.messages += 1;
-        let outcome = self.correlator.response(direction, &id);
-        if let Some(d) = env::response_outcome(&outcome, &id) {
-            self.emit(d);
-        }
-        if let ResponseOutcome::Answers { request, .. } = outcome {
-            match rpc.session {
-                Some(session) if opens => {
-                    self.new_session_answered(&request.method, &[session.to_owned()], true);
-                }
-                // `answered` reads no more of a successful answer to any
-                // other method than that it came (initialize, session/new
-                // and session/fork were declined above).
-                _ => self.answered(&request.method, request.at(), None, None),
-            }
-        }
-        true
     }
 
     /// An answer to a request the suite could not track (past
@@ -754,15 +655,6 @@ pub(super) fn read_session_ids(raw: Option<&RawValue>) -> Vec<(String, Option<Un
         }
     }
     sessions
-}
-
-/// Whether session/resume params ask for a replay (v2 `replayFrom` other
-/// than absent or null), by its last value: what the skim reads.
-#[cfg(test)]
-pub(super) fn asks_for_replay(params: Option<&RawValue>) -> bool {
-    params
-        .and_then(|p| last_member(p.get(), "replayFrom"))
-        .is_some_and(|r| r.get() != "null")
 }
 
 /// Whether some reading of session/resume params asks for a replay (a

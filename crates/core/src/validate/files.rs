@@ -1,6 +1,6 @@
 //! Many traces at once: one file per worker, results in argument order.
 
-use super::{check_reader_then, Config, TraceReport, WorkingMemory};
+use super::{check_reader_then, Config, TraceReport};
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -18,10 +18,8 @@ const READ_BUFFER_BYTES: usize = 256 * 1024;
 /// order, as a sequential run would (the first `-` reads it all).
 ///
 /// With one worker (one file, or `jobs` 1) every path is checked on the
-/// calling thread, in argument order: no thread to start, and the check
-/// keeps its state in the heap the program set up for it (the binary's
-/// `heap` module), not in one that glibc maps for a new thread. With more,
-/// the calling thread is one of them unless it reads standard input.
+/// calling thread, in argument order: no thread to start. With more, the
+/// calling thread is one of them unless it reads standard input.
 pub fn check_paths(
     paths: &[PathBuf],
     config: &Config,
@@ -46,7 +44,7 @@ pub fn check_paths_then<T: Send>(
     let workers = jobs.min(files_only);
     if workers <= 1 {
         return (paths.iter())
-            .map(|path| check_path(path, config, WorkingMemory::Freed).map(&then))
+            .map(|path| check_path(path, config).map(&then))
             .collect();
     }
     let files = costliest_first(paths, workers);
@@ -58,17 +56,13 @@ pub fn check_paths_then<T: Send>(
     let work = |mut position: usize| {
         let mut done = Vec::new();
         while let Some(&index) = files.get(position) {
-            done.push((
-                index,
-                check_file(&paths[index], config.clone(), WorkingMemory::Freed).map(&then),
-            ));
+            done.push((index, check_file(&paths[index], config.clone()).map(&then)));
             position = take_next();
         }
         done
     };
     // Unless it reads standard input, the calling thread is a worker too,
-    // and takes the costliest file before any thread starts: its check
-    // keeps its state in the heap set up for a check.
+    // and takes the costliest file before any thread starts.
     let reads_stdin = paths.iter().any(|path| is_stdin(path));
     let first_here = (!reads_stdin).then(take_next);
     let threads = workers - usize::from(first_here.is_some());
@@ -78,7 +72,7 @@ pub fn check_paths_then<T: Send>(
             .collect();
         for (index, path) in paths.iter().enumerate() {
             if is_stdin(path) {
-                results[index] = Some(check_path(path, config, WorkingMemory::Freed).map(&then));
+                results[index] = Some(check_path(path, config).map(&then));
             }
         }
         let done_here = first_here.map(work).unwrap_or_default();
@@ -166,24 +160,12 @@ pub fn default_jobs() -> usize {
     thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// One path (`-` is standard input) checked on the calling thread, as
-/// [`check_paths`] checks it, by a program that exits once it has
-/// reported: the check's working memory (the validator's tables of
-/// requests, turns and sessions; the report keeps the client state) is
-/// never freed, and the system takes it back at the exit. Freeing it one
-/// cold block at a time was 1.7% of a check of 10,000 sessions (perf). Each
-/// call keeps that memory until the process ends: a program that checks
-/// more than one trace, or goes on after, calls [`check_paths`].
-pub fn check_path_before_exit(path: &Path, config: &Config) -> io::Result<TraceReport> {
-    check_path(path, config, WorkingMemory::LeftToTheSystem)
-}
-
 /// One path checked on the calling thread.
-fn check_path(path: &Path, config: &Config, end: WorkingMemory) -> io::Result<TraceReport> {
+fn check_path(path: &Path, config: &Config) -> io::Result<TraceReport> {
     if is_stdin(path) {
-        check_reader_then("<stdin>", io::stdin().lock(), config.clone(), end)
+        check_reader_then("<stdin>", io::stdin().lock(), config.clone())
     } else {
-        check_file(path, config.clone(), end)
+        check_file(path, config.clone())
     }
 }
 
@@ -191,13 +173,12 @@ fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-fn check_file(path: &Path, config: Config, end: WorkingMemory) -> io::Result<TraceReport> {
+fn check_file(path: &Path, config: Config) -> io::Result<TraceReport> {
     let file = File::open(path)?;
     check_reader_then(
         &path.display().to_string(),
         BufReader::with_capacity(READ_BUFFER_BYTES, file),
         config,
-        end,
     )
 }
 
@@ -304,12 +285,6 @@ mod tests {
             }
         }
         assert!(sequential.iter().any(|r| r.contains("SES-UNKNOWN-SESSION")));
-        // A check that leaves its memory to the system reports the same.
-        let before_exit: Vec<_> = paths
-            .iter()
-            .map(|path| check_path_before_exit(path, &config))
-            .collect();
-        assert_eq!(describe(before_exit), sequential);
         for jobs in [2, 3, 8] {
             assert_eq!(
                 describe(check_paths(&paths, &config, jobs)),

@@ -14,16 +14,14 @@ use serde_json::value::RawValue;
 const NAMED_PER_MESSAGE: usize = 8;
 
 impl Validator {
-    /// What holds anywhere in the message of a line read the exact way (the
-    /// one-pass reads decline such lines): a repeated member name, a value
-    /// RFC 8259 calls unpredictable. Each is named once, at its pointer,
-    /// where no rule that read it named it: a reader that rejects one loses
-    /// the whole message, whatever member holds it. Not in a line the
-    /// checker's limits kept it from reading.
+    /// What holds anywhere in the message of a line: a repeated member
+    /// name, a value RFC 8259 calls unpredictable. Each is named once, at
+    /// its pointer, where no rule that read it named it: a reader that
+    /// rejects one loses the whole message, whatever member holds it. Not
+    /// in a line the checker's limits kept it from reading.
     pub(super) fn whole_message(&mut self, bytes: &[u8], record: bool) {
         let named = std::mem::take(&mut self.named_in_line);
-        // Most lines the one-pass read takes whole hold neither.
-        if self.lost_at != self.line && !self.plain_line {
+        if self.lost_at != self.line {
             if let Ok(text) = std::str::from_utf8(bytes) {
                 self.name_in_message(text, record, &named);
             }

@@ -3,9 +3,10 @@
 //!
 //! A line goes through `framing` (what it is before it is one message),
 //! then `calls` (requests, notifications and answers; `handshake` for
-//! `initialize`) or `updates` (`session/update`). [`skim`], [`skim_rpc`]
-//! and `head` read the commonest lines in one pass, agreeing with the exact
-//! path.
+//! `initialize`) or `updates` (`session/update`). Every line is read one
+//! way: serde reads its bytes (`trace::parse_record`, `parse_message`), and
+//! the layers read members of what it read; `head` reads well-formed update
+//! params in one borrowed pass of that read's text.
 //!
 //! Memory is bounded by live state and the limits in [`Limits`], never by
 //! the length of the trace.
@@ -16,14 +17,10 @@ mod framing;
 mod handshake;
 mod head;
 mod session;
-pub mod skim;
-pub mod skim_rpc;
-#[cfg(test)]
-mod test_lines;
 mod turns;
 mod updates;
 
-pub use files::{check_path_before_exit, check_paths, check_paths_then, default_jobs};
+pub use files::{check_paths, check_paths_then, default_jobs};
 
 use crate::catalog::Counts;
 use crate::diag::Diagnostic;
@@ -39,8 +36,6 @@ use crate::trace::{
 use handshake::{Handshake, PendingInitialize};
 use serde_json::value::RawValue;
 use session::SessionTrack;
-use skim::{SkimFraming, Skimmer};
-use skim_rpc::RpcSkimmer;
 use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use turns::Turns;
@@ -135,13 +130,6 @@ pub struct Validator {
     state_bytes: usize,
     /// The turn and replay boundaries the session rules read (SES-*).
     turns: Turns,
-    /// Buffers of the one-pass read of updates not about plans.
-    skimmer: Skimmer,
-    /// Buffers of the one-pass read of requests and responses.
-    rpc_skimmer: RpcSkimmer,
-    /// Whether lines that [`skim`] reads skip the exact path (tests turn it
-    /// off to compare).
-    skim: bool,
     /// The last line the checker's limits kept it from reading (too long,
     /// too deep), 0 if none: it may have held any message, so no rule
     /// judges a later one as if it were known not to be there.
@@ -154,13 +142,6 @@ pub struct Validator {
     /// this line, as (rule, pointer): the look at the whole message names
     /// the others.
     named_in_line: Vec<(&'static str, String)>,
-    /// Whether the line being read the exact way repeats no member name
-    /// anywhere (`Skimmer::reads_plainly`, looked at before it is read):
-    /// then the look at the whole message has nothing to name, and, with
-    /// the fast paths on, no value of the line is searched for repeats
-    /// again (see [`Validator::skips_repeat_search`]). False on the one-pass
-    /// reads' lines, which search as before.
-    plain_line: bool,
 }
 
 /// Diagnostics per line whose snippet is centred on their pointer.
@@ -185,7 +166,6 @@ impl Validator {
             lost_at: 0,
             garbled_at: 0,
             named_in_line: Vec::new(),
-            plain_line: false,
             state: ClientState::new(),
             diagnostics: Vec::new(),
             not_kept: Counts::default(),
@@ -198,18 +178,8 @@ impl Validator {
             element: 0,
             state_bytes: 0,
             turns: Turns::default(),
-            skimmer: Skimmer::default(),
-            rpc_skimmer: RpcSkimmer::default(),
-            skim: true,
             config,
         }
-    }
-
-    /// Read every line the exact way, without the one-pass read of updates
-    /// not about plans ([`skim`]): what tests compare the fast path with.
-    pub fn exact_only(mut self) -> Self {
-        self.skim = false;
-        self
     }
 
     /// The revision in force, and why.
@@ -331,37 +301,11 @@ impl Validator {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return;
         }
-        if self.skim {
-            let max_depth = self.config.limits.max_depth;
-            // Requests and responses first when the line's start names no
-            // update (either read declines the other's lines, only later).
-            let rpc_first = !self.names_update(bytes);
-            if rpc_first && self.skimmed_rpc(bytes, None, SkimFraming::Record) {
-                self.after_message(before, bytes);
-                return;
-            }
-            if let Some(update) = self
-                .skimmer
-                .skim_update(bytes, max_depth, SkimFraming::Record)
-            {
-                let direction = update.direction.and_then(Direction::parse);
-                let plan = self.skimmed_plan(&update);
-                self.skimmed_update(direction, update, plan);
-                self.after_message(before, bytes);
-                return;
-            }
-            if !rpc_first && self.skimmed_rpc(bytes, None, SkimFraming::Record) {
-                self.after_message(before, bytes);
-                return;
-            }
-        }
-        self.plain_line = self.reads_plainly(bytes);
         match parse_record(bytes, self.config.limits.max_depth) {
             Ok(record) => self.record(record),
             Err(fault) => self.record_fault(None, bytes, fault),
         }
         self.whole_message(bytes, true);
-        self.plain_line = false;
         self.after_message(before, bytes);
     }
 
@@ -408,34 +352,11 @@ impl Validator {
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return;
         }
-        if self.skim {
-            let max_depth = self.config.limits.max_depth;
-            let rpc_first = !self.names_update(bytes);
-            if rpc_first && self.skimmed_rpc(bytes, Some(direction), SkimFraming::Message) {
-                self.after_message(before, bytes);
-                return;
-            }
-            if let Some(update) = self
-                .skimmer
-                .skim_update(bytes, max_depth, SkimFraming::Message)
-            {
-                let plan = self.skimmed_plan(&update);
-                self.skimmed_update(Some(direction), update, plan);
-                self.after_message(before, bytes);
-                return;
-            }
-            if !rpc_first && self.skimmed_rpc(bytes, Some(direction), SkimFraming::Message) {
-                self.after_message(before, bytes);
-                return;
-            }
-        }
-        self.plain_line = self.reads_plainly(bytes);
         match parse_message(bytes, self.config.limits.max_depth) {
             Ok(object) => self.message(Some(direction), &object),
             Err(fault) => self.record_fault(Some(direction), bytes, fault),
         }
         self.whole_message(bytes, false);
-        self.plain_line = false;
         self.after_message(before, bytes);
     }
 
@@ -488,58 +409,6 @@ impl Validator {
         }
     }
 
-    /// Start fetching `session`'s slot and record, so that the code that
-    /// reads them finds them in cache (a hint, see
-    /// [`ClientState::prefetch_session`]; bench/README.md, "Fetching a
-    /// turn's session ahead"). A request that starts a turn or a replay
-    /// calls it for the updates that come next, while this line is
-    /// finished and the next one read; an update line, for itself
-    /// ([`Validator::names_update`]).
-    fn prefetch_session(&self, session: &str) {
-        if !self.fetches_ahead() {
-            return;
-        }
-        if let Some(index) = self.state.prefetch_session(session) {
-            if let Some(track) = self.tracks.get(index) {
-                state::prefetch(track);
-            }
-        }
-    }
-
-    /// Whether a line's start names `session/update` (which one-pass read
-    /// to try first), and if so, its session's slot and record fetched
-    /// while the line is read. With many turns in flight, most updates are
-    /// for a session other than the last one prompted, whose slot was
-    /// fetched by its request long ago and is out of cache by now (a hint;
-    /// see [`Validator::prefetch_session`]).
-    // Every line asks; as a call of its own it cost 0.45% more
-    // instructions on a trace of many sessions (callgrind).
-    #[inline(always)]
-    fn names_update(&self, line: &[u8]) -> bool {
-        let Some(name_end) = update_name_end(line) else {
-            return false;
-        };
-        if !self.fetches_ahead() {
-            return true;
-        }
-        let Some(session) = update_session_guess(line, name_end) else {
-            return true;
-        };
-        // Updates come in runs: the run's session was fetched by its first.
-        if !matches!(&self.recent_session, Some((recent, _)) if recent == session) {
-            self.prefetch_session(session);
-        }
-        true
-    }
-
-    /// Whether the sessions' state is past what the caches hold, so that
-    /// fetching a turn's session ahead pays: with fewer sessions it stays
-    /// in cache, and the hints only cost instructions (2.3% more on the
-    /// benchmark's control shape, 10 sessions).
-    fn fetches_ahead(&self) -> bool {
-        self.state.session_count() >= FETCH_AHEAD_FROM_SESSIONS
-    }
-
     fn open_session(&mut self, session: &str) {
         if self.is_established(session) {
             return;
@@ -568,81 +437,15 @@ impl Validator {
     }
 }
 
-/// Sessions from which a turn's session is fetched ahead: a few hundred
-/// sessions' plans (some kilobytes each) are about this guest's 512 KiB
-/// second-level cache (bench/README.md, "Fetching a turn's session ahead").
-const FETCH_AHEAD_FROM_SESSIONS: usize = 256;
-
-/// Where `"session/update"` ends in a line's start (where a writer puts
-/// `method`), if it is there: which one-pass read to try first.
-fn update_name_end(line: &[u8]) -> Option<usize> {
-    const NAME: &[u8] = b"\"session/update\"";
-    let head = line.get(..line.len().min(160)).unwrap_or(line);
-    // Each `/` of the head (a few at most) against the name around it: a
-    // vector search for one byte costs less than a substring searcher's.
-    memchr::memchr_iter(b'/', head).find_map(|slash| {
-        let start = slash.checked_sub(8)?;
-        (head.get(start..start + NAME.len()) == Some(NAME)).then_some(start + NAME.len())
-    })
-}
-
-/// The `sessionId` an update names right after its method, as writers
-/// put it (`"session/update","params":{"sessionId":"…"`): a guess for a
-/// hint, which the read of the line confirms or not. `None` for any other
-/// form, and for an id that is not ASCII or has an escape.
-fn update_session_guess(line: &[u8], name_end: usize) -> Option<&str> {
-    const PARAMS: &[u8] = b",\"params\":{\"sessionId\":\"";
-    let start = name_end + PARAMS.len();
-    if line.get(name_end..start)? != PARAMS {
-        return None;
-    }
-    let rest = line.get(start..line.len().min(start + MAX_GUESSED_ID))?;
-    // An id of ASCII characters without escapes, as generators and agents
-    // write them; a loop of a few bytes costs less than a vector search's
-    // setup, and UTF-8 validation cost as much again as the hint.
-    let len = rest
-        .iter()
-        .position(|&b| b == b'"' || b == b'\\' || !b.is_ascii())?;
-    if rest[len] != b'"' {
-        return None;
-    }
-    // SAFETY: every byte of it is ASCII (checked above), which is UTF-8.
-    Some(unsafe { std::str::from_utf8_unchecked(&rest[..len]) })
-}
-
-/// The longest session id guessed for a hint (a UUID is 36 bytes).
-const MAX_GUESSED_ID: usize = 128;
-
 impl Validator {
-    /// Whether `bytes`, a line about to be read the exact way, is one JSON
-    /// value that repeats no member name anywhere (see `plain_line`).
-    fn reads_plainly(&mut self, bytes: &[u8]) -> bool {
-        let max_depth = self.config.limits.max_depth;
-        self.skimmer.reads_plainly(bytes, max_depth)
-    }
-
-    /// Whether a value of the line being read cannot repeat a member name:
-    /// the line was found plain. A fast path like the one-pass reads, off
-    /// with them, so that the property tests that compare a validator with
-    /// and without them hold it to the searches.
-    fn skips_repeat_search(&self) -> bool {
-        self.skim && self.plain_line
-    }
-
     /// [`repeated_member`] of a value of the line being read.
     fn repeat_of(&self, raw: &RawValue, keys: &[&str]) -> Option<DuplicateMember> {
-        if self.skips_repeat_search() {
-            return None;
-        }
         repeated_member(raw, keys)
     }
 
     /// The first member name repeated anywhere in `raw`, a value of the
     /// line being read.
     fn first_repeat_in(&self, raw: &RawValue) -> Option<DuplicateMember> {
-        if self.skips_repeat_search() {
-            return None;
-        }
         crate::trace::first_duplicate_member(raw.get())
     }
 }
@@ -718,27 +521,10 @@ impl TraceReport {
 
 /// Check a whole trace from a reader.
 pub fn check_reader<R: BufRead>(name: &str, reader: R, config: Config) -> io::Result<TraceReport> {
-    check_reader_then(name, reader, config, WorkingMemory::Freed)
+    check_reader_then(name, reader, config)
 }
 
-/// What becomes of a check's working memory when it ends: the validator's
-/// tables of requests, turns and sessions (the report keeps the client
-/// state).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum WorkingMemory {
-    Freed,
-    /// Never freed: the program exits once it has reported, and the system
-    /// takes the memory back at once. Freeing it one cold block at a time
-    /// was 1.7% of a check of 10,000 sessions (perf; bench/README.md).
-    LeftToTheSystem,
-}
-
-fn check_reader_then<R: BufRead>(
-    name: &str,
-    reader: R,
-    config: Config,
-    end: WorkingMemory,
-) -> io::Result<TraceReport> {
+fn check_reader_then<R: BufRead>(name: &str, reader: R, config: Config) -> io::Result<TraceReport> {
     let max_line = config.limits.max_line_bytes;
     let max_kept = config.limits.max_diagnostics;
     let mut validator = Validator::new(config);
@@ -765,13 +551,7 @@ fn check_reader_then<R: BufRead>(
     report.diagnostics.sort_by_key(|d| d.line);
     report.revision = validator.revision().clone();
     report.messages = validator.messages();
-    match end {
-        WorkingMemory::Freed => report.state = validator.into_state(),
-        WorkingMemory::LeftToTheSystem => {
-            report.state = std::mem::take(&mut validator.state);
-            std::mem::forget(validator);
-        }
-    }
+    report.state = validator.into_state();
     Ok(report)
 }
 
@@ -779,13 +559,25 @@ fn check_reader_then<R: BufRead>(
 mod tests {
     use super::handshake::INITIALIZE_IN_FLIGHT_KEPT;
     use super::head::{read_head, PlanRead};
-    use super::test_lines::HANDSHAKE;
     use super::updates::reread_update;
     use super::*;
     use crate::rules::shape;
     use crate::spec::messages::PlanMessage;
     use crate::spec::Revision;
     use proptest::prelude::*;
+
+    /// An answered `initialize` (v1, with the plan capability) and an
+    /// answered `session/new` that opens session `s1`.
+    const HANDSHAKE: &str = concat!(
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"}}"#,
+        "\n",
+    );
 
     fn check(tail: &str) -> TraceReport {
         let trace = format!("{HANDSHAKE}{tail}\n");
@@ -1105,66 +897,6 @@ mod tests {
         assert!(state["sessions"].get("s2").is_none());
     }
 
-    /// The order of the one-pass reads: an update's name near the start,
-    /// whatever comes before it; nothing else.
-    #[test]
-    fn names_update_looks_for_the_method_near_the_start() {
-        let names_update = |line: &[u8]| update_name_end(line).is_some();
-        let update = r#"{"direction":"agent_to_client","message":{"jsonrpc":"2.0","method":"session/update","params":{}}}"#;
-        assert!(names_update(update.as_bytes()));
-        assert!(names_update(br#"{"method":"session/update"}"#));
-        assert!(names_update(
-            br#"{"a":"x/y","b":"/","method":"session/update"}"#
-        ));
-        // A value that spells the name counts too: only which read goes
-        // first depends on it.
-        assert!(names_update(
-            br#"{"id":3,"method":"m","params":{"sessionId":"session/update"}}"#
-        ));
-        for other in [
-            r#"{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s/u"}}"#,
-            r#"{"method":"session/updates"}"#,
-            r#"{"method":"xsession/update"}"#,
-            r#"/session/update""#,
-            "",
-        ] {
-            assert!(!names_update(other.as_bytes()), "{other}");
-        }
-        let late = format!(
-            r#"{{"pad":"{}","method":"session/update"}}"#,
-            "x".repeat(200)
-        );
-        assert!(!names_update(late.as_bytes()));
-    }
-
-    /// The hint's guess of an update's session: the usual form's id as
-    /// written, nothing for another form (the read of the line decides).
-    #[test]
-    fn guesses_the_session_of_an_update_in_its_usual_form() {
-        fn guess(line: &str) -> Option<&str> {
-            let bytes = line.as_bytes();
-            update_session_guess(bytes, update_name_end(bytes)?)
-        }
-        let usual = r#"{"direction":"agent_to_client","message":{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess-7","update":{}}}}"#;
-        assert_eq!(guess(usual), Some("sess-7"));
-        for other in [
-            r#"{"method":"session/update","params":{"sessionId":"a\u0062"}}"#,
-            r#"{"method":"session/update","params":{"sessionId":"é"}}"#,
-            r#"{"method":"session/update","params":{"update":{},"sessionId":"s"}}"#,
-            r#"{"method":"session/update", "params":{"sessionId":"s"}}"#,
-            r#"{"method":"session/update","params":{"sessionId":"s"#,
-            r#"{"method":"session/update","params":{"sessionId":7}}"#,
-            r#"{"method":"session/prompt","params":{"sessionId":"s"}}"#,
-        ] {
-            assert_eq!(guess(other), None, "{other}");
-        }
-        let long = format!(
-            r#"{{"method":"session/update","params":{{"sessionId":"{}"}}}}"#,
-            "x".repeat(MAX_GUESSED_ID)
-        );
-        assert_eq!(guess(&long), None, "longer than a guess reads");
-    }
-
     fn update() -> impl Strategy<Value = String> {
         let member = prop::sample::select(vec![
             "\"sessionUpdate\":\"plan\"",
@@ -1198,7 +930,6 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(1024))]
         /// The one-pass head read accepts only what the member-by-member
         /// read accepts, with the same session and kind; the plan message it
         /// reads is the one the fast path of the strict parser reads from

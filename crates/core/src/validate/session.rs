@@ -81,11 +81,6 @@ impl SessionTrack {
             .map_or(0, |r| r.removed.len().max(r.order.len()))
     }
 
-    /// Start fetching the keyed plans' records (a hint).
-    pub(crate) fn prefetch_plans(&self) {
-        crate::state::prefetch_slice(&self.plans);
-    }
-
     /// Bytes held now for a plan.
     pub fn bytes_of(&self, slot: PlanSlot) -> usize {
         self.plan(slot).map_or(0, |plan| plan.bytes)

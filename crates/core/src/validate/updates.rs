@@ -4,11 +4,9 @@
 use super::handshake::Handshake;
 use super::head::{self, PlanRead};
 use super::session::PlanSlot;
-use super::skim;
 use super::turns::Turns;
 use super::{repeated_member, Validator};
 use crate::diag::Diagnostic;
-use crate::jsonrpc::{self, Direction};
 use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace_format};
 use crate::spec::messages::{PlanContent, PlanMessage};
 use crate::state::Key;
@@ -19,80 +17,6 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 impl Validator {
-    /// A well-formed `session/update` notification read by [`skim`]: what
-    /// [`Validator::message`], [`Validator::call`] and
-    /// [`Validator::session_update`] do with one, given its session, kind
-    /// and `update` object.
-    pub(super) fn skimmed_update(
-        &mut self,
-        direction: Option<Direction>,
-        update: skim::SkimmedUpdate<'_>,
-        plan: PlanRead,
-    ) {
-        self.messages += 1;
-        let method = "session/update";
-        let Some(direction) = direction.or_else(|| jsonrpc::direction_of_method(method)) else {
-            self.emit(trace_format::unplaced_method(method));
-            return;
-        };
-        if direction == Direction::ClientToAgent {
-            self.emit(ses::update_from_client());
-            return;
-        }
-        // An agent's update before the initialize answer breaks no MUST of
-        // the agent's (SES-BEFORE-INIT quotes the client's): it names a
-        // session that cannot exist yet, which SES-UNKNOWN-SESSION says.
-        self.update_body(
-            update.session,
-            update.kind,
-            plan,
-            Some(update.update),
-            None,
-            true,
-        );
-    }
-
-    /// The plan message of a skimmed plan update, typed in the skim's pass
-    /// when it could be ([`Skimmer::typed_plan`]); else it is read from the
-    /// update's text as before.
-    pub(super) fn skimmed_plan(&mut self, update: &skim::SkimmedUpdate<'_>) -> PlanRead {
-        if !shape::PLAN_KINDS.contains(&update.kind) {
-            return PlanRead::NotRead;
-        }
-        // The session's plan list and the validator's records of its plans
-        // are on their way while the entries are typed (a hint; the slot
-        // that names them was fetched ahead by the turn's request, see
-        // `Validator::prefetch_session`).
-        let index = if self.fetches_ahead() {
-            self.shown_session_index(update.session)
-        } else {
-            None
-        };
-        if let Some(index) = index {
-            self.state.prefetch_plans(index);
-            if let Some(track) = self.tracks.get(index) {
-                track.prefetch_plans();
-            }
-        }
-        let revision = self.revision.revision;
-        let max_entries = self.config.limits.max_entries_per_plan;
-        let spare = self.state.spare();
-        match self
-            .skimmer
-            .typed_plan_into(update.line, revision, max_entries, spare)
-        {
-            Some(message) => {
-                // The entries the plan shows now, on their way while the
-                // rules read the update.
-                if let (Some(index), PlanMessage::Update(update)) = (index, &message) {
-                    self.state.prefetch_plan(index, &update.plan.id);
-                }
-                PlanRead::WellFormed(message)
-            }
-            None => PlanRead::NotRead,
-        }
-    }
-
     /// The index of the session an update names; if it is not established,
     /// SES-UNKNOWN-SESSION (unless sessions overflowed the limit).
     fn update_session(&mut self, session: &str) -> Option<usize> {
@@ -150,9 +74,7 @@ impl Validator {
                 (read, head.plan)
             }
             None => {
-                if let Some(params) =
-                    params.filter(|p| !self.skips_repeat_search() && repeats_update_members(p))
-                {
+                if let Some(params) = params.filter(|p| repeats_update_members(p)) {
                     self.session_update_readings(params);
                     return true;
                 }

@@ -172,8 +172,7 @@ fn parse<'de, S: Source<'de>>(
 
 /// The content of a `plan_update`'s plan from the members it carries
 /// (`entries` already typed: `Some(None)` when they are not well-formed);
-/// `None` for a custom type or members that belong to another type. Shared
-/// with the one-pass read (`validate::skim`), so both decide alike.
+/// `None` for a custom type or members that belong to another type.
 pub fn plan_content(
     type_name: &str,
     entries: Option<Option<Vec<PlanEntry>>>,
@@ -238,8 +237,7 @@ fn entries(
         .collect()
 }
 
-/// One entry, if its priority and status are the revision's (shared with
-/// `validate::skim`).
+/// One entry, if its priority and status are the revision's.
 pub fn plan_entry(
     content: String,
     priority: &str,
@@ -375,8 +373,8 @@ fn meta<'de, D: Deserializer<'de>>(d: D) -> Result<Meta, D::Error> {
     })
 }
 
-/// `_meta`'s text as the strict parser keeps it, or `None` when the exact
-/// path has something to say (shared with `validate::skim`).
+/// `_meta`'s text as the strict parser keeps it, or `None` when the strict
+/// parser has something to say about it.
 pub fn plain_meta(text: &str) -> Option<Meta> {
     // Kept as text, never built; anything the exact path would remark on
     // (a repeated name, a number beyond f64, an unpaired surrogate) sends
@@ -755,7 +753,6 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(512))]
         /// Whatever the fast path accepts, the strict parser accepts without
         /// a word and turns into the same message.
         #[test]
