@@ -209,7 +209,20 @@ pub struct CheckArgs {
     pub limits: LimitArgs,
 }
 
-/// The reason `baseline write` and `agent --write-baseline` give each entry.
+/// The baseline options of the live gates (`agent`, `client`): `--baseline`
+/// and `--today`, and `--write-baseline`.
+#[derive(Debug, Args)]
+pub struct LiveBaselineArgs {
+    #[command(flatten)]
+    pub accept: BaselineArgs,
+    /// Also write the baseline that accepts this run's failing diagnostics
+    /// here, one entry per rule and scenario (warnings too under
+    /// --deny-warnings); edit its reasons before committing it.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+}
+
+/// The reason `baseline write` and `--write-baseline` give each entry.
 pub const DEFAULT_BASELINE_REASON: &str = "failing when this baseline was written";
 
 /// `--baseline` and `--today` of the commands that gate on a verdict.
@@ -415,12 +428,7 @@ pub struct AgentArgs {
     #[command(flatten)]
     pub state: StateArgs,
     #[command(flatten)]
-    pub baseline: BaselineArgs,
-    /// Also write the baseline that accepts this run's failing diagnostics
-    /// here, one entry per rule and scenario (warnings too under
-    /// --deny-warnings); edit its reasons before committing it.
-    #[arg(long, value_name = "FILE")]
-    pub write_baseline: Option<PathBuf>,
+    pub baseline: LiveBaselineArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The agent command and its arguments.
@@ -460,12 +468,15 @@ pub struct TapArgs {
     after_help = "CMD is the client under test; the argument `{agent}` (or any argument containing it) \
 becomes one argument holding the suite's agent command line, which the client starts as its agent \
 (also in the environment as ACP_PLAN_AGENT). The suite answers the protocol version the client asks \
-for (2 or later: v2, else v1) and sends plan operations only if the client advertised them.\n\n\
+for (2 or later: v2, else v1; --spec pins a revision) and sends plan operations only if the client \
+advertised them.\n\n\
 Conformance (the client's own messages, by the rules of `check`) and robustness (ROBUST-CRASH, \
 ROBUST-HANG, ROBUST-MEMORY, ROBUST-TERMINAL-ESCAPE: no MUST claimed) are reported apart; both fail \
-a scenario unless --robustness warn.\n\n\
+a scenario unless --robustness warn. --baseline accepts known failures of the client's own messages \
+(scopes are scenario names); robustness findings are never baselined.\n\n\
 Exit status: 0 every scenario passed or was not exercised (and at least one passed), \
-1 a scenario failed or none was exercised, 2 usage or I/O error."
+1 a scenario failed, none was exercised, or a baseline entry expired or matches nothing, \
+2 usage or I/O error."
 )]
 pub struct ClientArgs {
     /// Scenario to run (repeatable): legacy, plan-operations, edge-sizes,
@@ -506,9 +517,13 @@ pub struct ClientArgs {
     #[arg(long, value_name = "S", default_value_t = 0, requires = "fuzz")]
     pub seed: u64,
     #[command(flatten)]
+    pub spec: SpecArgs,
+    #[command(flatten)]
     pub report: ReportArgs,
     #[command(flatten)]
     pub verdict: VerdictArgs,
+    #[command(flatten)]
+    pub baseline: LiveBaselineArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The client command and its arguments, with `{agent}` where its agent goes.

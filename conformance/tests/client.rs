@@ -366,3 +366,160 @@ fn memory_past_the_bound_is_robust_memory() {
         "the default bound (2048 MiB) leaves the reference client alone"
     );
 }
+
+/// A baseline file accepting `rule` in the scenarios `scope` matches.
+fn baseline_file(dir: &Path, rule: &str, scope: &str) -> String {
+    let path = dir.join(format!("{rule}.toml"));
+    std::fs::write(
+        &path,
+        format!("version = 1\n\n[[expected]]\nrule = \"{rule}\"\nscope = \"{scope}\"\nreason = \"known\"\n"),
+    )
+    .unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_baseline_turns_a_known_client_failure_into_a_pass_and_a_new_one_still_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    // Known: the prompt before initialize in `legacy`.
+    let known = baseline_file(dir.path(), "SES-BEFORE-INIT", "legacy");
+    let (status, document) = run_client(
+        &["--scenario", "legacy", "--baseline", &known],
+        &["--flaw", "prompt-first"],
+    );
+    assert_eq!(status, 0, "{document:#}");
+    schema_valid(&document);
+    let legacy = scenario(&document, "legacy");
+    assert_eq!(legacy["result"], "pass", "{legacy:#}");
+    assert!(legacy["reason"]
+        .as_str()
+        .unwrap()
+        .contains("baselined: SES-BEFORE-INIT ×1"));
+    // The diagnostic is still reported, marked as baselined.
+    assert_eq!(rules(&document), ["SES-BEFORE-INIT"]);
+    assert_eq!(
+        document["diagnostics"][0]["baselined"], true,
+        "{document:#}"
+    );
+
+    // The same failure in a scenario the baseline does not cover is new: it fails.
+    let (status, document) = run_client(
+        &[
+            "--scenario",
+            "legacy",
+            "--scenario",
+            "edge-sizes",
+            "--baseline",
+            &known,
+        ],
+        &["--flaw", "prompt-first"],
+    );
+    assert_eq!(status, 1, "{document:#}");
+    assert_eq!(scenario(&document, "legacy")["result"], "pass");
+    let edge = scenario(&document, "edge-sizes");
+    assert_eq!(edge["result"], "fail");
+    assert!(edge["reason"].as_str().unwrap().contains("SES-BEFORE-INIT"));
+
+    // A baseline entry that matches nothing fails the run (stale), as for `agent`.
+    let (status, document) = run_client(&["--scenario", "legacy", "--baseline", &known], &[]);
+    assert_eq!(status, 1, "{document:#}");
+    assert_eq!(scenario(&document, "legacy")["result"], "pass");
+}
+
+#[test]
+fn write_baseline_writes_the_baseline_that_makes_the_same_client_run_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = dir.path().join("client-baseline.toml");
+    let written = written.to_str().unwrap();
+    let args = ["--scenario", "legacy", "--deny-warnings"];
+    let (status, _) = run_client(
+        &[&args[..], &["--write-baseline", written]].concat(),
+        &["--flaw", "capability-spelling"],
+    );
+    assert_eq!(status, 1);
+    let text = std::fs::read_to_string(written).unwrap();
+    assert!(text.contains("rule = \"CAP-RENAMED\""), "{text}");
+    assert!(text.contains("scope = \"legacy\""), "{text}");
+    let (status, document) = run_client(
+        &[&args[..], &["--baseline", written]].concat(),
+        &["--flaw", "capability-spelling"],
+    );
+    assert_eq!(status, 0, "{document:#}");
+    // Robustness findings are not rules: a baseline cannot take them.
+    let (status, _) = run_client(
+        &["--scenario", "legacy", "--baseline", written],
+        &["--flaw", "crash-on-plan"],
+    );
+    assert_eq!(status, 1);
+}
+
+#[test]
+fn spec_pins_the_revision_the_suite_answers_as_and_judges_by() {
+    for (spec, key, operations) in [
+        ("draft-2026-05", "id", false),
+        ("v1-1.17", "planId", true),
+        ("v1", "planId", true),
+        ("v2-1.17", "planId", true),
+        ("v2", "planId", true),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().to_str().unwrap();
+        let version = if spec.starts_with("v2") { "2" } else { "1" };
+        let (status, document) = run_client(
+            &["--spec", spec, "--out", out],
+            &["--protocol-version", version],
+        );
+        assert_eq!(status, 0, "{spec}: {document:#}");
+        let ops = scenario(&document, "plan-operations");
+        assert_eq!(ops["revision"], spec);
+        // The reference client advertises `plan`: under the draft that is
+        // not its capability key (`planCapabilities`), so no plan operations.
+        assert_eq!(ops["plan_operations"], operations, "{spec}");
+        for s in document["client_scenarios"].as_array().unwrap() {
+            // Only the deliberate infos (plan-operations: ID-TYPE-CHANGE,
+            // ID-RECREATE) on the suite's side, whatever the revision.
+            let deliberate = if s["name"] == "plan-operations" && operations {
+                2
+            } else {
+                0
+            };
+            assert_eq!(s["suite_diagnostics"], deliberate, "{spec}: {s:#}");
+        }
+        if operations {
+            let transcript =
+                std::fs::read_to_string(dir.path().join("plan-operations.jsonl")).unwrap();
+            assert!(
+                transcript.contains(&format!("\"{key}\":\"plan-main\"")),
+                "{spec}"
+            );
+            // A markdown plan's `path` exists only since schema 1.20.0.
+            assert_eq!(
+                transcript.contains("\"path\""),
+                !spec.ends_with("1.17"),
+                "{spec}"
+            );
+        }
+    }
+    // The draft's capability spelling gets its plan operations, with `id` keys.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let (status, document) = run_client(
+        &[
+            "--spec",
+            "draft-2026-05",
+            "--deny-warnings",
+            "--scenario",
+            "plan-operations",
+            "--out",
+            out,
+        ],
+        &["--flaw", "capability-spelling"],
+    );
+    assert_eq!(status, 0, "{document:#}");
+    assert_eq!(
+        scenario(&document, "plan-operations")["plan_operations"],
+        true
+    );
+    let transcript = std::fs::read_to_string(dir.path().join("plan-operations.jsonl")).unwrap();
+    assert!(transcript.contains("\"id\":\"plan-main\""));
+}

@@ -3,7 +3,7 @@
 //! negotiated (its protocol version decides the revision; under v1 its plan
 //! capability decides whether plan operations may be sent at all).
 
-use crate::spec::Revision;
+use crate::spec::{Revision, SpecChoice, Spelling};
 use serde_json::{json, Value};
 use std::fmt;
 use std::str::FromStr;
@@ -22,24 +22,38 @@ pub struct Negotiated {
 
 impl Negotiated {
     /// Read the client's `initialize` params (`None`: the client sent no
-    /// usable `initialize`; v1 without the capability is assumed).
-    pub fn from_initialize(params: Option<&Value>) -> Negotiated {
-        let version = params
-            .and_then(|p| p.get("protocolVersion"))
-            .and_then(Value::as_u64)
-            .unwrap_or(1);
-        if version >= 2 {
-            return Negotiated {
-                revision: Revision::V2,
-                plan_operations: true,
-            };
-        }
-        let advertised = params
-            .and_then(|p| p.pointer("/clientCapabilities/plan"))
-            .is_some_and(Value::is_object);
+    /// usable `initialize`; no capability is assumed). Under
+    /// [`SpecChoice::Auto`] the revision follows the protocol version the
+    /// client asked for (2 or later: v2, else v1, the newest releases);
+    /// a fixed `spec` is spoken whatever the client asked, as an agent that
+    /// supports only that revision would. Plan operations may be sent when
+    /// the revision needs no capability for them, or the client advertised
+    /// the revision's capability key as an object.
+    pub fn from_initialize(params: Option<&Value>, spec: SpecChoice) -> Negotiated {
+        let revision = match spec {
+            SpecChoice::Fixed(revision) => revision,
+            SpecChoice::Auto => {
+                let version = params
+                    .and_then(|p| p.get("protocolVersion"))
+                    .and_then(Value::as_u64)
+                    .unwrap_or(1);
+                if version >= 2 {
+                    Revision::V2
+                } else {
+                    Revision::V1
+                }
+            }
+        };
+        let plan_operations = match revision.spelling().capability_key {
+            None => true,
+            Some(key) => params
+                .and_then(|p| p.get("clientCapabilities"))
+                .and_then(|c| c.get(key))
+                .is_some_and(Value::is_object),
+        };
         Negotiated {
-            revision: Revision::V1,
-            plan_operations: advertised,
+            revision,
+            plan_operations,
         }
     }
 
@@ -122,14 +136,17 @@ impl ClientScenario {
 
     /// Why the scenario cannot be played to a client that negotiated
     /// `negotiated`, if it cannot.
-    pub fn not_applicable(self, negotiated: Negotiated) -> Option<&'static str> {
+    pub fn not_applicable(self, negotiated: Negotiated) -> Option<String> {
+        let spelling = negotiated.revision.spelling();
         match self {
-            ClientScenario::Legacy if negotiated.protocol_version() == 2 => {
-                Some("protocol v2 has no legacy plan update")
-            }
-            ClientScenario::PlanOperations if !negotiated.plan_operations => Some(
-                "the client did not advertise clientCapabilities.plan: only legacy plans may be sent",
-            ),
+            ClientScenario::Legacy if !spelling.legacy_plan => Some(format!(
+                "protocol v{} has no legacy plan update",
+                negotiated.protocol_version()
+            )),
+            ClientScenario::PlanOperations if !negotiated.plan_operations => Some(format!(
+                "the client did not advertise clientCapabilities.{}: only legacy plans may be sent",
+                spelling.capability_key.unwrap_or("plan")
+            )),
             _ => None,
         }
     }
@@ -137,6 +154,20 @@ impl ClientScenario {
     /// The `update` objects of the turn, in order (each goes into its own
     /// `session/update`).
     pub fn updates(self, negotiated: Negotiated) -> Vec<Value> {
+        let spelling = negotiated.revision.spelling();
+        self.updates_as_written(negotiated)
+            .into_iter()
+            .filter(|update| {
+                removes_unknown_id_legally(negotiated.revision)
+                    || update.get("planId").and_then(Value::as_str) != Some(NEVER_SENT_ID)
+            })
+            .map(|update| respell(update, spelling))
+            .collect()
+    }
+
+    /// The updates in the newest releases' spelling (`planId`, markdown
+    /// `path`).
+    fn updates_as_written(self, negotiated: Negotiated) -> Vec<Value> {
         match self {
             ClientScenario::Legacy => legacy_updates(),
             ClientScenario::PlanOperations => plan_operation_updates(),
@@ -173,6 +204,38 @@ impl FromStr for ClientScenario {
                 )
             })
     }
+}
+
+/// The plan id `plan-operations` removes without ever sending it.
+const NEVER_SENT_ID: &str = "plan-never-sent";
+
+/// Whether an agent may remove a plan id the client never saw: only since
+/// schema 1.20.0 ("Clients MUST ignore a removal for an unknown ID"), so the
+/// earlier revisions' turns leave that removal out (it draws
+/// ID-REMOVE-UNKNOWN there, a warning against the agent).
+fn removes_unknown_id_legally(revision: Revision) -> bool {
+    matches!(revision, Revision::V1 | Revision::V2)
+}
+
+/// `update` as the revision spells it: its plan id under the revision's
+/// key, and a markdown plan's `path` left out where the revision has none
+/// (before schema 1.20.0); the plan stays, so later updates still name it.
+fn respell(mut update: Value, spelling: &Spelling) -> Value {
+    let rename = |object: &mut serde_json::Map<String, Value>| {
+        if let Some(id) = object.remove("planId") {
+            object.insert(spelling.plan_id_key.to_owned(), id);
+        }
+    };
+    if let Some(object) = update.as_object_mut() {
+        rename(object);
+        if let Some(plan) = object.get_mut("plan").and_then(Value::as_object_mut) {
+            rename(plan);
+            if !spelling.markdown_path {
+                plan.remove("path");
+            }
+        }
+    }
+    update
 }
 
 fn entries(list: &[(&str, &str, &str)]) -> Value {
@@ -244,7 +307,7 @@ fn plan_operation_updates() -> Vec<Value> {
         items_plan("plan-notes", &[("Keep the flag short", "low", "pending")]),
         json!({"sessionUpdate": "plan_removed", "planId": "plan-notes"}),
         // Removing an id that was never sent (or is already gone) is no-op.
-        json!({"sessionUpdate": "plan_removed", "planId": "plan-never-sent"}),
+        json!({"sessionUpdate": "plan_removed", "planId": NEVER_SENT_ID}),
         // Re-created after its removal.
         json!({"sessionUpdate": "plan_update",
                "plan": {"planId": "plan-notes", "type": "markdown", "content": "Back again."}}),
@@ -269,7 +332,7 @@ fn edge_updates(negotiated: Negotiated) -> Vec<Value> {
         json!({"content": long, "priority": "medium", "status": "pending"}),
         json!({"content": "", "priority": "low", "status": "completed"}),
     ];
-    if negotiated.protocol_version() == 2 {
+    if negotiated.revision.spelling().open_enums {
         // v2's enums are open to `_`-prefixed custom values.
         special.push(
             json!({"content": "Custom values", "priority": "_acp-plan.urgent",
