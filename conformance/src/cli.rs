@@ -480,7 +480,7 @@ Exit status: 0 every scenario passed or was not exercised (and at least one pass
 )]
 pub struct ClientArgs {
     /// Scenario to run (repeatable): legacy, plan-operations, edge-sizes,
-    /// terminal-escapes. Default: all.
+    /// terminal-escapes, load. Default: all.
     #[arg(long = "scenario", value_name = "NAME", value_parser = parse_client_scenario)]
     pub scenarios: Vec<acp_plan_conformance::live::client_scenario::ClientScenario>,
     /// Longest wait for the client: to start its agent, to send its next message,
@@ -547,8 +547,13 @@ pub struct FakeClientArgs {
     /// The prompt of the one turn.
     #[arg(long, value_name = "TEXT", default_value = "Make a plan")]
     pub prompt: String,
+    /// Load the session with this id instead of creating one (v1:
+    /// `session/load`, only when the agent advertised `loadSession`; v2:
+    /// `session/resume` replaying from the start).
+    #[arg(long, value_name = "SESSION_ID")]
+    pub load: Option<String>,
     /// Break the client on purpose: capability-spelling, prompt-first,
-    /// crash-on-plan, hang, raw-escapes.
+    /// crash-on-plan, hang, raw-escapes, load-without-capability.
     #[arg(long, value_name = "FLAW", value_parser = parse_flaw)]
     pub flaw: Option<acp_plan_conformance::live::fake_client::Flaw>,
 }

@@ -523,3 +523,68 @@ fn spec_pins_the_revision_the_suite_answers_as_and_judges_by() {
     let transcript = std::fs::read_to_string(dir.path().join("plan-operations.jsonl")).unwrap();
     assert!(transcript.contains("\"id\":\"plan-main\""));
 }
+
+#[test]
+fn a_client_that_loads_gets_the_plans_replayed_and_is_judged_after_the_replay() {
+    // v1: `loadSession` is advertised only in `load`; v2: resume is baseline.
+    for version in ["1", "2"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().to_str().unwrap();
+        let (status, document) = run_client(
+            &["--scenario", "load", "--scenario", "legacy", "--out", out],
+            &["--load", "saved-1", "--protocol-version", version],
+        );
+        assert_eq!(status, 0, "v{version}: {document:#}");
+        let load = scenario(&document, "load");
+        assert_eq!(load["result"], "pass", "v{version}: {load:#}");
+        // The suite's replay (and v2's replay_complete) draws nothing.
+        assert_eq!(load["suite_diagnostics"], 0, "v{version}: {load:#}");
+        let transcript = std::fs::read_to_string(dir.path().join("load.jsonl")).unwrap();
+        let method = if version == "1" {
+            "session/load"
+        } else {
+            "session/resume"
+        };
+        assert!(transcript.contains(method), "v{version}");
+        if version == "1" {
+            assert!(transcript.contains("\"loadSession\":true"));
+            // Elsewhere the capability is not advertised, so the client creates a session.
+            let legacy = std::fs::read_to_string(dir.path().join("legacy.jsonl")).unwrap();
+            assert!(!legacy.contains("loadSession") && legacy.contains("session/new"));
+        } else {
+            assert!(transcript.contains("replay_complete"));
+            // v2 as its schema spells it: the session methods advertised, no
+            // `tool_call` update, a permission request with a title and a subject.
+            assert!(transcript.contains("\"capabilities\":{\"session\":{}}"));
+            assert!(transcript.contains("\"sessionUpdate\":\"tool_call_update\""));
+            assert!(!transcript.contains("\"sessionUpdate\":\"tool_call\""));
+            assert!(transcript.contains("\"subject\":{\"type\":\"tool_call\",\"toolCall\""));
+        }
+        // The replayed plans come before the load's answer, the turn's after the prompt.
+        let replayed = transcript.find("in_progress").unwrap();
+        let prompt = transcript.find("session/prompt").unwrap();
+        assert!(replayed < prompt, "v{version}");
+    }
+    // A client that never loads leaves `load` not exercised; the run still passes.
+    let (status, document) = run_client(&["--scenario", "load", "--scenario", "legacy"], &[]);
+    assert_eq!(status, 0, "{document:#}");
+    let load = scenario(&document, "load");
+    assert_eq!(load["result"], "not_exercised");
+    assert!(load["reason"]
+        .as_str()
+        .unwrap()
+        .contains("did not call session/load"));
+}
+
+#[test]
+fn a_load_the_agent_did_not_advertise_is_ses_load_not_advertised() {
+    let (status, document) = run_client(
+        &["--scenario", "legacy", "--scenario", "load"],
+        &["--flaw", "load-without-capability"],
+    );
+    assert_eq!(status, 1, "{document:#}");
+    assert_eq!(rules(&document), ["SES-LOAD-NOT-ADVERTISED"]);
+    assert_eq!(scenario(&document, "legacy")["result"], "fail");
+    // Where the suite advertised loadSession the same load is conformant.
+    assert_eq!(scenario(&document, "load")["result"], "pass");
+}

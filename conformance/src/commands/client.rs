@@ -124,6 +124,7 @@ pub fn fake(args: FakeClientArgs) -> Result<u8, Error> {
         agent: args.agent,
         protocol_version: args.protocol_version,
         prompt: args.prompt,
+        load: args.load,
         flaw: args.flaw,
     };
     let mut screen = std::io::stdout().lock();

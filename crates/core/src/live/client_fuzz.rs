@@ -232,7 +232,7 @@ pub fn reproducer(lines: &[Vec<u8>]) -> Vec<u8> {
         "params": {"protocolVersion": 1, "clientCapabilities": {"plan": {}}}}),
     ));
     script.extend(agent(
-        json!({"jsonrpc": "2.0", "id": 1, "result": negotiated.initialize_result()}),
+        json!({"jsonrpc": "2.0", "id": 1, "result": negotiated.initialize_result(false)}),
     ));
     script.extend(client(
         json!({"jsonrpc": "2.0", "id": 2, "method": "session/new",
@@ -250,10 +250,10 @@ pub fn reproducer(lines: &[Vec<u8>]) -> Vec<u8> {
         }
     }
     script.extend(agent(json!({"jsonrpc": "2.0", "method": "session/update",
-        "params": {"sessionId": FUZZ_SESSION, "update": tool_call_update()}})));
+        "params": {"sessionId": FUZZ_SESSION, "update": tool_call_update(1)}})));
     script.extend(agent(
         json!({"jsonrpc": "2.0", "id": "acp-plan-permission-1",
-        "method": "session/request_permission", "params": permission_params(FUZZ_SESSION)}),
+        "method": "session/request_permission", "params": permission_params(FUZZ_SESSION, 1)}),
     ));
     script.extend(client(
         json!({"jsonrpc": "2.0", "id": "acp-plan-permission-1",

@@ -395,6 +395,9 @@ struct Session<'a> {
     exercised: bool,
     /// Whether the client sent a `session/prompt` on an established session.
     prompted: bool,
+    /// Whether a `session/load` or `session/resume` with `replayFrom` was
+    /// answered with the scenario's plans replayed.
+    replayed: bool,
     permission_sent: Option<Instant>,
     turn_ended: Option<Instant>,
     findings: Vec<Finding>,
@@ -432,6 +435,7 @@ impl<'a> Session<'a> {
             prompt: None,
             exercised: false,
             prompted: false,
+            replayed: false,
             permission_sent: None,
             turn_ended: None,
             findings: Vec::new(),
@@ -719,7 +723,8 @@ impl<'a> Session<'a> {
             "initialize" => {
                 let negotiated = Negotiated::from_initialize(params, self.options.spec);
                 self.negotiated = Some(negotiated);
-                self.respond(&id, negotiated.initialize_result());
+                let load = matches!(&self.turn, Turn::Scenario(s) if s.advertises_load());
+                self.respond(&id, negotiated.initialize_result(load));
             }
             "authenticate" => self.respond(&id, json!({})),
             "session/new" => {
@@ -738,6 +743,7 @@ impl<'a> Session<'a> {
                 let replay = method == "session/load"
                     || params.is_some_and(|p| p.get("replayFrom").is_some());
                 if replay {
+                    self.replayed = true;
                     if let Turn::Scenario(scenario) = &self.turn {
                         if scenario.not_applicable(negotiated).is_none() {
                             for update in scenario.updates(negotiated) {
@@ -745,8 +751,25 @@ impl<'a> Session<'a> {
                             }
                         }
                     }
+                    // "The Agent MUST send this exactly once on a session for each
+                    // session/resume request with a replayFrom cursor, after the last
+                    // replayed update for that session and before the response"
+                    // (ReplayComplete, schema 1.20.0 v2).
+                    if method == "session/resume" && negotiated.revision.spelling().replay_complete
+                    {
+                        self.notify_update(&session, json!({"sessionUpdate": "replay_complete"}));
+                    }
                 }
                 self.respond(&id, json!({}));
+            }
+            // v2's baseline session methods, which `capabilities.session: {}`
+            // advertises: a close ends nothing the suite keeps; no session is
+            // listed, as none outlives the connection.
+            "session/close" if negotiated.protocol_version() == 2 => {
+                self.respond(&id, json!({}));
+            }
+            "session/list" if negotiated.protocol_version() == 2 => {
+                self.respond(&id, json!({"sessions": []}));
             }
             "session/prompt" => {
                 let session = params
@@ -777,9 +800,9 @@ impl<'a> Session<'a> {
                     );
                 }
                 self.play_turn(&session, negotiated);
-                self.notify_update(&session, tool_call_update());
+                self.notify_update(&session, tool_call_update(negotiated.protocol_version()));
                 self.send_value(&json!({"jsonrpc": "2.0", "id": PERMISSION_ID,
-                    "method": "session/request_permission", "params": permission_params(&session)}));
+                    "method": "session/request_permission", "params": permission_params(&session, negotiated.protocol_version())}));
                 self.permission_sent = Some(Instant::now());
             }
             _ => self.send_value(&json!({"jsonrpc": "2.0", "id": id, "error": {
@@ -798,7 +821,14 @@ impl<'a> Session<'a> {
                     self.exercised = false;
                     return;
                 }
-                for update in scenario.updates(negotiated) {
+                if scenario == ClientScenario::Load && !self.replayed {
+                    self.notes.push(
+                        "no plans sent: the client did not call session/load (v2: session/resume with replayFrom), so nothing was replayed".to_owned(),
+                    );
+                    self.exercised = false;
+                    return;
+                }
+                for update in scenario.turn_updates(negotiated) {
                     self.notify_update(session, update);
                 }
             }

@@ -62,23 +62,29 @@ impl Negotiated {
         self.revision.protocol_version()
     }
 
-    /// The suite's `initialize` result.
-    pub fn initialize_result(self) -> Value {
+    /// The suite's `initialize` result; `load_session`: whether it advertises
+    /// `agentCapabilities.loadSession` (v1; v2's `session/resume` comes with
+    /// the session capability).
+    pub fn initialize_result(self, load_session: bool) -> Value {
         let info = json!({
             "name": "acp-plan",
             "title": "acp-plan conformance agent",
             "version": env!("CARGO_PKG_VERSION"),
         });
         match self.protocol_version() {
+            // v2's session methods exist only when advertised: "Omitted and
+            // `null` are equivalent and mean the Agent does not support the
+            // `session/*` methods" (AgentCapabilities.session, schema 1.17.0
+            // and 1.20.0).
             2 => json!({
                 "protocolVersion": 2,
                 "info": info,
-                "capabilities": {},
+                "capabilities": {"session": {}},
                 "authMethods": [],
             }),
             _ => json!({
                 "protocolVersion": 1,
-                "agentCapabilities": {"loadSession": true},
+                "agentCapabilities": if load_session { json!({"loadSession": true}) } else { json!({}) },
                 "agentInfo": info,
                 "authMethods": [],
             }),
@@ -115,14 +121,21 @@ pub enum ClientScenario {
     /// ([`ESCAPE_PROBES`]): a robustness finding if they reach the
     /// client's stdout or stderr raw.
     TerminalEscapes,
+    /// The only scenario whose `initialize` answer advertises `loadSession`
+    /// (v1): a `session/load` (v2: `session/resume` with `replayFrom`)
+    /// gets the plans replayed before its answer, then the prompt on the
+    /// loaded session continues them. Not exercised when the client never
+    /// loads or resumes.
+    Load,
 }
 
 impl ClientScenario {
-    pub const ALL: [ClientScenario; 4] = [
+    pub const ALL: [ClientScenario; 5] = [
         ClientScenario::Legacy,
         ClientScenario::PlanOperations,
         ClientScenario::EdgeSizes,
         ClientScenario::TerminalEscapes,
+        ClientScenario::Load,
     ];
 
     pub fn name(self) -> &'static str {
@@ -131,6 +144,7 @@ impl ClientScenario {
             ClientScenario::PlanOperations => "plan-operations",
             ClientScenario::EdgeSizes => "edge-sizes",
             ClientScenario::TerminalEscapes => "terminal-escapes",
+            ClientScenario::Load => "load",
         }
     }
 
@@ -151,8 +165,38 @@ impl ClientScenario {
         }
     }
 
-    /// The `update` objects of the turn, in order (each goes into its own
-    /// `session/update`).
+    /// Whether the suite advertises `loadSession` in this scenario.
+    pub fn advertises_load(self) -> bool {
+        self == ClientScenario::Load
+    }
+
+    /// The `update` objects of the prompt turn, in order: the scenario's
+    /// plans, or for `load` the step that continues the replayed plans.
+    pub fn turn_updates(self, negotiated: Negotiated) -> Vec<Value> {
+        if self != ClientScenario::Load {
+            return self.updates(negotiated);
+        }
+        let spelling = negotiated.revision.spelling();
+        let next = if negotiated.plan_operations {
+            items_plan(
+                "plan-main",
+                &[
+                    ("Add the --verbose flag", "high", "completed"),
+                    ("Document it", "medium", "completed"),
+                ],
+            )
+        } else {
+            legacy(&[
+                ("Add the --verbose flag", "high", "completed"),
+                ("Document it", "medium", "completed"),
+            ])
+        };
+        vec![respell(next, spelling)]
+    }
+
+    /// The `update` objects of the scenario's plans, in order (each goes
+    /// into its own `session/update`): what a prompt turn sends, and what a
+    /// `session/load` or a resume with `replayFrom` replays.
     pub fn updates(self, negotiated: Negotiated) -> Vec<Value> {
         let spelling = negotiated.revision.spelling();
         self.updates_as_written(negotiated)
@@ -172,6 +216,22 @@ impl ClientScenario {
             ClientScenario::Legacy => legacy_updates(),
             ClientScenario::PlanOperations => plan_operation_updates(),
             ClientScenario::EdgeSizes => edge_updates(negotiated),
+            ClientScenario::Load if negotiated.plan_operations => vec![
+                items_plan(
+                    "plan-main",
+                    &[
+                        ("Add the --verbose flag", "high", "completed"),
+                        ("Document it", "medium", "in_progress"),
+                    ],
+                ),
+                json!({"sessionUpdate": "plan_update",
+                       "plan": {"planId": "plan-notes", "type": "markdown",
+                                "content": "## Notes\n- keep the flag short"}}),
+            ],
+            ClientScenario::Load => vec![legacy(&[
+                ("Add the --verbose flag", "high", "completed"),
+                ("Document it", "medium", "in_progress"),
+            ])],
             ClientScenario::TerminalEscapes => {
                 let text = format!("Review {} the plan {}", ESCAPE_PROBES[0], ESCAPE_PROBES[1]);
                 if negotiated.plan_operations {
@@ -360,21 +420,32 @@ fn edge_updates(negotiated: Negotiated) -> Vec<Value> {
 }
 
 /// The suite's permission request after the plans: a pending tool call and
-/// the options to allow or reject it.
-pub fn permission_params(session: &str) -> Value {
-    json!({
-        "sessionId": session,
-        "toolCall": {"toolCallId": "acp-plan-call-1", "title": "Write PLAN.md", "kind": "edit",
-                     "status": "pending"},
-        "options": [
-            {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
-            {"optionId": "reject", "name": "Reject", "kind": "reject_once"},
-        ],
-    })
+/// the options to allow or reject it. Protocol v2 spells it otherwise: a
+/// required `title` and the call as its `subject` (RequestPermissionRequest,
+/// schema 1.17.0 and 1.20.0 v2).
+pub fn permission_params(session: &str, protocol_version: u64) -> Value {
+    let call = json!({"toolCallId": "acp-plan-call-1", "title": "Write PLAN.md", "kind": "edit",
+                      "status": "pending"});
+    let options = json!([
+        {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
+        {"optionId": "reject", "name": "Reject", "kind": "reject_once"},
+    ]);
+    if protocol_version == 2 {
+        json!({"sessionId": session, "title": "Write PLAN.md",
+               "subject": {"type": "tool_call", "toolCall": call}, "options": options})
+    } else {
+        json!({"sessionId": session, "toolCall": call, "options": options})
+    }
 }
 
-/// The `tool_call` update announcing the call the permission request is about.
-pub fn tool_call_update() -> Value {
-    json!({"sessionUpdate": "tool_call", "toolCallId": "acp-plan-call-1",
+/// The update announcing the call the permission request is about: v1's
+/// `tool_call`, v2's `tool_call_update` (v2 has no `tool_call` update).
+pub fn tool_call_update(protocol_version: u64) -> Value {
+    let kind = if protocol_version == 2 {
+        "tool_call_update"
+    } else {
+        "tool_call"
+    };
+    json!({"sessionUpdate": kind, "toolCallId": "acp-plan-call-1",
            "title": "Write PLAN.md", "kind": "edit", "status": "pending"})
 }
