@@ -568,7 +568,8 @@ pub struct AgentRelayArgs {
 /// `acp-plan fake-agent --script FILE`
 #[derive(Debug, Args)]
 pub struct FakeAgentArgs {
-    /// A trace (bare or envelopes) or a vector file whose agent side to play.
+    /// A trace (bare or envelopes; raw lines too, see docs/live.md) or a
+    /// vector file whose agent side to play.
     #[arg(long, value_name = "FILE")]
     pub script: PathBuf,
     /// The case of a vector file to play.

@@ -271,13 +271,15 @@ fn a_command_without_the_placeholder_is_a_usage_error() {
 }
 
 /// The messages the suite sent in a transcript, without their timestamps.
+/// The suite's messages in a transcript or reproducer; a raw line (a
+/// reproducer's `raw`) as its text, a JSON string.
 fn suite_messages(transcript: &Path) -> Vec<Value> {
     std::fs::read_to_string(transcript)
         .unwrap()
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .filter(|e| e["direction"] == "agent_to_client")
-        .map(|e| e["message"].clone())
+        .map(|e| e.get("raw").unwrap_or(&e["message"]).clone())
         .collect()
 }
 
@@ -326,10 +328,12 @@ fn fuzzing_with_a_seed_is_reproducible_and_its_reproducers_replay() {
     let script = first["reproducer"].as_str().unwrap();
     let plans = suite_messages(Path::new(script))
         .iter()
-        .filter(|m| {
-            m.pointer("/params/update/sessionUpdate")
+        .filter(|m| match m {
+            Value::String(raw) => raw.contains("\"sessionUpdate\":\"plan"),
+            _ => m
+                .pointer("/params/update/sessionUpdate")
                 .and_then(Value::as_str)
-                .is_some_and(|k| k.starts_with("plan"))
+                .is_some_and(|k| k.starts_with("plan")),
         })
         .count();
     assert_eq!(plans, 1, "{script}");
@@ -587,4 +591,33 @@ fn a_load_the_agent_did_not_advertise_is_ses_load_not_advertised() {
     assert_eq!(scenario(&document, "legacy")["result"], "fail");
     // Where the suite advertised loadSession the same load is conformant.
     assert_eq!(scenario(&document, "load")["result"], "pass");
+}
+
+#[test]
+fn a_reproducer_replays_raw_lines_byte_for_byte() {
+    // A legacy plan whose entry repeats `content`: no JSON value holds it,
+    // so the script carries the line raw; the reference client (serde_json:
+    // the last member wins) shows the second.
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("raw.jsonl");
+    let raw = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"S","update":{"sessionUpdate":"plan","entries":[{"content":"first","content":"second","priority":"high","status":"pending"}]}}}"#;
+    let lines = [
+        r#"{"direction":"client_to_agent","message":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}}"#.to_owned(),
+        r#"{"direction":"agent_to_client","message":{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentCapabilities":{}}}}"#.to_owned(),
+        r#"{"direction":"client_to_agent","message":{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}}"#.to_owned(),
+        r#"{"direction":"agent_to_client","message":{"jsonrpc":"2.0","id":2,"result":{"sessionId":"S"}}}"#.to_owned(),
+        r#"{"direction":"client_to_agent","message":{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"S","prompt":[]}}}"#.to_owned(),
+        serde_json::json!({"direction": "agent_to_client", "raw": raw}).to_string(),
+        r#"{"direction":"agent_to_client","message":{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}}"#.to_owned(),
+    ];
+    std::fs::write(&script, lines.join("\n") + "\n").unwrap();
+    let replay = Command::new(BIN)
+        .args(["fake-client", "--agent"])
+        .arg(format!("{BIN} fake-agent --script {}", script.display()))
+        .output()
+        .unwrap();
+    assert_eq!(replay.status.code(), Some(0), "{replay:?}");
+    let shown = String::from_utf8_lossy(&replay.stdout);
+    assert!(shown.contains("[pending] second"), "{shown}");
+    assert!(!shown.contains("first"), "{shown}");
 }
