@@ -209,7 +209,20 @@ pub struct CheckArgs {
     pub limits: LimitArgs,
 }
 
-/// The reason `baseline write` and `agent --write-baseline` give each entry.
+/// The baseline options of the live gates (`agent`, `client`): `--baseline`
+/// and `--today`, and `--write-baseline`.
+#[derive(Debug, Args)]
+pub struct LiveBaselineArgs {
+    #[command(flatten)]
+    pub accept: BaselineArgs,
+    /// Also write the baseline that accepts this run's failing diagnostics
+    /// here, one entry per rule and scenario (warnings too under
+    /// --deny-warnings); edit its reasons before committing it.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+}
+
+/// The reason `baseline write` and `--write-baseline` give each entry.
 pub const DEFAULT_BASELINE_REASON: &str = "failing when this baseline was written";
 
 /// `--baseline` and `--today` of the commands that gate on a verdict.
@@ -415,12 +428,7 @@ pub struct AgentArgs {
     #[command(flatten)]
     pub state: StateArgs,
     #[command(flatten)]
-    pub baseline: BaselineArgs,
-    /// Also write the baseline that accepts this run's failing diagnostics
-    /// here, one entry per rule and scenario (warnings too under
-    /// --deny-warnings); edit its reasons before committing it.
-    #[arg(long, value_name = "FILE")]
-    pub write_baseline: Option<PathBuf>,
+    pub baseline: LiveBaselineArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The agent command and its arguments.
@@ -460,16 +468,19 @@ pub struct TapArgs {
     after_help = "CMD is the client under test; the argument `{agent}` (or any argument containing it) \
 becomes one argument holding the suite's agent command line, which the client starts as its agent \
 (also in the environment as ACP_PLAN_AGENT). The suite answers the protocol version the client asks \
-for (2 or later: v2, else v1) and sends plan operations only if the client advertised them.\n\n\
+for (2 or later: v2, else v1; --spec pins a revision) and sends plan operations only if the client \
+advertised them.\n\n\
 Conformance (the client's own messages, by the rules of `check`) and robustness (ROBUST-CRASH, \
 ROBUST-HANG, ROBUST-MEMORY, ROBUST-TERMINAL-ESCAPE: no MUST claimed) are reported apart; both fail \
-a scenario unless --robustness warn.\n\n\
+a scenario unless --robustness warn. --baseline accepts known failures of the client's own messages \
+(scopes are scenario names); robustness findings are never baselined.\n\n\
 Exit status: 0 every scenario passed or was not exercised (and at least one passed), \
-1 a scenario failed or none was exercised, 2 usage or I/O error."
+1 a scenario failed, none was exercised, or a baseline entry expired or matches nothing, \
+2 usage or I/O error."
 )]
 pub struct ClientArgs {
     /// Scenario to run (repeatable): legacy, plan-operations, edge-sizes,
-    /// terminal-escapes. Default: all.
+    /// terminal-escapes, load. Default: all.
     #[arg(long = "scenario", value_name = "NAME", value_parser = parse_client_scenario)]
     pub scenarios: Vec<acp_plan_conformance::live::client_scenario::ClientScenario>,
     /// Longest wait for the client: to start its agent, to send its next message,
@@ -506,9 +517,13 @@ pub struct ClientArgs {
     #[arg(long, value_name = "S", default_value_t = 0, requires = "fuzz")]
     pub seed: u64,
     #[command(flatten)]
+    pub spec: SpecArgs,
+    #[command(flatten)]
     pub report: ReportArgs,
     #[command(flatten)]
     pub verdict: VerdictArgs,
+    #[command(flatten)]
+    pub baseline: LiveBaselineArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The client command and its arguments, with `{agent}` where its agent goes.
@@ -532,8 +547,13 @@ pub struct FakeClientArgs {
     /// The prompt of the one turn.
     #[arg(long, value_name = "TEXT", default_value = "Make a plan")]
     pub prompt: String,
+    /// Load the session with this id instead of creating one (v1:
+    /// `session/load`, only when the agent advertised `loadSession`; v2:
+    /// `session/resume` replaying from the start).
+    #[arg(long, value_name = "SESSION_ID")]
+    pub load: Option<String>,
     /// Break the client on purpose: capability-spelling, prompt-first,
-    /// crash-on-plan, hang, raw-escapes.
+    /// crash-on-plan, hang, raw-escapes, load-without-capability.
     #[arg(long, value_name = "FLAW", value_parser = parse_flaw)]
     pub flaw: Option<acp_plan_conformance::live::fake_client::Flaw>,
 }
@@ -548,7 +568,8 @@ pub struct AgentRelayArgs {
 /// `acp-plan fake-agent --script FILE`
 #[derive(Debug, Args)]
 pub struct FakeAgentArgs {
-    /// A trace (bare or envelopes) or a vector file whose agent side to play.
+    /// A trace (bare or envelopes; raw lines too, see docs/live.md) or a
+    /// vector file whose agent side to play.
     #[arg(long, value_name = "FILE")]
     pub script: PathBuf,
     /// The case of a vector file to play.

@@ -221,6 +221,30 @@ fn a_client_is_gated_too() {
     assert_eq!(run.status, 2, "{}", run.stdout);
 }
 
+/// The `baseline` input applies to `client` as to `agent`: scopes are
+/// scenario names.
+#[test]
+fn a_baseline_accepts_a_known_client_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = dir.path().join("client-baseline.toml");
+    std::fs::write(
+        &baseline,
+        "version = 1\n\n[[expected]]\nrule = \"SES-BEFORE-INIT\"\nreason = \"the handshake fix lands next release\"\n",
+    )
+    .unwrap();
+    let baseline = baseline.display().to_string();
+    let client = format!("{BIN} fake-client --flaw prompt-first --agent {{agent}}");
+    let run = action(&[("INPUT_CLIENT", &client)]);
+    assert_eq!(run.status, 1, "{}", run.stdout);
+    let run = action(&[("INPUT_CLIENT", &client), ("INPUT_BASELINE", &baseline)]);
+    assert_eq!(run.status, 0, "{}", run.stdout);
+    assert!(
+        run.stdout.contains("SES-BEFORE-INIT (baselined)"),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn bad_inputs_are_usage_errors() {
     let run = action(&[]);

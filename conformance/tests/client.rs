@@ -271,13 +271,15 @@ fn a_command_without_the_placeholder_is_a_usage_error() {
 }
 
 /// The messages the suite sent in a transcript, without their timestamps.
+/// The suite's messages in a transcript or reproducer; a raw line (a
+/// reproducer's `raw`) as its text, a JSON string.
 fn suite_messages(transcript: &Path) -> Vec<Value> {
     std::fs::read_to_string(transcript)
         .unwrap()
         .lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .filter(|e| e["direction"] == "agent_to_client")
-        .map(|e| e["message"].clone())
+        .map(|e| e.get("raw").unwrap_or(&e["message"]).clone())
         .collect()
 }
 
@@ -326,10 +328,12 @@ fn fuzzing_with_a_seed_is_reproducible_and_its_reproducers_replay() {
     let script = first["reproducer"].as_str().unwrap();
     let plans = suite_messages(Path::new(script))
         .iter()
-        .filter(|m| {
-            m.pointer("/params/update/sessionUpdate")
+        .filter(|m| match m {
+            Value::String(raw) => raw.contains("\"sessionUpdate\":\"plan"),
+            _ => m
+                .pointer("/params/update/sessionUpdate")
                 .and_then(Value::as_str)
-                .is_some_and(|k| k.starts_with("plan"))
+                .is_some_and(|k| k.starts_with("plan")),
         })
         .count();
     assert_eq!(plans, 1, "{script}");
@@ -365,4 +369,255 @@ fn memory_past_the_bound_is_robust_memory() {
         status, 0,
         "the default bound (2048 MiB) leaves the reference client alone"
     );
+}
+
+/// A baseline file accepting `rule` in the scenarios `scope` matches.
+fn baseline_file(dir: &Path, rule: &str, scope: &str) -> String {
+    let path = dir.join(format!("{rule}.toml"));
+    std::fs::write(
+        &path,
+        format!("version = 1\n\n[[expected]]\nrule = \"{rule}\"\nscope = \"{scope}\"\nreason = \"known\"\n"),
+    )
+    .unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_baseline_turns_a_known_client_failure_into_a_pass_and_a_new_one_still_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    // Known: the prompt before initialize in `legacy`.
+    let known = baseline_file(dir.path(), "SES-BEFORE-INIT", "legacy");
+    let (status, document) = run_client(
+        &["--scenario", "legacy", "--baseline", &known],
+        &["--flaw", "prompt-first"],
+    );
+    assert_eq!(status, 0, "{document:#}");
+    schema_valid(&document);
+    let legacy = scenario(&document, "legacy");
+    assert_eq!(legacy["result"], "pass", "{legacy:#}");
+    assert!(legacy["reason"]
+        .as_str()
+        .unwrap()
+        .contains("baselined: SES-BEFORE-INIT ×1"));
+    // The diagnostic is still reported, marked as baselined.
+    assert_eq!(rules(&document), ["SES-BEFORE-INIT"]);
+    assert_eq!(
+        document["diagnostics"][0]["baselined"], true,
+        "{document:#}"
+    );
+
+    // The same failure in a scenario the baseline does not cover is new: it fails.
+    let (status, document) = run_client(
+        &[
+            "--scenario",
+            "legacy",
+            "--scenario",
+            "edge-sizes",
+            "--baseline",
+            &known,
+        ],
+        &["--flaw", "prompt-first"],
+    );
+    assert_eq!(status, 1, "{document:#}");
+    assert_eq!(scenario(&document, "legacy")["result"], "pass");
+    let edge = scenario(&document, "edge-sizes");
+    assert_eq!(edge["result"], "fail");
+    assert!(edge["reason"].as_str().unwrap().contains("SES-BEFORE-INIT"));
+
+    // A baseline entry that matches nothing fails the run (stale), as for `agent`.
+    let (status, document) = run_client(&["--scenario", "legacy", "--baseline", &known], &[]);
+    assert_eq!(status, 1, "{document:#}");
+    assert_eq!(scenario(&document, "legacy")["result"], "pass");
+}
+
+#[test]
+fn write_baseline_writes_the_baseline_that_makes_the_same_client_run_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = dir.path().join("client-baseline.toml");
+    let written = written.to_str().unwrap();
+    let args = ["--scenario", "legacy", "--deny-warnings"];
+    let (status, _) = run_client(
+        &[&args[..], &["--write-baseline", written]].concat(),
+        &["--flaw", "capability-spelling"],
+    );
+    assert_eq!(status, 1);
+    let text = std::fs::read_to_string(written).unwrap();
+    assert!(text.contains("rule = \"CAP-RENAMED\""), "{text}");
+    assert!(text.contains("scope = \"legacy\""), "{text}");
+    let (status, document) = run_client(
+        &[&args[..], &["--baseline", written]].concat(),
+        &["--flaw", "capability-spelling"],
+    );
+    assert_eq!(status, 0, "{document:#}");
+    // Robustness findings are not rules: a baseline cannot take them.
+    let (status, _) = run_client(
+        &["--scenario", "legacy", "--baseline", written],
+        &["--flaw", "crash-on-plan"],
+    );
+    assert_eq!(status, 1);
+}
+
+#[test]
+fn spec_pins_the_revision_the_suite_answers_as_and_judges_by() {
+    for (spec, key, operations) in [
+        ("draft-2026-05", "id", false),
+        ("v1-1.17", "planId", true),
+        ("v1", "planId", true),
+        ("v2-1.17", "planId", true),
+        ("v2", "planId", true),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().to_str().unwrap();
+        let version = if spec.starts_with("v2") { "2" } else { "1" };
+        let (status, document) = run_client(
+            &["--spec", spec, "--out", out],
+            &["--protocol-version", version],
+        );
+        assert_eq!(status, 0, "{spec}: {document:#}");
+        let ops = scenario(&document, "plan-operations");
+        assert_eq!(ops["revision"], spec);
+        // The reference client advertises `plan`: under the draft that is
+        // not its capability key (`planCapabilities`), so no plan operations.
+        assert_eq!(ops["plan_operations"], operations, "{spec}");
+        for s in document["client_scenarios"].as_array().unwrap() {
+            // Only the deliberate infos (plan-operations: ID-TYPE-CHANGE,
+            // ID-RECREATE) on the suite's side, whatever the revision.
+            let deliberate = if s["name"] == "plan-operations" && operations {
+                2
+            } else {
+                0
+            };
+            assert_eq!(s["suite_diagnostics"], deliberate, "{spec}: {s:#}");
+        }
+        if operations {
+            let transcript =
+                std::fs::read_to_string(dir.path().join("plan-operations.jsonl")).unwrap();
+            assert!(
+                transcript.contains(&format!("\"{key}\":\"plan-main\"")),
+                "{spec}"
+            );
+            // A markdown plan's `path` exists only since schema 1.20.0.
+            assert_eq!(
+                transcript.contains("\"path\""),
+                !spec.ends_with("1.17"),
+                "{spec}"
+            );
+        }
+    }
+    // The draft's capability spelling gets its plan operations, with `id` keys.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let (status, document) = run_client(
+        &[
+            "--spec",
+            "draft-2026-05",
+            "--deny-warnings",
+            "--scenario",
+            "plan-operations",
+            "--out",
+            out,
+        ],
+        &["--flaw", "capability-spelling"],
+    );
+    assert_eq!(status, 0, "{document:#}");
+    assert_eq!(
+        scenario(&document, "plan-operations")["plan_operations"],
+        true
+    );
+    let transcript = std::fs::read_to_string(dir.path().join("plan-operations.jsonl")).unwrap();
+    assert!(transcript.contains("\"id\":\"plan-main\""));
+}
+
+#[test]
+fn a_client_that_loads_gets_the_plans_replayed_and_is_judged_after_the_replay() {
+    // v1: `loadSession` is advertised only in `load`; v2: resume is baseline.
+    for version in ["1", "2"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().to_str().unwrap();
+        let (status, document) = run_client(
+            &["--scenario", "load", "--scenario", "legacy", "--out", out],
+            &["--load", "saved-1", "--protocol-version", version],
+        );
+        assert_eq!(status, 0, "v{version}: {document:#}");
+        let load = scenario(&document, "load");
+        assert_eq!(load["result"], "pass", "v{version}: {load:#}");
+        // The suite's replay (and v2's replay_complete) draws nothing.
+        assert_eq!(load["suite_diagnostics"], 0, "v{version}: {load:#}");
+        let transcript = std::fs::read_to_string(dir.path().join("load.jsonl")).unwrap();
+        let method = if version == "1" {
+            "session/load"
+        } else {
+            "session/resume"
+        };
+        assert!(transcript.contains(method), "v{version}");
+        if version == "1" {
+            assert!(transcript.contains("\"loadSession\":true"));
+            // Elsewhere the capability is not advertised, so the client creates a session.
+            let legacy = std::fs::read_to_string(dir.path().join("legacy.jsonl")).unwrap();
+            assert!(!legacy.contains("loadSession") && legacy.contains("session/new"));
+        } else {
+            assert!(transcript.contains("replay_complete"));
+            // v2 as its schema spells it: the session methods advertised, no
+            // `tool_call` update, a permission request with a title and a subject.
+            assert!(transcript.contains("\"capabilities\":{\"session\":{}}"));
+            assert!(transcript.contains("\"sessionUpdate\":\"tool_call_update\""));
+            assert!(!transcript.contains("\"sessionUpdate\":\"tool_call\""));
+            assert!(transcript.contains("\"subject\":{\"type\":\"tool_call\",\"toolCall\""));
+        }
+        // The replayed plans come before the load's answer, the turn's after the prompt.
+        let replayed = transcript.find("in_progress").unwrap();
+        let prompt = transcript.find("session/prompt").unwrap();
+        assert!(replayed < prompt, "v{version}");
+    }
+    // A client that never loads leaves `load` not exercised; the run still passes.
+    let (status, document) = run_client(&["--scenario", "load", "--scenario", "legacy"], &[]);
+    assert_eq!(status, 0, "{document:#}");
+    let load = scenario(&document, "load");
+    assert_eq!(load["result"], "not_exercised");
+    assert!(load["reason"]
+        .as_str()
+        .unwrap()
+        .contains("did not call session/load"));
+}
+
+#[test]
+fn a_load_the_agent_did_not_advertise_is_ses_load_not_advertised() {
+    let (status, document) = run_client(
+        &["--scenario", "legacy", "--scenario", "load"],
+        &["--flaw", "load-without-capability"],
+    );
+    assert_eq!(status, 1, "{document:#}");
+    assert_eq!(rules(&document), ["SES-LOAD-NOT-ADVERTISED"]);
+    assert_eq!(scenario(&document, "legacy")["result"], "fail");
+    // Where the suite advertised loadSession the same load is conformant.
+    assert_eq!(scenario(&document, "load")["result"], "pass");
+}
+
+#[test]
+fn a_reproducer_replays_raw_lines_byte_for_byte() {
+    // A legacy plan whose entry repeats `content`: no JSON value holds it,
+    // so the script carries the line raw; the reference client (serde_json:
+    // the last member wins) shows the second.
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("raw.jsonl");
+    let raw = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"S","update":{"sessionUpdate":"plan","entries":[{"content":"first","content":"second","priority":"high","status":"pending"}]}}}"#;
+    let lines = [
+        r#"{"direction":"client_to_agent","message":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}}"#.to_owned(),
+        r#"{"direction":"agent_to_client","message":{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentCapabilities":{}}}}"#.to_owned(),
+        r#"{"direction":"client_to_agent","message":{"jsonrpc":"2.0","id":2,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}}"#.to_owned(),
+        r#"{"direction":"agent_to_client","message":{"jsonrpc":"2.0","id":2,"result":{"sessionId":"S"}}}"#.to_owned(),
+        r#"{"direction":"client_to_agent","message":{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"S","prompt":[]}}}"#.to_owned(),
+        serde_json::json!({"direction": "agent_to_client", "raw": raw}).to_string(),
+        r#"{"direction":"agent_to_client","message":{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}}"#.to_owned(),
+    ];
+    std::fs::write(&script, lines.join("\n") + "\n").unwrap();
+    let replay = Command::new(BIN)
+        .args(["fake-client", "--agent"])
+        .arg(format!("{BIN} fake-agent --script {}", script.display()))
+        .output()
+        .unwrap();
+    assert_eq!(replay.status.code(), Some(0), "{replay:?}");
+    let shown = String::from_utf8_lossy(&replay.stdout);
+    assert!(shown.contains("[pending] second"), "{shown}");
+    assert!(!shown.contains("first"), "{shown}");
 }

@@ -14,7 +14,7 @@
 # client command line holding {agent}) or INPUT_TRACES (files, directories or
 # globs, space-separated); INPUT_SPEC (auto);
 # INPUT_BASELINE (accepted failures: scopes are trace paths with `traces`,
-# scenario names with `agent`); INPUT_SARIF, INPUT_JUNIT (report paths);
+# scenario names with `agent` and `client`); INPUT_SARIF, INPUT_JUNIT (report paths);
 # INPUT_TRANSCRIPTS (where agent transcripts go); INPUT_ARGS (more options).
 # ACP_PLAN_BIN uses that binary instead of the installed one (tests).
 set -euo pipefail
@@ -84,10 +84,6 @@ cmd_run() {
     echo "::error title=acp-plan::give \`agent\` (a command line), \`client\` (a client's command line with {agent}) or \`traces\` (recorded traces)"
     return 2
   fi
-  if [ -n "$client" ] && [ -n "$baseline" ]; then
-    echo "::error title=acp-plan::\`baseline\` does not apply to \`client\` (acp-plan client has no baselines yet)"
-    return 2
-  fi
   local extra=()
   if [ -n "${INPUT_ARGS:-}" ]; then
     # The workflow's own text, split as the shell splits words.
@@ -102,7 +98,7 @@ cmd_run() {
   if [ -n "$client" ]; then
     local words=()
     eval "words=(${client})"
-    "$bin" client --out "$transcripts" "${reports[@]}" "${extra[@]}" -- "${words[@]}" || status=$?
+    "$bin" client --spec "$spec" --out "$transcripts" "${with_baseline[@]}" "${reports[@]}" "${extra[@]}" -- "${words[@]}" || status=$?
   elif [ -n "$agent" ]; then
     local words=()
     eval "words=(${agent})"

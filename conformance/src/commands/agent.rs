@@ -22,16 +22,7 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
     use std::io::IsTerminal;
 
     let reports = open_reports(&args.report)?;
-    // A baseline that cannot be used, or one that cannot be written, is a
-    // usage error: fail before running.
-    let baseline = super::load_baseline(&args.baseline)?;
-    let baseline_out = match &args.write_baseline {
-        Some(path) => Some(std::fs::File::create(path).map_err(|source| Error::Write {
-            path: path.clone(),
-            source,
-        })?),
-        None => None,
-    };
+    let baselines = super::LiveBaseline::open(&args.baseline)?;
     let mut settings = Scenarios::new(args.spec.spec)
         .timeout(args.timeout)
         .scenario_timeout(args.scenario_timeout)
@@ -48,7 +39,7 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
     if let Some(out) = &args.out {
         settings = settings.transcripts(out.clone());
     }
-    if let Some(baseline) = baseline {
+    if let Some(baseline) = baselines.accept.clone() {
         settings = settings.baseline(baseline.baseline, baseline.today);
     }
     let scenarios = settings.selected()?;
@@ -91,23 +82,7 @@ pub fn run(args: AgentArgs) -> Result<u8, Error> {
         baseline: judgement.as_ref(),
     };
     emit(&render_agent(format, &report), &reports)?;
-    if let (Some(mut file), Some(path)) = (baseline_out, &args.write_baseline) {
-        use std::io::Write;
-        // The scenarios' reports are named after them: the scopes are scenario names.
-        let text = acp_plan_conformance::baseline::write(
-            &traces(&outcomes),
-            &acp_plan_conformance::baseline::WriteOptions {
-                warnings: args.verdict.deny_warnings,
-                reason: crate::cli::DEFAULT_BASELINE_REASON.to_owned(),
-                expires: None,
-            },
-        );
-        file.write_all(text.as_bytes())
-            .map_err(|source| Error::Write {
-                path: path.clone(),
-                source,
-            })?;
-    }
+    baselines.write(&traces(&outcomes), args.verdict.deny_warnings)?;
     let status = match report.outcome() {
         Outcome::Pass => EXIT_CONFORMANT,
         Outcome::Fail => EXIT_NOT_CONFORMANT,

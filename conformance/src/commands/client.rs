@@ -29,12 +29,15 @@ pub fn run(args: ClientArgs) -> Result<u8, Error> {
     use super::{check::limits, emit, finish_reports, open_reports};
     use super::{EXIT_CONFORMANT, EXIT_NOT_CONFORMANT};
     use acp_plan_conformance::live::client_gate::{self, has_placeholder, ClientOptions};
-    use acp_plan_conformance::live::client_report::{progress_line, render_client, ClientReport};
+    use acp_plan_conformance::live::client_report::{
+        client_traces, judge_client_scenarios, progress_line, render_client, ClientReport,
+    };
     use acp_plan_conformance::live::process::AgentCommand;
     use acp_plan_conformance::report::Outcome;
     use std::io::IsTerminal;
 
     let reports = open_reports(&args.report)?;
+    let baselines = super::LiveBaseline::open(&args.baseline)?;
     let mut client = AgentCommand::from_words(&args.command)
         .ok_or_else(|| Error::Usage("no client command after `--`".into()))?;
     if !has_placeholder(&client) {
@@ -69,6 +72,8 @@ pub fn run(args: ClientArgs) -> Result<u8, Error> {
         max_memory_bytes: args.max_memory.saturating_mul(1024 * 1024),
         deny_warnings: args.verdict.deny_warnings,
         robustness_fails: args.robustness == crate::cli::IncompletePolicy::Fail,
+        baseline: baselines.accept.clone(),
+        spec: args.spec.spec,
     };
     let show_progress = std::io::stderr().is_terminal();
     let mut progress = |outcome: &client_gate::ClientOutcome| {
@@ -92,13 +97,19 @@ pub fn run(args: ClientArgs) -> Result<u8, Error> {
     }
     .map_err(Error::Live)?;
     let name = options.client.display();
+    let judgement = baselines
+        .accept
+        .as_ref()
+        .map(|b| judge_client_scenarios(b, &outcomes));
     let report = ClientReport {
         client: &name,
         outcomes: &outcomes,
         options: args.report.options(Some(&args.verdict), None),
+        baseline: judgement.as_ref(),
     };
     let format = args.report.format();
     emit(&render_client(format, &report), &reports)?;
+    baselines.write(&client_traces(&outcomes), args.verdict.deny_warnings)?;
     let status = match report.outcome() {
         Outcome::Pass => EXIT_CONFORMANT,
         Outcome::Fail => EXIT_NOT_CONFORMANT,
@@ -113,6 +124,7 @@ pub fn fake(args: FakeClientArgs) -> Result<u8, Error> {
         agent: args.agent,
         protocol_version: args.protocol_version,
         prompt: args.prompt,
+        load: args.load,
         flaw: args.flaw,
     };
     let mut screen = std::io::stdout().lock();

@@ -63,6 +63,57 @@ fn load_baseline(
     }))
 }
 
+/// The baselines of a live gate (`agent`, `client`): the one accepted
+/// (`--baseline`), loaded, and the file `--write-baseline` names, created;
+/// either failing is a usage error, found before anything runs.
+#[cfg(unix)]
+struct LiveBaseline {
+    accept: Option<acp_plan_conformance::baseline::AsOf>,
+    write_to: Option<(std::path::PathBuf, std::fs::File)>,
+}
+
+#[cfg(unix)]
+impl LiveBaseline {
+    fn open(args: &crate::cli::LiveBaselineArgs) -> Result<LiveBaseline, Error> {
+        let accept = load_baseline(&args.accept)?;
+        let write_to = match &args.write_baseline {
+            Some(path) => Some((
+                path.clone(),
+                std::fs::File::create(path).map_err(|source| Error::Write {
+                    path: path.clone(),
+                    source,
+                })?,
+            )),
+            None => None,
+        };
+        Ok(LiveBaseline { accept, write_to })
+    }
+
+    /// Write the baseline that accepts the failing diagnostics of `traces`
+    /// (the scenarios' reports, named after them: the scopes are scenario
+    /// names), warnings too when they fail the run.
+    fn write(
+        self,
+        traces: &[acp_plan_conformance::validate::TraceReport],
+        warnings: bool,
+    ) -> Result<(), Error> {
+        use std::io::Write;
+        let Some((path, mut file)) = self.write_to else {
+            return Ok(());
+        };
+        let text = acp_plan_conformance::baseline::write(
+            traces,
+            &acp_plan_conformance::baseline::WriteOptions {
+                warnings,
+                reason: crate::cli::DEFAULT_BASELINE_REASON.to_owned(),
+                expires: None,
+            },
+        );
+        file.write_all(text.as_bytes())
+            .map_err(|source| Error::Write { path, source })
+    }
+}
+
 /// The `--format` report: to a bare `--report PATH` if there is one, else stdout.
 fn emit(text: &str, reports: &OpenReports) -> Result<(), Error> {
     use std::io::Write;

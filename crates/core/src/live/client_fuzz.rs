@@ -3,8 +3,11 @@
 //! generator's operation model ([`crate::gen`]), rendered as v1 sends them,
 //! then mutated structurally: values of the wrong type, huge and deeply
 //! nested members, control characters and terminal escape sequences,
-//! out-of-range numbers, unknown types, missing members and floods. The
-//! same seed and iteration always give the same lines.
+//! out-of-range numbers, unknown types, missing members and floods; and
+//! line by line ([`RawMutation`]), what no JSON value can express:
+//! repeated members, lone surrogate escapes, numbers past any float,
+//! nesting deeper than parsers go. The same seed and iteration always give
+//! the same lines.
 //!
 //! What is judged is robustness ([`super::client_gate::FindingKind`]); the
 //! client's own messages are still checked. A finding's turn is minimised
@@ -31,6 +34,91 @@ const FLOOD_MAX_LINE: usize = 4096;
 /// by default (128), so the reproducer loads.
 const DEEP: std::ops::Range<usize> = 20..100;
 
+/// Nesting of a raw deep member: past serde_json's default limit (128)
+/// and most parsers' recursion, as only a raw line can carry it.
+const RAW_DEEP: std::ops::Range<usize> = 200..5000;
+/// Digits of a raw huge number.
+const HUGE_DIGITS: std::ops::Range<usize> = 400..20_000;
+
+/// A line-level mutation: text no JSON value can hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RawMutation {
+    /// `"content":"\ud800..."`: a lone surrogate escape (no Unicode
+    /// scalar value; strict parsers reject it, others pass it on).
+    LoneSurrogate,
+    /// A member given twice with different values (`"content":"a",
+    /// "content":"b"`, or a second `sessionUpdate`): parsers keep the
+    /// first, the last, or refuse.
+    RepeatedMember,
+    /// A number no float holds (thousands of digits, an exponent past
+    /// any range).
+    HugeNumber,
+    /// Arrays nested thousands deep.
+    DeepNesting,
+}
+
+impl RawMutation {
+    pub const ALL: [RawMutation; 4] = [
+        RawMutation::LoneSurrogate,
+        RawMutation::RepeatedMember,
+        RawMutation::HugeNumber,
+        RawMutation::DeepNesting,
+    ];
+
+    /// `line` (one compact JSON-RPC message) mutated; `None` when it has no
+    /// place for the mutation (then it is sent as it is).
+    pub fn apply(self, rng: &mut fastrand::Rng, line: &[u8]) -> Option<Vec<u8>> {
+        let text = std::str::from_utf8(line).ok()?;
+        let (at, insert) = match self {
+            RawMutation::LoneSurrogate => {
+                let surrogate = ["\\ud800", "\\udfff", "\\udbff"][rng.usize(0..3)];
+                match text.find("\"content\":\"") {
+                    Some(i) => (i + "\"content\":\"".len(), surrogate.to_owned()),
+                    None => member_slot(text, &format!("\"acp-plan/probe\":\"{surrogate}\""))?,
+                }
+            }
+            RawMutation::RepeatedMember => match text.find("\"content\":") {
+                Some(i) => (i, "\"content\":\"acp-plan-probe-repeat\",".to_owned()),
+                None => {
+                    let i = text.find("\"sessionUpdate\":")?;
+                    let other = ["plan", "plan_removed", "tool_call"][rng.usize(0..3)];
+                    (i, format!("\"sessionUpdate\":\"{other}\","))
+                }
+            },
+            RawMutation::HugeNumber => {
+                let number = if rng.bool() {
+                    "9".repeat(rng.usize(HUGE_DIGITS))
+                } else {
+                    format!("1e{}", rng.u32(400..u32::MAX))
+                };
+                member_slot(text, &format!("\"acp-plan/probe\":{number}"))?
+            }
+            RawMutation::DeepNesting => {
+                let depth = rng.usize(RAW_DEEP);
+                let deep = format!("{}0{}", "[".repeat(depth), "]".repeat(depth));
+                member_slot(text, &format!("\"acp-plan/probe\":{deep}"))?
+            }
+        };
+        let mut out = String::with_capacity(text.len() + insert.len());
+        out.push_str(&text[..at]);
+        out.push_str(&insert);
+        out.push_str(&text[at..]);
+        Some(out.into_bytes())
+    }
+}
+
+/// Where a new first member `member` goes: into the update object if the
+/// line has one, else the message itself.
+fn member_slot(text: &str, member: &str) -> Option<(usize, String)> {
+    let at = match text.find("\"update\":{") {
+        Some(i) => i + "\"update\":{".len(),
+        None => text.find('{')? + 1,
+    };
+    let rest_empty = text[at..].starts_with('}');
+    let separator = if rest_empty { "" } else { "," };
+    Some((at, format!("{member}{separator}")))
+}
+
 /// The seed of iteration `iteration` of a run from `seed`.
 pub fn iteration_seed(seed: u64, iteration: u64) -> u64 {
     // SplitMix64's mixing: neighbouring iterations get unrelated streams.
@@ -55,7 +143,13 @@ pub fn fuzz_lines(seed: u64, iteration: u64) -> Vec<Vec<u8>> {
         }
         let message = json!({"jsonrpc": "2.0", "method": "session/update",
             "params": {"sessionId": FUZZ_SESSION, "update": update}});
-        let line = serde_json::to_vec(&message).unwrap_or_default();
+        let mut line = serde_json::to_vec(&message).unwrap_or_default();
+        if rng.u8(..) < 64 {
+            let mutation = RawMutation::ALL[rng.usize(0..RawMutation::ALL.len())];
+            if let Some(mutated) = mutation.apply(&mut rng, &line) {
+                line = mutated;
+            }
+        }
         // Floods of small messages (a flood of huge ones measures the pipe).
         if rng.u8(..) < 16 && line.len() < FLOOD_MAX_LINE {
             let copies = rng.usize(FLOOD);
@@ -232,7 +326,7 @@ pub fn reproducer(lines: &[Vec<u8>]) -> Vec<u8> {
         "params": {"protocolVersion": 1, "clientCapabilities": {"plan": {}}}}),
     ));
     script.extend(agent(
-        json!({"jsonrpc": "2.0", "id": 1, "result": negotiated.initialize_result()}),
+        json!({"jsonrpc": "2.0", "id": 1, "result": negotiated.initialize_result(false)}),
     ));
     script.extend(client(
         json!({"jsonrpc": "2.0", "id": 2, "method": "session/new",
@@ -244,16 +338,25 @@ pub fn reproducer(lines: &[Vec<u8>]) -> Vec<u8> {
     script.extend(client(json!({"jsonrpc": "2.0", "id": 3, "method": "session/prompt",
         "params": {"sessionId": FUZZ_SESSION, "prompt": [{"type": "text", "text": "Make a plan"}]}})));
     for line in lines {
-        // Lines are serde_json's own output: they parse back.
-        if let Ok(message) = serde_json::from_slice::<Value>(line) {
-            script.extend(agent(message));
+        // A line serde_json writes back byte for byte stays a message;
+        // any other (a raw mutation) is replayed as its raw text.
+        let parsed = serde_json::from_slice::<Value>(line).ok();
+        match parsed.filter(|m| serde_json::to_vec(m).ok().as_deref() == Some(line.as_slice())) {
+            Some(message) => script.extend(agent(message)),
+            None => {
+                let raw = json!({"direction": "agent_to_client",
+                                 "raw": String::from_utf8_lossy(line)});
+                let mut line = serde_json::to_vec(&raw).unwrap_or_default();
+                line.push(b'\n');
+                script.extend(line);
+            }
         }
     }
     script.extend(agent(json!({"jsonrpc": "2.0", "method": "session/update",
-        "params": {"sessionId": FUZZ_SESSION, "update": tool_call_update()}})));
+        "params": {"sessionId": FUZZ_SESSION, "update": tool_call_update(1)}})));
     script.extend(agent(
         json!({"jsonrpc": "2.0", "id": "acp-plan-permission-1",
-        "method": "session/request_permission", "params": permission_params(FUZZ_SESSION)}),
+        "method": "session/request_permission", "params": permission_params(FUZZ_SESSION, 1)}),
     ));
     script.extend(client(
         json!({"jsonrpc": "2.0", "id": "acp-plan-permission-1",
@@ -282,11 +385,17 @@ mod tests {
     #[test]
     fn lines_are_session_updates_that_the_reproducer_keeps() {
         let mut kinds = std::collections::BTreeSet::new();
-        for iteration in 0..20 {
+        let mut raw = 0;
+        for iteration in 0..40 {
             let lines = fuzz_lines(1, iteration);
             assert!(!lines.is_empty());
             for line in &lines {
-                let message: Value = serde_json::from_slice(line).expect("a JSON line");
+                let text = std::str::from_utf8(line).expect("UTF-8 lines");
+                assert!(text.starts_with('{') && !text.contains('\n'));
+                let Ok(message) = serde_json::from_slice::<Value>(line) else {
+                    raw += 1;
+                    continue;
+                };
                 assert_eq!(message["method"], "session/update");
                 if let Some(kind) = message
                     .pointer("/params/update/sessionUpdate")
@@ -304,5 +413,55 @@ mod tests {
                 && kinds.contains("plan_update")
                 && kinds.contains("plan_removed")
         );
+        assert!(raw > 0, "some lines are mutated past what JSON values hold");
+    }
+
+    /// Each raw mutation yields a line no JSON value round-trips to, and
+    /// the reproducer carries it byte for byte.
+    #[test]
+    fn raw_mutations_write_what_no_value_can_and_the_reproducer_keeps_the_bytes() {
+        let items = br#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"sessionUpdate":"plan","entries":[{"content":"a","priority":"high","status":"pending"}]}}}"#;
+        let removed = br#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s","update":{"planId":"p","sessionUpdate":"plan_removed"}}}"#;
+        let mut rng = fastrand::Rng::with_seed(3);
+        for mutation in RawMutation::ALL {
+            for line in [&items[..], &removed[..]] {
+                let mutated = mutation.apply(&mut rng, line).expect("a place for it");
+                let text = String::from_utf8(mutated.clone()).unwrap();
+                match mutation {
+                    RawMutation::LoneSurrogate => {
+                        assert!(text.contains("\\ud") || text.contains("\\udfff"))
+                    }
+                    RawMutation::RepeatedMember => {
+                        let key = if line == &items[..] {
+                            "\"content\":"
+                        } else {
+                            "\"sessionUpdate\":"
+                        };
+                        assert_eq!(text.matches(key).count(), 2, "{text}");
+                    }
+                    RawMutation::HugeNumber | RawMutation::DeepNesting => {
+                        assert!(text.contains("\"acp-plan/probe\":"), "{text}")
+                    }
+                }
+                let round_trip = serde_json::from_slice::<Value>(&mutated)
+                    .ok()
+                    .and_then(|v| serde_json::to_vec(&v).ok());
+                assert_ne!(
+                    round_trip.as_deref(),
+                    Some(mutated.as_slice()),
+                    "{mutation:?}"
+                );
+                let script = reproducer(std::slice::from_ref(&mutated));
+                let envelope = script
+                    .split(|&b| b == b'\n')
+                    .filter_map(|l| serde_json::from_slice::<Value>(l).ok())
+                    .find(|e| e.get("raw").is_some())
+                    .expect("a raw line");
+                assert_eq!(
+                    envelope["raw"].as_str().unwrap().as_bytes(),
+                    mutated.as_slice()
+                );
+            }
+        }
     }
 }

@@ -19,10 +19,11 @@ use super::client_scenario::{
 use super::process::{describe_status, last_lines, signal_group, AgentCommand, AgentEvent};
 use super::scenario::{Evidence, ScenarioResult};
 use super::transcript::Transcript;
+use crate::baseline::AsOf;
 use crate::catalog::Counts;
 use crate::diag::Diagnostic;
 use crate::jsonrpc::Direction;
-use crate::spec::{Revision, SpecChoice};
+use crate::spec::SpecChoice;
 use crate::trace::{Limits, RawLine};
 use crate::validate::{Config, TraceReport, Validator};
 use serde_json::{json, Value};
@@ -130,6 +131,13 @@ pub struct ClientOptions {
     /// Whether robustness findings fail a scenario (the default), or are
     /// only reported.
     pub robustness_fails: bool,
+    /// Failures of the client's own messages accepted for now, by scenario
+    /// name (`--baseline`; robustness findings are not rules and are never
+    /// baselined).
+    pub baseline: Option<AsOf>,
+    /// The revision the suite answers as and judges by (`--spec`): `Auto`
+    /// follows the protocol version the client asks for.
+    pub spec: SpecChoice,
 }
 
 /// Run every turn, a fresh client process each, calling `on_outcome` as
@@ -387,6 +395,9 @@ struct Session<'a> {
     exercised: bool,
     /// Whether the client sent a `session/prompt` on an established session.
     prompted: bool,
+    /// Whether a `session/load` or `session/resume` with `replayFrom` was
+    /// answered with the scenario's plans replayed.
+    replayed: bool,
     permission_sent: Option<Instant>,
     turn_ended: Option<Instant>,
     findings: Vec<Finding>,
@@ -424,6 +435,7 @@ impl<'a> Session<'a> {
             prompt: None,
             exercised: false,
             prompted: false,
+            replayed: false,
             permission_sent: None,
             turn_ended: None,
             findings: Vec::new(),
@@ -669,7 +681,7 @@ impl<'a> Session<'a> {
                 .as_ref()
                 .filter(|m| m.get("method").and_then(Value::as_str) == Some("initialize"))
                 .and_then(|m| m.get("params"));
-            let negotiated = Negotiated::from_initialize(params);
+            let negotiated = Negotiated::from_initialize(params, self.options.spec);
             let validator = Validator::new(Config {
                 spec: SpecChoice::Fixed(negotiated.revision),
                 limits: self.options.limits.clone(),
@@ -706,12 +718,13 @@ impl<'a> Session<'a> {
     fn answer(&mut self, id: Value, method: &str, params: Option<&Value>) {
         let negotiated = self
             .negotiated
-            .unwrap_or_else(|| Negotiated::from_initialize(None));
+            .unwrap_or_else(|| Negotiated::from_initialize(None, self.options.spec));
         match method {
             "initialize" => {
-                let negotiated = Negotiated::from_initialize(params);
+                let negotiated = Negotiated::from_initialize(params, self.options.spec);
                 self.negotiated = Some(negotiated);
-                self.respond(&id, negotiated.initialize_result());
+                let load = matches!(&self.turn, Turn::Scenario(s) if s.advertises_load());
+                self.respond(&id, negotiated.initialize_result(load));
             }
             "authenticate" => self.respond(&id, json!({})),
             "session/new" => {
@@ -730,6 +743,7 @@ impl<'a> Session<'a> {
                 let replay = method == "session/load"
                     || params.is_some_and(|p| p.get("replayFrom").is_some());
                 if replay {
+                    self.replayed = true;
                     if let Turn::Scenario(scenario) = &self.turn {
                         if scenario.not_applicable(negotiated).is_none() {
                             for update in scenario.updates(negotiated) {
@@ -737,8 +751,25 @@ impl<'a> Session<'a> {
                             }
                         }
                     }
+                    // "The Agent MUST send this exactly once on a session for each
+                    // session/resume request with a replayFrom cursor, after the last
+                    // replayed update for that session and before the response"
+                    // (ReplayComplete, schema 1.20.0 v2).
+                    if method == "session/resume" && negotiated.revision.spelling().replay_complete
+                    {
+                        self.notify_update(&session, json!({"sessionUpdate": "replay_complete"}));
+                    }
                 }
                 self.respond(&id, json!({}));
+            }
+            // v2's baseline session methods, which `capabilities.session: {}`
+            // advertises: a close ends nothing the suite keeps; no session is
+            // listed, as none outlives the connection.
+            "session/close" if negotiated.protocol_version() == 2 => {
+                self.respond(&id, json!({}));
+            }
+            "session/list" if negotiated.protocol_version() == 2 => {
+                self.respond(&id, json!({"sessions": []}));
             }
             "session/prompt" => {
                 let session = params
@@ -761,7 +792,7 @@ impl<'a> Session<'a> {
                 self.exercised = true;
                 self.prompted = true;
                 self.prompt = Some((id.clone(), session.clone(), false));
-                if negotiated.revision == Revision::V2 {
+                if negotiated.protocol_version() == 2 {
                     self.respond(&id, json!({"messageId": "acp-plan-message-1"}));
                     self.notify_update(
                         &session,
@@ -769,9 +800,9 @@ impl<'a> Session<'a> {
                     );
                 }
                 self.play_turn(&session, negotiated);
-                self.notify_update(&session, tool_call_update());
+                self.notify_update(&session, tool_call_update(negotiated.protocol_version()));
                 self.send_value(&json!({"jsonrpc": "2.0", "id": PERMISSION_ID,
-                    "method": "session/request_permission", "params": permission_params(&session)}));
+                    "method": "session/request_permission", "params": permission_params(&session, negotiated.protocol_version())}));
                 self.permission_sent = Some(Instant::now());
             }
             _ => self.send_value(&json!({"jsonrpc": "2.0", "id": id, "error": {
@@ -790,7 +821,14 @@ impl<'a> Session<'a> {
                     self.exercised = false;
                     return;
                 }
-                for update in scenario.updates(negotiated) {
+                if scenario == ClientScenario::Load && !self.replayed {
+                    self.notes.push(
+                        "no plans sent: the client did not call session/load (v2: session/resume with replayFrom), so nothing was replayed".to_owned(),
+                    );
+                    self.exercised = false;
+                    return;
+                }
+                for update in scenario.turn_updates(negotiated) {
                     self.notify_update(session, update);
                 }
             }
@@ -807,8 +845,8 @@ impl<'a> Session<'a> {
             return;
         };
         let stop = if cancelled { "cancelled" } else { "end_turn" };
-        match self.negotiated.map(|n| n.revision) {
-            Some(Revision::V2) => {
+        match self.negotiated.map(Negotiated::protocol_version) {
+            Some(2) => {
                 self.notify_update(
                     &session,
                     json!({"sessionUpdate": "state_update", "state": "idle"}),
@@ -820,7 +858,7 @@ impl<'a> Session<'a> {
     }
 
     fn prompt_response(&mut self, id: &Value, stop: &str) {
-        let v2 = self.negotiated.map(|n| n.revision) == Some(Revision::V2);
+        let v2 = self.negotiated.map(Negotiated::protocol_version) == Some(2);
         if v2 {
             self.respond(id, json!({"messageId": "acp-plan-message-extra"}));
         } else {
@@ -881,7 +919,24 @@ impl<'a> Session<'a> {
             .finish()
             .ok()
             .flatten();
-        let counts = report.as_ref().map(|r| r.counts).unwrap_or_default();
+        let mut counts = report.as_ref().map(|r| r.counts).unwrap_or_default();
+        let mut open_rules = report
+            .as_ref()
+            .map(|r| r.by_rule.clone())
+            .unwrap_or_default();
+        let accepted = match (&self.options.baseline, &report) {
+            (Some(baseline), Some(report)) => super::runner::baselined(baseline, report),
+            _ => None,
+        };
+        if let Some((accepted, rules)) = &accepted {
+            counts.errors = counts.errors.saturating_sub(accepted.errors);
+            counts.warnings = counts.warnings.saturating_sub(accepted.warnings);
+            counts.infos = counts.infos.saturating_sub(accepted.infos);
+            counts.incomplete = counts.incomplete.saturating_sub(accepted.incomplete);
+            open_rules.retain(|rule, _| !rules.contains_key(rule));
+            self.notes
+                .push(format!("baselined: {}", super::runner::rule_counts(rules)));
+        }
         let conformance_fails = counts.errors > 0
             || counts.incomplete > 0
             || (self.options.deny_warnings && counts.warnings > 0);
@@ -890,17 +945,10 @@ impl<'a> Session<'a> {
             reasons.push(incident.clone());
         }
         if conformance_fails {
-            let mut rules: Vec<String> = report
-                .iter()
-                .flat_map(|r| r.by_rule.iter())
-                .map(|(id, n)| format!("{id} ×{n}"))
-                .collect();
-            rules.dedup();
+            let rules = super::runner::rule_counts(&open_rules);
             reasons.push(format!(
                 "{} error(s), {} warning(s) from the client: {}",
-                counts.errors,
-                counts.warnings,
-                rules.join(", ")
+                counts.errors, counts.warnings, rules
             ));
         }
         for f in &self.findings {

@@ -12,6 +12,7 @@
 use super::client_gate::ClientOutcome;
 use super::report::evidence_lines;
 use super::scenario::ScenarioResult;
+use crate::baseline::{AsOf, Judgement};
 use crate::report::{self, github, human, sarif, Format, Mode, Outcome, ReportOptions, Run};
 use crate::validate::TraceReport;
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
@@ -25,11 +26,30 @@ pub struct ClientReport<'a> {
     pub client: &'a str,
     pub outcomes: &'a [ClientOutcome],
     pub options: ReportOptions,
+    /// The baseline applied (see [`judge_client_scenarios`]), if any.
+    pub baseline: Option<&'a Judgement>,
+}
+
+/// The run-wide judgement of `baseline` over the scenarios' reports: which
+/// entries matched, which expired or matched nothing (a stale entry fails
+/// the run, as for `agent`).
+pub fn judge_client_scenarios(baseline: &AsOf, outcomes: &[ClientOutcome]) -> Judgement {
+    baseline.judge(&client_traces(outcomes))
+}
+
+/// The scenarios' reports (each named after its scenario), in order: the
+/// traces a baseline is judged over and written from.
+pub fn client_traces(outcomes: &[ClientOutcome]) -> Vec<TraceReport> {
+    outcomes.iter().filter_map(|o| o.report.clone()).collect()
 }
 
 impl ClientReport<'_> {
-    /// The gate: fails when a scenario failed or none was exercised.
+    /// The gate: fails when a scenario failed or none was exercised, or a
+    /// baseline entry expired or matches nothing.
     pub fn outcome(&self) -> Outcome {
+        if self.baseline.is_some_and(|b| b.problems().next().is_some()) {
+            return Outcome::Fail;
+        }
         let failed = self
             .outcomes
             .iter()
@@ -46,10 +66,7 @@ impl ClientReport<'_> {
     }
 
     fn traces(&self) -> Vec<TraceReport> {
-        self.outcomes
-            .iter()
-            .filter_map(|o| o.report.clone())
-            .collect()
+        client_traces(self.outcomes)
     }
 
     fn findings(&self) -> usize {
@@ -93,7 +110,7 @@ pub fn render_client(format: Format, client: &ClientReport<'_>) -> String {
     let run = Run {
         mode: Mode::Client,
         traces: &traces,
-        baseline: None,
+        baseline: client.baseline,
         options: client.options,
     };
     match format {

@@ -3,7 +3,7 @@
 //! negotiated (its protocol version decides the revision; under v1 its plan
 //! capability decides whether plan operations may be sent at all).
 
-use crate::spec::Revision;
+use crate::spec::{Revision, SpecChoice, Spelling};
 use serde_json::{json, Value};
 use std::fmt;
 use std::str::FromStr;
@@ -22,24 +22,38 @@ pub struct Negotiated {
 
 impl Negotiated {
     /// Read the client's `initialize` params (`None`: the client sent no
-    /// usable `initialize`; v1 without the capability is assumed).
-    pub fn from_initialize(params: Option<&Value>) -> Negotiated {
-        let version = params
-            .and_then(|p| p.get("protocolVersion"))
-            .and_then(Value::as_u64)
-            .unwrap_or(1);
-        if version >= 2 {
-            return Negotiated {
-                revision: Revision::V2,
-                plan_operations: true,
-            };
-        }
-        let advertised = params
-            .and_then(|p| p.pointer("/clientCapabilities/plan"))
-            .is_some_and(Value::is_object);
+    /// usable `initialize`; no capability is assumed). Under
+    /// [`SpecChoice::Auto`] the revision follows the protocol version the
+    /// client asked for (2 or later: v2, else v1, the newest releases);
+    /// a fixed `spec` is spoken whatever the client asked, as an agent that
+    /// supports only that revision would. Plan operations may be sent when
+    /// the revision needs no capability for them, or the client advertised
+    /// the revision's capability key as an object.
+    pub fn from_initialize(params: Option<&Value>, spec: SpecChoice) -> Negotiated {
+        let revision = match spec {
+            SpecChoice::Fixed(revision) => revision,
+            SpecChoice::Auto => {
+                let version = params
+                    .and_then(|p| p.get("protocolVersion"))
+                    .and_then(Value::as_u64)
+                    .unwrap_or(1);
+                if version >= 2 {
+                    Revision::V2
+                } else {
+                    Revision::V1
+                }
+            }
+        };
+        let plan_operations = match revision.spelling().capability_key {
+            None => true,
+            Some(key) => params
+                .and_then(|p| p.get("clientCapabilities"))
+                .and_then(|c| c.get(key))
+                .is_some_and(Value::is_object),
+        };
         Negotiated {
-            revision: Revision::V1,
-            plan_operations: advertised,
+            revision,
+            plan_operations,
         }
     }
 
@@ -48,23 +62,29 @@ impl Negotiated {
         self.revision.protocol_version()
     }
 
-    /// The suite's `initialize` result.
-    pub fn initialize_result(self) -> Value {
+    /// The suite's `initialize` result; `load_session`: whether it advertises
+    /// `agentCapabilities.loadSession` (v1; v2's `session/resume` comes with
+    /// the session capability).
+    pub fn initialize_result(self, load_session: bool) -> Value {
         let info = json!({
             "name": "acp-plan",
             "title": "acp-plan conformance agent",
             "version": env!("CARGO_PKG_VERSION"),
         });
         match self.protocol_version() {
+            // v2's session methods exist only when advertised: "Omitted and
+            // `null` are equivalent and mean the Agent does not support the
+            // `session/*` methods" (AgentCapabilities.session, schema 1.17.0
+            // and 1.20.0).
             2 => json!({
                 "protocolVersion": 2,
                 "info": info,
-                "capabilities": {},
+                "capabilities": {"session": {}},
                 "authMethods": [],
             }),
             _ => json!({
                 "protocolVersion": 1,
-                "agentCapabilities": {"loadSession": true},
+                "agentCapabilities": if load_session { json!({"loadSession": true}) } else { json!({}) },
                 "agentInfo": info,
                 "authMethods": [],
             }),
@@ -101,14 +121,21 @@ pub enum ClientScenario {
     /// ([`ESCAPE_PROBES`]): a robustness finding if they reach the
     /// client's stdout or stderr raw.
     TerminalEscapes,
+    /// The only scenario whose `initialize` answer advertises `loadSession`
+    /// (v1): a `session/load` (v2: `session/resume` with `replayFrom`)
+    /// gets the plans replayed before its answer, then the prompt on the
+    /// loaded session continues them. Not exercised when the client never
+    /// loads or resumes.
+    Load,
 }
 
 impl ClientScenario {
-    pub const ALL: [ClientScenario; 4] = [
+    pub const ALL: [ClientScenario; 5] = [
         ClientScenario::Legacy,
         ClientScenario::PlanOperations,
         ClientScenario::EdgeSizes,
         ClientScenario::TerminalEscapes,
+        ClientScenario::Load,
     ];
 
     pub fn name(self) -> &'static str {
@@ -117,30 +144,94 @@ impl ClientScenario {
             ClientScenario::PlanOperations => "plan-operations",
             ClientScenario::EdgeSizes => "edge-sizes",
             ClientScenario::TerminalEscapes => "terminal-escapes",
+            ClientScenario::Load => "load",
         }
     }
 
     /// Why the scenario cannot be played to a client that negotiated
     /// `negotiated`, if it cannot.
-    pub fn not_applicable(self, negotiated: Negotiated) -> Option<&'static str> {
+    pub fn not_applicable(self, negotiated: Negotiated) -> Option<String> {
+        let spelling = negotiated.revision.spelling();
         match self {
-            ClientScenario::Legacy if negotiated.protocol_version() == 2 => {
-                Some("protocol v2 has no legacy plan update")
-            }
-            ClientScenario::PlanOperations if !negotiated.plan_operations => Some(
-                "the client did not advertise clientCapabilities.plan: only legacy plans may be sent",
-            ),
+            ClientScenario::Legacy if !spelling.legacy_plan => Some(format!(
+                "protocol v{} has no legacy plan update",
+                negotiated.protocol_version()
+            )),
+            ClientScenario::PlanOperations if !negotiated.plan_operations => Some(format!(
+                "the client did not advertise clientCapabilities.{}: only legacy plans may be sent",
+                spelling.capability_key.unwrap_or("plan")
+            )),
             _ => None,
         }
     }
 
-    /// The `update` objects of the turn, in order (each goes into its own
-    /// `session/update`).
+    /// Whether the suite advertises `loadSession` in this scenario.
+    pub fn advertises_load(self) -> bool {
+        self == ClientScenario::Load
+    }
+
+    /// The `update` objects of the prompt turn, in order: the scenario's
+    /// plans, or for `load` the step that continues the replayed plans.
+    pub fn turn_updates(self, negotiated: Negotiated) -> Vec<Value> {
+        if self != ClientScenario::Load {
+            return self.updates(negotiated);
+        }
+        let spelling = negotiated.revision.spelling();
+        let next = if negotiated.plan_operations {
+            items_plan(
+                "plan-main",
+                &[
+                    ("Add the --verbose flag", "high", "completed"),
+                    ("Document it", "medium", "completed"),
+                ],
+            )
+        } else {
+            legacy(&[
+                ("Add the --verbose flag", "high", "completed"),
+                ("Document it", "medium", "completed"),
+            ])
+        };
+        vec![respell(next, spelling)]
+    }
+
+    /// The `update` objects of the scenario's plans, in order (each goes
+    /// into its own `session/update`): what a prompt turn sends, and what a
+    /// `session/load` or a resume with `replayFrom` replays.
     pub fn updates(self, negotiated: Negotiated) -> Vec<Value> {
+        let spelling = negotiated.revision.spelling();
+        self.updates_as_written(negotiated)
+            .into_iter()
+            .filter(|update| {
+                removes_unknown_id_legally(negotiated.revision)
+                    || update.get("planId").and_then(Value::as_str) != Some(NEVER_SENT_ID)
+            })
+            .map(|update| respell(update, spelling))
+            .collect()
+    }
+
+    /// The updates in the newest releases' spelling (`planId`, markdown
+    /// `path`).
+    fn updates_as_written(self, negotiated: Negotiated) -> Vec<Value> {
         match self {
             ClientScenario::Legacy => legacy_updates(),
             ClientScenario::PlanOperations => plan_operation_updates(),
             ClientScenario::EdgeSizes => edge_updates(negotiated),
+            ClientScenario::Load if negotiated.plan_operations => vec![
+                items_plan(
+                    "plan-main",
+                    &[
+                        ("Add the --verbose flag", "high", "completed"),
+                        ("Document it", "medium", "in_progress"),
+                    ],
+                ),
+                json!({"sessionUpdate": "plan_update",
+                       "plan": {"planId": "plan-notes", "type": "markdown",
+                                "content": "## Notes\n- keep the flag short"}}),
+            ],
+            ClientScenario::Load => vec![legacy(&[
+                ("Add the --verbose flag", "high", "completed"),
+                ("Document it", "medium", "in_progress"),
+            ])],
             ClientScenario::TerminalEscapes => {
                 let text = format!("Review {} the plan {}", ESCAPE_PROBES[0], ESCAPE_PROBES[1]);
                 if negotiated.plan_operations {
@@ -173,6 +264,38 @@ impl FromStr for ClientScenario {
                 )
             })
     }
+}
+
+/// The plan id `plan-operations` removes without ever sending it.
+const NEVER_SENT_ID: &str = "plan-never-sent";
+
+/// Whether an agent may remove a plan id the client never saw: only since
+/// schema 1.20.0 ("Clients MUST ignore a removal for an unknown ID"), so the
+/// earlier revisions' turns leave that removal out (it draws
+/// ID-REMOVE-UNKNOWN there, a warning against the agent).
+fn removes_unknown_id_legally(revision: Revision) -> bool {
+    matches!(revision, Revision::V1 | Revision::V2)
+}
+
+/// `update` as the revision spells it: its plan id under the revision's
+/// key, and a markdown plan's `path` left out where the revision has none
+/// (before schema 1.20.0); the plan stays, so later updates still name it.
+fn respell(mut update: Value, spelling: &Spelling) -> Value {
+    let rename = |object: &mut serde_json::Map<String, Value>| {
+        if let Some(id) = object.remove("planId") {
+            object.insert(spelling.plan_id_key.to_owned(), id);
+        }
+    };
+    if let Some(object) = update.as_object_mut() {
+        rename(object);
+        if let Some(plan) = object.get_mut("plan").and_then(Value::as_object_mut) {
+            rename(plan);
+            if !spelling.markdown_path {
+                plan.remove("path");
+            }
+        }
+    }
+    update
 }
 
 fn entries(list: &[(&str, &str, &str)]) -> Value {
@@ -244,7 +367,7 @@ fn plan_operation_updates() -> Vec<Value> {
         items_plan("plan-notes", &[("Keep the flag short", "low", "pending")]),
         json!({"sessionUpdate": "plan_removed", "planId": "plan-notes"}),
         // Removing an id that was never sent (or is already gone) is no-op.
-        json!({"sessionUpdate": "plan_removed", "planId": "plan-never-sent"}),
+        json!({"sessionUpdate": "plan_removed", "planId": NEVER_SENT_ID}),
         // Re-created after its removal.
         json!({"sessionUpdate": "plan_update",
                "plan": {"planId": "plan-notes", "type": "markdown", "content": "Back again."}}),
@@ -269,7 +392,7 @@ fn edge_updates(negotiated: Negotiated) -> Vec<Value> {
         json!({"content": long, "priority": "medium", "status": "pending"}),
         json!({"content": "", "priority": "low", "status": "completed"}),
     ];
-    if negotiated.protocol_version() == 2 {
+    if negotiated.revision.spelling().open_enums {
         // v2's enums are open to `_`-prefixed custom values.
         special.push(
             json!({"content": "Custom values", "priority": "_acp-plan.urgent",
@@ -297,21 +420,32 @@ fn edge_updates(negotiated: Negotiated) -> Vec<Value> {
 }
 
 /// The suite's permission request after the plans: a pending tool call and
-/// the options to allow or reject it.
-pub fn permission_params(session: &str) -> Value {
-    json!({
-        "sessionId": session,
-        "toolCall": {"toolCallId": "acp-plan-call-1", "title": "Write PLAN.md", "kind": "edit",
-                     "status": "pending"},
-        "options": [
-            {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
-            {"optionId": "reject", "name": "Reject", "kind": "reject_once"},
-        ],
-    })
+/// the options to allow or reject it. Protocol v2 spells it otherwise: a
+/// required `title` and the call as its `subject` (RequestPermissionRequest,
+/// schema 1.17.0 and 1.20.0 v2).
+pub fn permission_params(session: &str, protocol_version: u64) -> Value {
+    let call = json!({"toolCallId": "acp-plan-call-1", "title": "Write PLAN.md", "kind": "edit",
+                      "status": "pending"});
+    let options = json!([
+        {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
+        {"optionId": "reject", "name": "Reject", "kind": "reject_once"},
+    ]);
+    if protocol_version == 2 {
+        json!({"sessionId": session, "title": "Write PLAN.md",
+               "subject": {"type": "tool_call", "toolCall": call}, "options": options})
+    } else {
+        json!({"sessionId": session, "toolCall": call, "options": options})
+    }
 }
 
-/// The `tool_call` update announcing the call the permission request is about.
-pub fn tool_call_update() -> Value {
-    json!({"sessionUpdate": "tool_call", "toolCallId": "acp-plan-call-1",
+/// The update announcing the call the permission request is about: v1's
+/// `tool_call`, v2's `tool_call_update` (v2 has no `tool_call` update).
+pub fn tool_call_update(protocol_version: u64) -> Value {
+    let kind = if protocol_version == 2 {
+        "tool_call_update"
+    } else {
+        "tool_call"
+    };
+    json!({"sessionUpdate": kind, "toolCallId": "acp-plan-call-1",
            "title": "Write PLAN.md", "kind": "edit", "status": "pending"})
 }

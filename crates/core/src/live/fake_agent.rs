@@ -20,6 +20,13 @@
 //! A client request the script has no (more) exchanges for gets "method not
 //! found", except `session/prompt`, which ends its turn at once
 //! (`end_turn`).
+//!
+//! Raw lines: an envelope `{"direction": "agent_to_client", "raw": TEXT}`
+//! sends TEXT as one line exactly as written (what a JSON value cannot
+//! hold: repeated members, lone surrogate escapes, numbers past any float,
+//! nesting deeper than parsers go), except that each session id the
+//! script established, as a quoted JSON string, becomes the id on this
+//! connection. A raw line is never awaited as a request.
 
 use crate::jsonrpc::{direction_of_method, Direction};
 use serde_json::{json, Map, Value};
@@ -46,8 +53,15 @@ pub enum ScriptError {
 #[derive(Clone, Debug, Default)]
 pub struct Script {
     /// Agent messages before the first client request (sent at start).
-    preamble: Vec<Value>,
+    preamble: Vec<Outgoing>,
     exchanges: Vec<Exchange>,
+}
+
+/// One line the agent sends: a message, or a raw line's text.
+#[derive(Clone, Debug, PartialEq)]
+enum Outgoing {
+    Message(Value),
+    Raw(String),
 }
 
 #[derive(Clone, Debug)]
@@ -56,7 +70,7 @@ struct Exchange {
     id: Value,
     params: Option<Value>,
     /// What the agent sent after this request, up to the next one.
-    replies: Vec<Value>,
+    replies: Vec<Outgoing>,
     used: bool,
 }
 
@@ -147,11 +161,11 @@ impl Script {
         Ok(Script::from_records(records))
     }
 
-    fn from_records(records: Vec<(Direction, Value)>) -> Script {
+    fn from_records(records: Vec<(Direction, Outgoing)>) -> Script {
         let mut script = Script::default();
-        for (direction, message) in records {
-            match direction {
-                Direction::ClientToAgent => {
+        for (direction, line) in records {
+            match (direction, line) {
+                (Direction::ClientToAgent, Outgoing::Message(message)) => {
                     let method = message.get("method").and_then(Value::as_str);
                     if let (Some(method), Some(id)) = (method, message.get("id")) {
                         script.exchanges.push(Exchange {
@@ -163,9 +177,11 @@ impl Script {
                         });
                     }
                 }
-                Direction::AgentToClient => match script.exchanges.last_mut() {
-                    Some(exchange) => exchange.replies.push(message),
-                    None => script.preamble.push(message),
+                // The placer lets no raw line through on the client's side.
+                (Direction::ClientToAgent, Outgoing::Raw(_)) => {}
+                (Direction::AgentToClient, line) => match script.exchanges.last_mut() {
+                    Some(exchange) => exchange.replies.push(line),
+                    None => script.preamble.push(line),
                 },
             }
         }
@@ -186,10 +202,21 @@ struct Placer {
 }
 
 impl Placer {
-    fn place(&mut self, value: Value) -> Result<(Direction, Value), String> {
+    fn place(&mut self, value: Value) -> Result<(Direction, Outgoing), String> {
         let Value::Object(object) = value else {
             return Err("not a JSON object".into());
         };
+        if let Some(raw) = object.get("raw") {
+            let direction = object.get("direction").and_then(Value::as_str);
+            if direction != Some("agent_to_client") {
+                return Err("a `raw` line is the agent's: its direction is agent_to_client".into());
+            }
+            let text = raw.as_str().ok_or("`raw` is not a string")?;
+            if text.contains('\n') {
+                return Err("`raw` holds a line break: one line each".into());
+            }
+            return Ok((Direction::AgentToClient, Outgoing::Raw(text.to_owned())));
+        }
         if object.contains_key("direction") || object.contains_key("message") {
             let direction = object
                 .get("direction")
@@ -201,7 +228,7 @@ impl Placer {
                 .cloned()
                 .ok_or("envelope has no `message`")?;
             self.track(direction, &message);
-            return Ok((direction, message));
+            return Ok((direction, Outgoing::Message(message)));
         }
         let message = Value::Object(object);
         let method = message.get("method").and_then(Value::as_str);
@@ -230,7 +257,7 @@ impl Placer {
             (None, None) => return Err("neither a request nor a response".into()),
         };
         self.track(direction, &message);
-        Ok((direction, message))
+        Ok((direction, Outgoing::Message(message)))
     }
 
     fn track(&mut self, direction: Direction, message: &Value) {
@@ -249,7 +276,7 @@ impl Placer {
 /// closes `input`.
 pub fn play(mut script: Script, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
     let mut sessions = SessionMap::default();
-    let mut outbox: VecDeque<Value> = std::mem::take(&mut script.preamble).into();
+    let mut outbox: VecDeque<Outgoing> = std::mem::take(&mut script.preamble).into();
     let mut awaiting: Option<Value> = None;
     send_ready(&mut outbox, &mut awaiting, &mut output)?;
     for line in input.split(b'\n') {
@@ -273,18 +300,21 @@ pub fn play(mut script: Script, input: impl BufRead, mut output: impl Write) -> 
 
 /// Send queued messages until one is a request (which waits for its response).
 fn send_ready(
-    outbox: &mut VecDeque<Value>,
+    outbox: &mut VecDeque<Outgoing>,
     awaiting: &mut Option<Value>,
     output: &mut impl Write,
 ) -> io::Result<()> {
     while awaiting.is_none() {
-        let Some(message) = outbox.pop_front() else {
-            break;
-        };
-        if message.get("method").is_some() {
-            *awaiting = message.get("id").cloned();
+        match outbox.pop_front() {
+            None => break,
+            Some(Outgoing::Message(message)) => {
+                if message.get("method").is_some() {
+                    *awaiting = message.get("id").cloned();
+                }
+                serde_json::to_writer(&mut *output, &message)?;
+            }
+            Some(Outgoing::Raw(text)) => output.write_all(text.as_bytes())?,
         }
-        serde_json::to_writer(&mut *output, &message)?;
         output.write_all(b"\n")?;
         output.flush()?;
     }
@@ -317,6 +347,16 @@ impl SessionMap {
             _ => {}
         }
     }
+
+    /// A raw line with each established session id, quoted, replaced.
+    fn rewrite_raw(&self, text: &str) -> String {
+        let mut text = text.to_owned();
+        for (scripted, live) in &self.ids {
+            let quoted = |id: &str| Value::String(id.to_owned()).to_string();
+            text = text.replace(&quoted(scripted), &quoted(live));
+        }
+        text
+    }
 }
 
 fn session_id(params: Option<&Value>) -> Option<&str> {
@@ -331,13 +371,13 @@ impl Script {
         id: &Value,
         params: Option<&Value>,
         sessions: &mut SessionMap,
-    ) -> Vec<Value> {
+    ) -> Vec<Outgoing> {
         let Some(exchange) = self
             .exchanges
             .iter_mut()
             .find(|e| !e.used && e.method == method)
         else {
-            return vec![unscripted(method, id)];
+            return vec![Outgoing::Message(unscripted(method, id))];
         };
         exchange.used = true;
         if let (Some(scripted), Some(live)) =
@@ -347,7 +387,13 @@ impl Script {
         }
         let mut replies = Vec::with_capacity(exchange.replies.len());
         for reply in &exchange.replies {
-            let mut reply = reply.clone();
+            let mut reply = match reply {
+                Outgoing::Message(message) => message.clone(),
+                Outgoing::Raw(text) => {
+                    replies.push(Outgoing::Raw(sessions.rewrite_raw(text)));
+                    continue;
+                }
+            };
             let answers_request =
                 reply.get("method").is_none() && reply.get("id") == Some(&exchange.id);
             if answers_request {
@@ -363,7 +409,7 @@ impl Script {
                 }
             }
             sessions.rewrite(&mut reply);
-            replies.push(reply);
+            replies.push(Outgoing::Message(reply));
         }
         replies
     }
@@ -410,6 +456,44 @@ mod tests {
             .filter(|l| !l.is_empty())
             .map(|l| serde_json::from_slice(l).unwrap())
             .collect()
+    }
+
+    #[test]
+    fn raw_lines_are_sent_as_written_with_session_ids_mapped() {
+        let raw = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"S","update":{"sessionUpdate":"plan","sessionUpdate":"plan_removed","entries":[{"content":"\ud800","n":1e999999}]}}}"#;
+        let envelope = json!({"direction": "agent_to_client", "raw": raw}).to_string();
+        let script_text = format!(
+            "{}\n{}\n{}\n{}\n{envelope}\n{}\n",
+            r#"{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"sessionId":"S"}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"session/prompt","params":{"sessionId":"S","prompt":[]}}"#,
+            r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"S","update":{"sessionUpdate":"plan","entries":[]}}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}"#,
+        );
+        let script = Script::parse("t", script_text.as_bytes(), None).unwrap();
+        let input = [
+            r#"{"jsonrpc":"2.0","id":7,"method":"session/new","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":8,"method":"session/prompt","params":{"sessionId":"fake-session-1"}}"#,
+        ]
+        .join("\n");
+        let mut output = Vec::new();
+        play(script, input.as_bytes(), &mut output).unwrap();
+        let lines: Vec<&[u8]> = output
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(lines.len(), 4);
+        // Byte for byte, but for the session id: the repeated member, the
+        // lone surrogate escape and the number past any float survive.
+        assert_eq!(
+            lines[2],
+            raw.replace("\"S\"", "\"fake-session-1\"").as_bytes()
+        );
+        // A raw line cannot be the client's, nor hold a line break.
+        let bad = r#"{"direction":"client_to_agent","raw":"{}"}"#;
+        assert!(Script::parse("t", bad.as_bytes(), None).is_err());
+        let bad = r#"{"direction":"agent_to_client","raw":"{}\n{}"}"#;
+        assert!(Script::parse("t", bad.as_bytes(), None).is_err());
     }
 
     #[test]

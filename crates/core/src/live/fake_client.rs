@@ -27,15 +27,19 @@ pub enum Flaw {
     Hang,
     /// Print plan text without escaping control characters (ROBUST-TERMINAL-ESCAPE).
     RawEscapes,
+    /// Call `session/load` although the agent did not advertise
+    /// `loadSession` (SES-LOAD-NOT-ADVERTISED).
+    LoadWithoutCapability,
 }
 
 impl Flaw {
-    pub const ALL: [Flaw; 5] = [
+    pub const ALL: [Flaw; 6] = [
         Flaw::CapabilitySpelling,
         Flaw::PromptFirst,
         Flaw::CrashOnPlan,
         Flaw::Hang,
         Flaw::RawEscapes,
+        Flaw::LoadWithoutCapability,
     ];
 
     pub fn name(self) -> &'static str {
@@ -45,6 +49,7 @@ impl Flaw {
             Flaw::CrashOnPlan => "crash-on-plan",
             Flaw::Hang => "hang",
             Flaw::RawEscapes => "raw-escapes",
+            Flaw::LoadWithoutCapability => "load-without-capability",
         }
     }
 }
@@ -75,6 +80,10 @@ pub struct FakeClient {
     pub agent: String,
     pub protocol_version: u64,
     pub prompt: String,
+    /// Load (v1: `session/load`, when the agent advertised `loadSession`;
+    /// v2: `session/resume` replaying from the start) the session with
+    /// this id instead of creating one.
+    pub load: Option<String>,
     pub flaw: Option<Flaw>,
 }
 
@@ -189,6 +198,7 @@ impl FakeClient {
         };
         send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize}))?;
         let mut session: Option<String> = None;
+        let mut loading: Option<String> = None;
         let mut prompt_answered = false;
         let mut idle = !v2;
         while let Some(line) = lines.next().transpose()? {
@@ -198,15 +208,38 @@ impl FakeClient {
             let method = message.get("method").and_then(Value::as_str);
             match (method, message.get("id")) {
                 (None, Some(id)) if *id == json!(1) => {
-                    send(json!({"jsonrpc": "2.0", "id": 2, "method": "session/new",
-                        "params": {"cwd": "/", "mcpServers": []}}))?;
+                    let advertised = v2
+                        || message.pointer("/result/agentCapabilities/loadSession")
+                            == Some(&json!(true));
+                    let load = match (&self.load, self.flaw) {
+                        (_, Some(Flaw::LoadWithoutCapability)) => {
+                            Some(self.load.clone().unwrap_or_else(|| "saved-session".into()))
+                        }
+                        (Some(saved), _) if advertised => Some(saved.clone()),
+                        _ => None,
+                    };
+                    let request = match &load {
+                        Some(saved) if v2 => json!({"jsonrpc": "2.0", "id": 2,
+                            "method": "session/resume", "params": {"sessionId": saved,
+                            "cwd": "/", "mcpServers": [], "replayFrom": {"type": "start"}}}),
+                        Some(saved) => json!({"jsonrpc": "2.0", "id": 2, "method": "session/load",
+                            "params": {"sessionId": saved, "cwd": "/", "mcpServers": []}}),
+                        None => json!({"jsonrpc": "2.0", "id": 2, "method": "session/new",
+                            "params": {"cwd": "/", "mcpServers": []}}),
+                    };
+                    loading = load;
+                    send(request)?;
                 }
                 (None, Some(id)) if *id == json!(2) => {
-                    let id = message
-                        .pointer("/result/sessionId")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned();
+                    // A load or resume answer names no session: it is the one asked for.
+                    let id = match loading.take() {
+                        Some(saved) => saved,
+                        None => message
+                            .pointer("/result/sessionId")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default()
+                            .to_owned(),
+                    };
                     send(
                         json!({"jsonrpc": "2.0", "id": 3, "method": "session/prompt",
                         "params": {"sessionId": id, "prompt": [{"type": "text", "text": self.prompt}]}}),

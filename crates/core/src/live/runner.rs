@@ -11,7 +11,7 @@ use crate::rules::load::{compare_replay, REPLAY_MISSING};
 use crate::spec::{Revision, SpecChoice};
 use crate::state::SessionPlans;
 use crate::trace::Limits;
-use crate::validate::Config;
+use crate::validate::{Config, TraceReport};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::fs;
@@ -370,17 +370,9 @@ fn take_baselined(end: &mut ConnectionEnd, options: &RunOptions) -> String {
     let Some(baseline) = &options.baseline else {
         return String::new();
     };
-    let judgement = baseline.judge(std::slice::from_ref(&end.report));
-    let accepted = judgement.baselined_in(0);
-    if accepted == Counts::default() {
+    let Some((accepted, rules)) = baselined(baseline, &end.report) else {
         return String::new();
-    }
-    let mut rules: BTreeMap<&'static str, u64> = BTreeMap::new();
-    for (rule, count) in &end.report.by_rule {
-        if judgement.covering(0, rule).is_some() {
-            rules.insert(rule, *count);
-        }
-    }
+    };
     end.agent_errors.retain(|rule, _| !rules.contains_key(rule));
     end.agent_warnings
         .retain(|rule, _| !rules.contains_key(rule));
@@ -390,6 +382,33 @@ fn take_baselined(end: &mut ConnectionEnd, options: &RunOptions) -> String {
     open.infos = open.infos.saturating_sub(accepted.infos);
     open.incomplete = open.incomplete.saturating_sub(accepted.incomplete);
     format!("; baselined: {}", rule_counts(&rules))
+}
+
+/// What `baseline` accepts in one scenario's report (named after the
+/// scenario): the counts and each accepted rule with its count; `None`
+/// when it accepts nothing there.
+pub(crate) fn baselined(
+    baseline: &AsOf,
+    report: &TraceReport,
+) -> Option<(Counts, BTreeMap<&'static str, u64>)> {
+    let judgement = baseline.judge(std::slice::from_ref(report));
+    let accepted = judgement.baselined_in(0);
+    if accepted == Counts::default() {
+        return None;
+    }
+    let rules = report
+        .by_rule
+        .iter()
+        .filter(|(rule, _)| judgement.covering(0, rule).is_some())
+        .map(|(rule, count)| (*rule, *count))
+        .collect();
+    Some((accepted, rules))
+}
+
+/// "CAP-PLAN-OPS ×1, SHAPE-STATUS ×1".
+pub(crate) fn rule_counts(by_rule: &BTreeMap<&'static str, u64>) -> String {
+    let rules: Vec<String> = by_rule.iter().map(|(id, n)| format!("{id} ×{n}")).collect();
+    rules.join(", ")
 }
 
 /// "; 1 warning from the agent: FULL-DELTA ×1", or nothing.
@@ -410,12 +429,6 @@ fn rule_list(total: u64, what: &str, by_rule: &BTreeMap<&'static str, u64>) -> S
         if total == 1 { "" } else { "s" },
         rule_counts(by_rule)
     )
-}
-
-/// "CAP-PLAN-OPS ×1, SHAPE-STATUS ×1".
-fn rule_counts(by_rule: &BTreeMap<&'static str, u64>) -> String {
-    let rules: Vec<String> = by_rule.iter().map(|(id, n)| format!("{id} ×{n}")).collect();
-    rules.join(", ")
 }
 
 fn outcome(
