@@ -307,9 +307,9 @@ def framing(rev):
     c.end_turn(p)
 
     c = case("env-bom-at-the-start-of-a-bare-trace",
-             "A bare trace whose first line starts with a byte order mark: the file's writer may have put it there as well as the sender, so it is the trace's (TRACE-RECORD), not a party's.",
-             near_miss=["ENV-BOM"])
-    c.expect("TRACE-RECORD", c.record("\ufeff" + line(notification("_acme.dev/hello", {}))), "")
+             "A bare trace whose first line starts with a byte order mark: the file's writer may have put it there as well as the sender, so the ambiguity is said once (TRACE-BOM), against no party.",
+             near_miss=["ENV-BOM", "TRACE-RECORD"])
+    c.expect("TRACE-BOM", c.record("\ufeff" + line(notification("_acme.dev/hello", {}))), "")
     p = c.start()
     c.end_turn(p)
 

@@ -254,8 +254,9 @@ def shown_plan(rev, plan):
 class Case:
     """One vector. Messages are numbered from 1 in the order added."""
 
-    def __init__(self, rev, slug, description, docs=(), near_miss=(), limits=None):
+    def __init__(self, rev, slug, description, docs=(), near_miss=(), limits=None, detect=False):
         self.rev = rev
+        self.detect = detect
         self.id = f"{rev.short}-{slug}"
         self.description = description
         self.docs = list(docs)
@@ -466,6 +467,8 @@ class Case:
             case["near_miss"] = sorted(self.near_miss)
         if self.limits:
             case["limits"] = self.limits
+        if self.detect:
+            case["detect"] = True
         case["messages"] = self.items
         verdict = "not_conformant" if by_severity["error"] else "incomplete" if by_severity["incomplete"] else "conformant"
         expect = {

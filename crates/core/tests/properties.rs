@@ -1201,13 +1201,12 @@ proptest! {
                 (d.rule.id, line, format!("/{index}{}", d.pointer))
             })
             .collect();
-        // A batch is judged by the revision in force after it: v2 once the
-        // handshake (lines 1 and 2 of a generated trace) is answered, or
-        // from the start when the revision is pinned (`--spec`).
-        // Under v2, each lifecycle-sensitive request in a batch is a warning.
+        // A batch is judged by the revision the trace has, before the
+        // handshake's answer too (without `--spec` the lines up to it are
+        // read ahead for it). Under v2, each lifecycle-sensitive request in
+        // a batch is a warning.
         for (b, members) in batches.iter().enumerate() {
-            let negotiated = members.last().is_some_and(|&last| last >= 1) || scenario.pin_spec;
-            if !(scenario.revision.spelling().batches && negotiated) {
+            if !scenario.revision.spelling().batches {
                 expected.push(("ENV-BATCH", b as u64 + 1, String::new()));
                 continue;
             }

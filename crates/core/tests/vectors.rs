@@ -56,8 +56,24 @@ struct Case {
     near_miss: Vec<String>,
     #[serde(default)]
     limits: Option<LimitOverrides>,
+    /// Run without `--spec` (the revision detected from the handshake), as
+    /// the cases about what detection does need; otherwise with the file's
+    /// revision given.
+    #[serde(default)]
+    detect: bool,
     messages: Vec<Item>,
     expect: Expect,
+}
+
+impl Case {
+    /// What `--spec` the case is run with in the file of `revision`.
+    fn spec(&self, revision: Revision) -> SpecChoice {
+        if self.detect {
+            SpecChoice::Auto
+        } else {
+            SpecChoice::Fixed(revision)
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -273,7 +289,7 @@ fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
 
 fn run(revision: Revision, case: &Case) -> Result<Run, String> {
     run_fed(
-        SpecChoice::Fixed(revision),
+        case.spec(revision),
         &case.messages,
         limits(case.limits.as_ref()),
         Feed::Messages,
@@ -294,51 +310,30 @@ enum Feed {
 /// [`run`] with the revision (or detection), the checker's limits and the
 /// feed given.
 fn run_fed(spec: SpecChoice, messages: &[Item], limits: Limits, feed: Feed) -> Result<Run, String> {
-    let mut validator = Validator::new(Config {
+    let config = Config {
         spec,
         limits: limits.clone(),
-    });
+    };
+    // As `acp-plan check` does: without --spec, the lines up to the
+    // initialize answer are read ahead for the revision they belong to.
+    let mut scout = Validator::new(config.clone());
+    for (index, item) in messages.iter().enumerate() {
+        if scout.revision_settled() {
+            break;
+        }
+        feed_item(&mut scout, index as u64 + 1, item, feed, &limits)?;
+        scout.take_diagnostics();
+    }
+    let mut validator = Validator::new(config).with_revision_of(&scout);
     let mut out = Run {
         revision: Revision::V1,
         diagnostics: Vec::new(),
         reported_at: Vec::new(),
         states: Vec::new(),
     };
-    let push_lines = |validator: &mut Validator, line: u64, text: &[u8]| -> Result<(), String> {
-        let mut reader = LineReader::new(text, limits.max_line_bytes);
-        while let Some((_, raw_line)) = reader.next_line().map_err(|e| e.to_string())? {
-            validator.push_line(line, raw_line);
-        }
-        Ok(())
-    };
     for (index, item) in messages.iter().enumerate() {
         let line = index as u64 + 1;
-        let message = match item {
-            Item {
-                message: Some(message),
-                ..
-            } => Some(serde_json::to_vec(message).map_err(|e| e.to_string())?),
-            Item { raw: Some(raw), .. } => Some(raw.as_bytes().to_vec()),
-            Item {
-                raw_hex: Some(hex), ..
-            } => Some(decode_hex(hex)?),
-            _ => None,
-        };
-        match (message, item.direction, &item.record, feed) {
-            (Some(message), Some(direction), _, Feed::Messages) => {
-                validator.push_message(line, direction, &message);
-            }
-            (Some(message), Some(direction), _, Feed::TraceLines) => {
-                let mut text = format!(r#"{{"direction":"{direction}","message":"#).into_bytes();
-                text.extend_from_slice(&message);
-                text.push(b'}');
-                push_lines(&mut validator, line, &text)?;
-            }
-            // A line of a trace file: framed, length-checked and read as
-            // `acp-plan check` reads it.
-            (None, None, Some(record), _) => push_lines(&mut validator, line, record.as_bytes())?,
-            _ => return Err(format!("message {line}: not a valid item")),
-        }
+        feed_item(&mut validator, line, item, feed, &limits)?;
         let found = validator.take_diagnostics();
         out.reported_at
             .extend(std::iter::repeat_n(line, found.len()));
@@ -347,6 +342,50 @@ fn run_fed(spec: SpecChoice, messages: &[Item], limits: Limits, feed: Feed) -> R
     }
     out.revision = validator.revision().revision;
     Ok(out)
+}
+
+/// Feed message `line` of a case (`item`) as `feed` says.
+fn feed_item(
+    validator: &mut Validator,
+    line: u64,
+    item: &Item,
+    feed: Feed,
+    limits: &Limits,
+) -> Result<(), String> {
+    let push_lines = |validator: &mut Validator, line: u64, text: &[u8]| -> Result<(), String> {
+        let mut reader = LineReader::new(text, limits.max_line_bytes);
+        while let Some((_, raw_line)) = reader.next_line().map_err(|e| e.to_string())? {
+            validator.push_line(line, raw_line);
+        }
+        Ok(())
+    };
+    let message = match item {
+        Item {
+            message: Some(message),
+            ..
+        } => Some(serde_json::to_vec(message).map_err(|e| e.to_string())?),
+        Item { raw: Some(raw), .. } => Some(raw.as_bytes().to_vec()),
+        Item {
+            raw_hex: Some(hex), ..
+        } => Some(decode_hex(hex)?),
+        _ => None,
+    };
+    match (message, item.direction, &item.record, feed) {
+        (Some(message), Some(direction), _, Feed::Messages) => {
+            validator.push_message(line, direction, &message);
+        }
+        (Some(message), Some(direction), _, Feed::TraceLines) => {
+            let mut text = format!(r#"{{"direction":"{direction}","message":"#).into_bytes();
+            text.extend_from_slice(&message);
+            text.push(b'}');
+            push_lines(validator, line, &text)?;
+        }
+        // A line of a trace file: framed, length-checked and read as
+        // `acp-plan check` reads it.
+        (None, None, Some(record), _) => push_lines(validator, line, record.as_bytes())?,
+        _ => return Err(format!("message {line}: not a valid item")),
+    }
+    Ok(())
 }
 
 fn severity_of(id: &str) -> Option<Severity> {
@@ -855,7 +894,7 @@ fn run_spelled(
     spelling: Spelling<'_>,
 ) -> (Vec<Diagnostic>, Value) {
     let mut validator = Validator::new(Config {
-        spec: SpecChoice::Fixed(revision),
+        spec: case.spec(revision),
         limits: limits(case.limits.as_ref()),
     });
     for (index, item) in case.messages.iter().enumerate() {
@@ -1021,14 +1060,8 @@ fn a_line_spaced_otherwise_is_read_alike(files: &[VectorFile]) -> Result<(), Fai
         }
         let revision = file.group.revision;
         let limits = limits(None);
-        let run_items = |items: &[Item]| {
-            run_fed(
-                SpecChoice::Fixed(revision),
-                items,
-                limits.clone(),
-                Feed::Messages,
-            )
-        };
+        let run_items =
+            |items: &[Item]| run_fed(case.spec(revision), items, limits.clone(), Feed::Messages);
         let Ok(plain) = run_items(&case.messages) else {
             continue;
         };
@@ -1181,7 +1214,7 @@ fn a_checker_limit_never_becomes_a_party_finding(files: &[VectorFile]) -> Result
         }
         let revision = file.group.revision;
         let within = party_findings(&run_fed(
-            SpecChoice::Fixed(revision),
+            case.spec(revision),
             &case.messages,
             Limits::default(),
             Feed::TraceLines,
@@ -1190,7 +1223,7 @@ fn a_checker_limit_never_becomes_a_party_finding(files: &[VectorFile]) -> Result
             let mut limits = Limits::default();
             tighten(&mut limits);
             let tightened = party_findings(&run_fed(
-                SpecChoice::Fixed(revision),
+                case.spec(revision),
                 &case.messages,
                 limits,
                 Feed::TraceLines,
@@ -1246,7 +1279,8 @@ fn an_initialize_goes_unanswered(case: &Case) -> bool {
 /// findings as with that revision given. The capability findings are made
 /// when the initialize is answered instead of when it is read, at the same
 /// line. Cases with an initialize never answered successfully are left out:
-/// without `--spec`, no revision judges its capabilities.
+/// without `--spec`, no revision judges its capabilities; so are cases whose
+/// handshake names no version a revision defines (INIT-VERSION-UNKNOWN).
 fn detection_agrees_with_the_revision_given(files: &[VectorFile]) -> Result<(), Failed> {
     let findings = |run: &Run| sorted(run.diagnostics.iter().map(finding));
     let (mut compared, mut problems) = (0, Vec::new());
@@ -1257,7 +1291,10 @@ fn detection_agrees_with_the_revision_given(files: &[VectorFile]) -> Result<(), 
         let limits = limits(case.limits.as_ref());
         let detected = run_fed(SpecChoice::Auto, &case.messages, limits, Feed::Messages)?;
         let revision = file.group.revision;
-        if detected.revision != revision {
+        // A handshake that names no version a revision defines leaves only
+        // what every revision requires: that is detection's own finding.
+        let unknown = (detected.diagnostics.iter()).any(|d| d.rule.id == "INIT-VERSION-UNKNOWN");
+        if detected.revision != revision || unknown {
             continue;
         }
         compared += 1;
@@ -1363,7 +1400,7 @@ fn a_request_sent_twice_is_judged_as_once(files: &[VectorFile]) -> Result<(), Fa
         compared += 1;
         let revision = file.group.revision;
         let alone = sorted(run(revision, case)?.diagnostics.iter().map(finding));
-        let spec = SpecChoice::Fixed(revision);
+        let spec = case.spec(revision);
         let run = run_fed(spec, &fed, Limits::default(), Feed::Messages)?;
         let twice = sorted(run.diagnostics.into_iter().filter_map(|mut d| {
             let &(line, copy) = origin.get(usize::try_from(d.line).ok()?.checked_sub(1)?)?;

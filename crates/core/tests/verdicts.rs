@@ -148,15 +148,15 @@ fn a_byte_order_mark_is_named_and_what_follows_it_read() {
     assert_eq!(found(&report), [("ENV-BOM", 5, "".into())]);
     assert_eq!(report.state.session("s").unwrap().plans.len(), 1);
     // At the start of the file, the file's writer may have put it there as
-    // well as the sender: the trace's, not the sender's.
+    // well as the sender: the ambiguity, against no party.
     let marked = format!("\u{feff}{init}");
     let report = check(&[&marked, INIT_OK, NEW, NEW_OK, PLAN_UPDATE]);
-    assert_eq!(found(&report), [("TRACE-RECORD", 1, "".into())]);
+    assert_eq!(found(&report), [("TRACE-BOM", 1, "".into())]);
     assert_eq!(report.state.session("s").unwrap().plans.len(), 1);
     // Alone on its line (a file that starts with one, then a newline):
     // named, and the rest is a blank line, not a JSON fault.
     let report = check(&["\u{feff}", &init, INIT_OK, NEW, NEW_OK, PLAN_UPDATE]);
-    assert_eq!(found(&report), [("TRACE-RECORD", 1, "".into())]);
+    assert_eq!(found(&report), [("TRACE-BOM", 1, "".into())]);
 }
 
 #[test]
@@ -175,14 +175,30 @@ fn a_failed_second_initialize_leaves_the_connection_initialized() {
     let failed =
         r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"already initialized"}}"#;
     let report = check(&[&init, INIT_OK, again, failed, NEW, NEW_OK, PLAN_UPDATE]);
-    assert_eq!(found(&report), []);
+    // Sent, it advertised otherwise: the client's ambiguity, said as read.
+    assert_eq!(
+        found(&report),
+        [(
+            "INIT-CAPABILITIES-DIFFER",
+            3,
+            "/params/clientCapabilities".into()
+        )]
+    );
     assert_eq!(report.state.session("s").unwrap().plans.len(), 1);
     // A successful one that withdraws the capability: the spec does not
     // say whether the agent keeps the first capabilities or takes these,
-    // so its plan operations are not judged against them.
+    // so its plan operations are not judged against them; the client's
+    // second initialize is the ambiguity, said once.
     let ok = r#"{"jsonrpc":"2.0","id":5,"result":{"protocolVersion":1}}"#;
     let report = check(&[&init, INIT_OK, again, ok, NEW, NEW_OK, PLAN_UPDATE]);
-    assert_eq!(found(&report), []);
+    assert_eq!(
+        found(&report),
+        [(
+            "INIT-CAPABILITIES-DIFFER",
+            3,
+            "/params/clientCapabilities".into()
+        )]
+    );
     // Where both initialize requests agree, the agent is judged.
     let without = initialize("{}");
     let report = check(&[&without, INIT_OK, again, ok, NEW, NEW_OK, PLAN_UPDATE]);
@@ -278,8 +294,8 @@ fn an_answer_that_may_be_a_session_new_s_opens_an_unnamed_session() {
 /// An initialize whose `method` repeats with another value: its answer's
 /// unreadable `protocolVersion` is the agent's error only under the
 /// initialize reading, so it is not judged, while the answer still
-/// completes the handshake (the revision is the suite's guess, as for a
-/// plain one). The client's repeat is said, and the client is checked
+/// completes the handshake (with no revision known, as for a plain one:
+/// INIT-VERSION-UNKNOWN). The client's repeat is said, and the client is checked
 /// under each reading.
 #[test]
 fn an_initialize_read_two_ways_is_not_judged_on_its_answer() {
@@ -291,13 +307,17 @@ fn an_initialize_read_two_ways_is_not_judged_on_its_answer() {
         [
             ("ENV-DUPLICATE-KEY", 1, "/method".into()),
             ("SES-BEFORE-INIT", 1, "/method".into()),
+            ("INIT-VERSION-UNKNOWN", 2, "/result".into()),
         ]
     );
     assert!(report.state.session("s").is_some());
     // Read plainly, the same answer is the agent's error.
     let plain = initialize(r#"{"plan":{}}"#);
     let report = check(&[&plain, answer, NEW, NEW_OK, PLAN_UPDATE]);
-    assert_eq!(rules(&report), ["SES-PROTOCOL-VERSION"]);
+    assert_eq!(
+        rules(&report),
+        ["SES-PROTOCOL-VERSION", "INIT-VERSION-UNKNOWN"]
+    );
 }
 
 // ---- 3. Nothing hides a violation.

@@ -10,6 +10,7 @@ pub mod cap;
 pub mod env;
 pub mod full;
 pub mod id;
+pub mod init;
 pub mod load;
 pub mod ses;
 pub mod shape;
@@ -18,9 +19,10 @@ pub mod trace_format;
 use crate::catalog::Rule;
 
 /// The families that judge ACP message traces (`check`, `agent`, `tap`).
-const TRACE_FAMILIES: [&[&Rule]; 8] = [
+const TRACE_FAMILIES: [&[&Rule]; 9] = [
     trace_format::RULES,
     env::RULES,
+    init::RULES,
     ses::RULES,
     cap::RULES,
     shape::RULES,

@@ -118,7 +118,7 @@ pub const PROTOCOL_VERSION: Rule = Rule {
         document: docs::INITIALIZATION_V1,
         section: "Initialization",
         text: "The Agent MUST respond with the chosen protocol version and the capabilities it supports.",
-        note: "The protocol version is \"a single integer that identifies a MAJOR protocol version\"; the schema's ProtocolVersion is an integer from 0 to 65535 (uint16), so a value outside that range is no version a client can read. Without one the revision is a guess (v1), which the report says.",
+        note: "The protocol version is \"a single integer that identifies a MAJOR protocol version\"; the schema's ProtocolVersion is an integer from 0 to 65535 (uint16), so a value outside that range is no version a client can read. Without one no revision is known (INIT-VERSION-UNKNOWN).",
     },
     revision_citations: &[RevisionCitation {
         revision: Revision::V2,
@@ -126,7 +126,7 @@ pub const PROTOCOL_VERSION: Rule = Rule {
             document: docs::INITIALIZATION_V2,
             section: "Initialization",
             text: "The Agent MUST respond with the chosen protocol version",
-            note: "The protocol version is \"a single integer that identifies a MAJOR protocol version\"; the schema's ProtocolVersion is an integer from 0 to 65535 (uint16), so a value outside that range is no version a client can read. Without one the revision is a guess, which the report says.",
+            note: "The protocol version is \"a single integer that identifies a MAJOR protocol version\"; the schema's ProtocolVersion is an integer from 0 to 65535 (uint16), so a value outside that range is no version a client can read. Without one no revision is known (INIT-VERSION-UNKNOWN).",
         },
     }],
 };
@@ -323,7 +323,7 @@ pub fn no_protocol_version(fault: VersionFault<'_>) -> Diagnostic {
         VersionFault::Missing => {
             return Diagnostic::new(
                 &PROTOCOL_VERSION,
-                "the initialize result has no `protocolVersion`; the suite checks as v1, a guess",
+                "the initialize result has no `protocolVersion`",
             )
             .at("/result")
             .hint("answer with the protocol version chosen, e.g. \"protocolVersion\": 1");
@@ -339,9 +339,7 @@ pub fn no_protocol_version(fault: VersionFault<'_>) -> Diagnostic {
     };
     Diagnostic::new(
         &PROTOCOL_VERSION,
-        format!(
-            "the initialize result's `protocolVersion` {what}; the suite checks as v1, a guess"
-        ),
+        format!("the initialize result's `protocolVersion` {what}"),
     )
     .at("/result/protocolVersion")
     .hint("answer with the protocol version chosen, e.g. \"protocolVersion\": 1")

@@ -54,7 +54,24 @@ pub const DIRECTION: Rule = Rule {
     revision_citations: &[],
 };
 
-pub const RULES: &[&Rule] = &[&RECORD, &LIMIT, &DIRECTION];
+/// A byte order mark at the start of a bare trace: the file's writer or the
+/// first message's sender put it there, and nothing tells which.
+pub const FILE_BOM: Rule = Rule {
+    id: "TRACE-BOM",
+    level: Level::Should,
+    basis: Basis::Text,
+    revisions: ALL_REVISIONS,
+    summary: "A bare trace does not start with a byte order mark (U+FEFF): whether it was on the wire (ENV-BOM) or only in the file is ambiguous",
+    citation: Citation {
+        document: docs::SUITE,
+        section: "Inputs that can be read more than one way",
+        text: "A byte order mark at the start of a bare trace may be the recorder's or the first message's sender's, so it is reported once as an ambiguity, against no party.",
+        note: "Before an envelope at the start of the file the mark is the recorder's, and not reported: the suite reads the trace all the same.",
+    },
+    revision_citations: &[],
+};
+
+pub const RULES: &[&Rule] = &[&RECORD, &LIMIT, &DIRECTION, &FILE_BOM];
 
 /// The diagnostic for an envelope fault, or `None` for faults of the message
 /// itself (those belong to `env`).
@@ -121,10 +138,10 @@ pub fn envelope_byte_order_mark() -> Diagnostic {
 /// which.
 pub fn file_byte_order_mark() -> Diagnostic {
     Diagnostic::new(
-        &RECORD,
-        "the trace starts with a byte order mark (U+FEFF), which is not part of the trace format: whatever wrote the file or the sender of its first message put it there, so no party is judged on it; the message was still checked",
+        &FILE_BOM,
+        "the trace starts with a byte order mark (U+FEFF): whatever wrote the file or the sender of its first message put it there, so no party is judged on it; the message was still checked",
     )
-    .hint("write trace files as UTF-8 without a byte order mark (a mark the sender writes on later lines is ENV-BOM)")
+    .hint("record the trace with envelopes, or write trace files as UTF-8 without a byte order mark (a mark the sender writes on later lines is ENV-BOM)")
 }
 
 /// A line longer than the limit.

@@ -261,6 +261,16 @@ pub fn choose_revision(
         Some(v) => format!("protocolVersion {v}"),
         None => "no protocol version".to_owned(),
     };
+    if !is_known_version(negotiated) {
+        // Shown as v1, but judged only by what every revision requires
+        // (the validator's INIT-VERSION-UNKNOWN).
+        return RevisionChoice {
+            revision: Revision::V1,
+            reason: format!(
+                "{version} negotiated, which no revision the suite knows defines; only what every revision requires is checked"
+            ),
+        };
+    }
     if negotiated == Some(2) {
         return RevisionChoice {
             revision: Revision::V2,
@@ -286,6 +296,16 @@ pub fn choose_revision(
         revision: Revision::V1,
         reason: format!("{version} negotiated; {keys_said}"),
     }
+}
+
+/// Whether a revision of the suite is a text of protocol version
+/// `negotiated` (`None`: the answer named none).
+pub fn is_known_version(negotiated: Option<u64>) -> bool {
+    negotiated.is_some_and(|version| {
+        Revision::ALL
+            .iter()
+            .any(|r| r.protocol_version() == version)
+    })
 }
 
 /// The revision before (or without) a handshake.

@@ -17,6 +17,13 @@ pub use record::{
     is_object, parse_message, parse_record, remarks_of_envelope, EnvelopeRemark, LineObject,
     Record, RecordFault, MAX_SUPPORTED_DEPTH,
 };
+/// Whether the JSON texts `a` and `b` hold the same value, however they are
+/// spelled (whitespace, escapes, member order, `2` and `2.0`); a text
+/// serde_json does not read is only the same as itself.
+pub fn same_json_value(a: &str, b: &str) -> bool {
+    value::same_value(a, b)
+}
+
 pub use unique::{
     duplicate_keys, duplicate_members, each_element, each_member, each_reading,
     each_top_level_reading, first_duplicate_member, gives_member, is_plain, last_member,

@@ -152,16 +152,22 @@ impl Validator {
 
     /// `bytes` after a leading byte order mark, which is said: a message's
     /// (`ENV-BOM`, its sender's), or in a trace (`record`) the trace file's
-    /// before an envelope, and on the first line too, where whatever wrote
-    /// the file may have put it as well as the sender (no one is judged on
-    /// the guess). A line of nothing but the mark is then a blank line.
+    /// before an envelope (`TRACE-RECORD`; nothing at the start of the file,
+    /// where a recorder's mark is no finding), and on the first line of a
+    /// bare trace, where whatever wrote the file may have put it as well as
+    /// the sender (`TRACE-BOM`, the ambiguity, against no one). A line of
+    /// nothing but the mark is then a blank line.
     pub(super) fn past_byte_order_mark<'b>(&mut self, bytes: &'b [u8], record: bool) -> &'b [u8] {
         let Some(rest) = bytes.strip_prefix(BYTE_ORDER_MARK) else {
             return bytes;
         };
         let text = std::str::from_utf8(rest).unwrap_or_default();
         if record && crate::trace::gives_member(text, &["direction", "message"]) {
-            self.emit(trace_format::envelope_byte_order_mark());
+            // At the start of the file, the mark is the recorder's (an
+            // editor's or a Windows tool's habit), and the trace reads fine.
+            if self.line != 1 {
+                self.emit(trace_format::envelope_byte_order_mark());
+            }
         } else if record && self.line == 1 {
             self.emit(trace_format::file_byte_order_mark());
         } else {

@@ -3,7 +3,7 @@
 
 use super::{At, Validator};
 use crate::diag::Diagnostic;
-use crate::rules::{cap, env, ses, trace_format};
+use crate::rules::{cap, env, init, ses, trace_format};
 use crate::spec::capability::{self, CapabilityKeys};
 use crate::spec::SpecChoice;
 use serde_json::value::RawValue;
@@ -42,7 +42,29 @@ pub(super) struct PendingInitialize {
     /// Its line, up to `INITIALIZE_LINE_KEPT` bytes, for the snippets of
     /// diagnostics about its capabilities found when it is answered.
     bytes: Vec<u8>,
+    /// Some reading of it names a `protocolVersion`, or calls another
+    /// method (INIT-CLIENT-VERSION judges only when none does).
+    names_version: bool,
 }
+
+/// The `clientCapabilities` of the first `initialize` request on the
+/// connection, as sent, and where it was read: a later request that
+/// advertises another JSON value is INIT-CAPABILITIES-DIFFER, said once.
+#[derive(Debug)]
+pub(super) enum FirstCapabilities {
+    None,
+    /// The text of its `clientCapabilities` (`{}` when it sent none).
+    Kept {
+        at: At,
+        text: String,
+    },
+    /// Too large to keep, or the difference already said.
+    Done,
+}
+
+/// Most bytes of `clientCapabilities` kept to compare with a second
+/// `initialize`'s.
+const CAPABILITIES_KEPT_BYTES: usize = 64 * 1024;
 
 /// Most `initialize` requests awaiting an answer whose capabilities are
 /// kept: a client sends one, or retries one; past this the oldest is
@@ -80,10 +102,21 @@ impl Validator {
         }
         let keys = capability::read_capability_keys(params);
         let at = (self.line, self.element);
+        let names_version = self.methods_differ
+            || params.is_some_and(|p| {
+                !crate::trace::members_named(p.get(), "protocolVersion").is_empty()
+            });
+        // Said when the request is read (live modes report each line's
+        // findings as it comes): the agent may act on either.
+        if let Some(first_line) = self.compare_capabilities(at, params) {
+            self.first_capabilities = FirstCapabilities::Done;
+            self.emit(init::capabilities_differ(first_line));
+        }
         if let Some(pending) = self.initializing.iter_mut().find(|p| p.at == at) {
             // Another reading of the same request (a repeated
             // member): every reading's capabilities count.
             pending.keys = pending.keys.merge(keys);
+            pending.names_version |= names_version;
         } else {
             if self.initializing.len() == INITIALIZE_IN_FLIGHT_KEPT {
                 let forgotten = self.initializing.remove(0);
@@ -105,8 +138,59 @@ impl Validator {
                 keys,
                 base: self.element_base.clone(),
                 bytes: Vec::new(),
+                names_version,
             });
+            if params.is_none() && !names_version {
+                // No params: no reading can name a version.
+                self.emit(init::no_client_version(false));
+                if let Some(pending) = self.initializing.last_mut() {
+                    pending.names_version = true;
+                }
+            }
         }
+    }
+
+    /// The `clientCapabilities` of an `initialize` request read at `at`,
+    /// compared by JSON value with the first request's
+    /// (INIT-CAPABILITIES-DIFFER). Not after a line the checker's limits
+    /// kept it from reading, which may have been an initialize itself.
+    /// The line of the first request when they differ.
+    fn compare_capabilities(&mut self, at: At, params: Option<&RawValue>) -> Option<u64> {
+        if matches!(self.first_capabilities, FirstCapabilities::Done) || self.lost_at > 0 {
+            return None;
+        }
+        // The last value, as serde_json and JavaScript read a repeat (the
+        // repeat itself is ENV-DUPLICATE-KEY's); none or null advertise
+        // nothing, as `{}` does.
+        let text = (params
+            .and_then(|p| crate::trace::members_named(p.get(), "clientCapabilities").pop()))
+        .map(RawValue::get)
+        .filter(|text| *text != "null")
+        .unwrap_or("{}");
+        if text.len() > CAPABILITIES_KEPT_BYTES {
+            self.first_capabilities = FirstCapabilities::Done;
+            return None;
+        }
+        match &self.first_capabilities {
+            FirstCapabilities::None => {
+                self.first_capabilities = FirstCapabilities::Kept {
+                    at,
+                    text: text.to_owned(),
+                }
+            }
+            // Another reading of the first request.
+            FirstCapabilities::Kept { at: first, .. } if *first == at => {}
+            FirstCapabilities::Kept {
+                at: first,
+                text: kept,
+            } => {
+                if !self.methods_differ && !crate::trace::same_json_value(kept, text) {
+                    return Some(first.0);
+                }
+            }
+            FirstCapabilities::Done => {}
+        }
+        None
     }
 
     /// The answer to the `initialize` read at `request`: a successful one
@@ -120,8 +204,13 @@ impl Validator {
     ) {
         if result.is_none() || error.is_some() {
             // A failed initialize changes nothing, but what SES-BEFORE-INIT
-            // says of a later session message.
+            // says of a later session message; the next initialize's
+            // capabilities are the first the agent may act on.
             self.initializing.retain(|p| p.at != request);
+            if matches!(self.first_capabilities, FirstCapabilities::Kept { at, .. } if at == request)
+            {
+                self.first_capabilities = FirstCapabilities::None;
+            }
             if self.handshake != Handshake::Answered {
                 self.handshake = Handshake::Failed { line: self.line };
             }
@@ -160,6 +249,7 @@ impl Validator {
             }
         };
         self.revision = capability::choose_revision(self.config.spec, keys, negotiated);
+        self.settle_unknown_revision(negotiated, result);
         let (advertised, diagnostics) = cap::read_advertisement(&keys, self.revision.revision);
         let renegotiated = self.handshake == Handshake::Answered;
         self.handshake = Handshake::Answered;
@@ -184,6 +274,31 @@ impl Validator {
                 self.emit(d);
             }
         }
+    }
+
+    /// Whether the revision just chosen is a text of the version `negotiated`
+    /// by the answer `result`: under `--spec auto`, a version no revision
+    /// defines (or none) leaves only the rules that decide alike under every
+    /// revision (INIT-VERSION-UNKNOWN, said once on the connection). A revision given by
+    /// `--spec` is the user's choice, and judges all.
+    fn settle_unknown_revision(&mut self, negotiated: Option<u64>, result: Option<&RawValue>) {
+        let unknown =
+            self.config.spec == SpecChoice::Auto && !capability::is_known_version(negotiated);
+        if unknown && !self.revision_unknown_said {
+            self.revision_unknown_said = true;
+            let (why, pointer) = match negotiated {
+                Some(version) => (
+                    format!("the initialize answer negotiates protocolVersion {version}, which no revision the suite knows defines"),
+                    "/result/protocolVersion",
+                ),
+                None => (
+                    "the initialize answer names no protocol version the suite can read".to_owned(),
+                    if result.is_some() { "/result" } else { "" },
+                ),
+            };
+            self.emit(init::version_unknown(&why).at(pointer));
+        }
+        self.revision_unknown = unknown;
     }
 
     /// An answer to a request the suite could not track, read as the
@@ -227,6 +342,7 @@ impl Validator {
                     );
                 }
                 self.revision = choice;
+                self.settle_unknown_revision(Some(version), result);
                 self.plan_capability = cap::Advertised::Ambiguous;
                 self.handshake = Handshake::Answered;
             }
@@ -239,6 +355,19 @@ impl Validator {
     #[cold]
     pub(super) fn initialize_read(&mut self, bytes: &[u8]) {
         let line = self.line;
+        let unversioned: Vec<String> = (self.initializing.iter_mut())
+            .filter(|p| p.at.0 == line && !p.names_version)
+            .map(|p| {
+                p.names_version = true;
+                p.base.clone()
+            })
+            .collect();
+        for base in unversioned {
+            let mut d = init::no_client_version(true);
+            d.line = line;
+            d.pointer.insert_str(0, &base);
+            self.emit(d);
+        }
         match self.config.spec {
             // With the revision given, the client's capabilities are judged
             // as sent, every reading of the line read: an initialize that is

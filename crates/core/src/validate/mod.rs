@@ -25,7 +25,7 @@ pub use files::{check_paths, check_paths_then, default_jobs};
 use crate::catalog::Counts;
 use crate::diag::Diagnostic;
 use crate::jsonrpc::{self, Direction};
-use crate::rules::{cap, env, ses, trace_format};
+use crate::rules::{cap, env, init, ses, trace_format};
 use crate::spec::capability;
 use crate::spec::messages::PlanContent;
 use crate::spec::{RevisionChoice, SpecChoice};
@@ -33,7 +33,7 @@ use crate::state::{self, ClientState};
 use crate::trace::{
     duplicate_keys, parse_message, parse_record, DuplicateMember, Limits, LineReader, RawLine,
 };
-use handshake::{Handshake, PendingInitialize};
+use handshake::{FirstCapabilities, Handshake, PendingInitialize};
 use serde_json::value::RawValue;
 use session::SessionTrack;
 use std::collections::BTreeMap;
@@ -80,6 +80,14 @@ pub struct Validator {
     /// request; on an initialized connection a successful one negotiates
     /// the revision again, and the capability where both agree.
     initializing: Vec<PendingInitialize>,
+    /// The first `initialize` request's capabilities (INIT-CAPABILITIES-DIFFER).
+    first_capabilities: FirstCapabilities,
+    /// The handshake negotiated no protocol version a revision defines
+    /// (INIT-VERSION-UNKNOWN): only rules that decide the same under every
+    /// revision judge from then on.
+    revision_unknown: bool,
+    /// INIT-VERSION-UNKNOWN was said (once per connection).
+    revision_unknown_said: bool,
     plan_capability: cap::Advertised,
     /// What the agent's initialize answer says of `loadSession`, and the
     /// line of that answer (SES-LOAD-NOT-ADVERTISED).
@@ -156,6 +164,9 @@ impl Validator {
             revision: capability::provisional_revision(config.spec),
             handshake: Handshake::NotStarted,
             initializing: Vec::new(),
+            first_capabilities: FirstCapabilities::None,
+            revision_unknown: false,
+            revision_unknown_said: false,
             plan_capability: cap::Advertised::No,
             load_offer: (ses::Offer::Unknown, 0),
             methods_differ: false,
@@ -180,6 +191,25 @@ impl Validator {
             turns: Turns::default(),
             config,
         }
+    }
+
+    /// Whether an `initialize` was answered successfully: the revision in
+    /// force is then the one the trace names (until another answer).
+    pub fn revision_settled(&self) -> bool {
+        self.handshake == Handshake::Answered
+    }
+
+    /// This validator, judging the lines before the `initialize` answer by
+    /// the revision that `scout`, a validator fed the same first lines up to
+    /// that answer, settled on, instead of the provisional v1: those lines
+    /// belong to the revision the trace turns out to have. Only without
+    /// `--spec`, and only once the scout's handshake was answered.
+    pub fn with_revision_of(mut self, scout: &Validator) -> Self {
+        if self.config.spec == SpecChoice::Auto && scout.revision_settled() {
+            self.revision = scout.revision.clone();
+            self.revision_unknown = scout.revision_unknown;
+        }
+        self
     }
 
     /// The revision in force, and why.
@@ -363,6 +393,11 @@ impl Validator {
     /// Cold, as `Diagnostic::new` is (see there).
     #[cold]
     fn emit(&mut self, mut d: Diagnostic) {
+        if self.revision_unknown && !init::holds_in_every_revision(d.rule) {
+            // Some revision may allow it: not judged (INIT-VERSION-UNKNOWN
+            // says the check is incomplete).
+            return;
+        }
         let kept = self.diagnostics.len() < self.config.limits.max_diagnostics;
         // Where a repeat or an unpredictable value was named is remembered
         // even when the diagnostic is only counted, so that it is named once.
@@ -524,11 +559,59 @@ pub fn check_reader<R: BufRead>(name: &str, reader: R, config: Config) -> io::Re
     check_reader_then(name, reader, config)
 }
 
+/// A line read ahead by [`scout_revision`].
+enum HeldLine {
+    Bytes(Vec<u8>),
+    TooLong { bytes: u64 },
+}
+
+/// Most bytes of a trace's first lines read ahead to find the revision
+/// its `initialize` answer names (a handshake is a few lines).
+const SCOUTED_BYTES: usize = 256 * 1024;
+
+/// The validator for a trace read from `lines`, and the lines read ahead
+/// to make it: without `--spec`, the lines up to the `initialize` answer
+/// (at most [`SCOUTED_BYTES`]) are read once to learn the revision the
+/// trace turns out to have, so that they are judged by it too, not by the
+/// provisional v1 (a v2 batch before the answer is v2's).
+fn scout_revision<R: BufRead>(
+    config: Config,
+    lines: &mut LineReader<R>,
+) -> io::Result<(Validator, Vec<(u64, HeldLine)>)> {
+    let mut held = Vec::new();
+    if config.spec != SpecChoice::Auto {
+        return Ok((Validator::new(config), held));
+    }
+    let mut scout = Validator::new(config.clone());
+    let mut bytes_held = 0;
+    while !scout.revision_settled() && bytes_held < SCOUTED_BYTES {
+        let Some((line_no, line)) = lines.next_line()? else {
+            break;
+        };
+        scout.push_line(line_no, line);
+        scout.take_diagnostics();
+        held.push((
+            line_no,
+            match line {
+                RawLine::Bytes(bytes) => {
+                    bytes_held += bytes.len() + 1;
+                    HeldLine::Bytes(bytes.to_vec())
+                }
+                RawLine::TooLong { bytes } => {
+                    bytes_held += 1;
+                    HeldLine::TooLong { bytes }
+                }
+            },
+        ));
+    }
+    Ok((Validator::new(config).with_revision_of(&scout), held))
+}
+
 fn check_reader_then<R: BufRead>(name: &str, reader: R, config: Config) -> io::Result<TraceReport> {
     let max_line = config.limits.max_line_bytes;
     let max_kept = config.limits.max_diagnostics;
-    let mut validator = Validator::new(config);
     let mut lines = LineReader::new(reader, max_line);
+    let (mut validator, held) = scout_revision(config, &mut lines)?;
     let mut report = TraceReport {
         name: name.to_owned(),
         revision: validator.revision().clone(),
@@ -540,13 +623,22 @@ fn check_reader_then<R: BufRead>(name: &str, reader: R, config: Config) -> io::R
         messages: 0,
         state: ClientState::new(),
     };
-    while let Some((line_no, line)) = lines.next_line()? {
+    let mut push = |line_no: u64, line: RawLine<'_>, report: &mut TraceReport| {
         report.lines = line_no;
         validator.push_line(line_no, line);
         for d in validator.take_diagnostics() {
             report.add(d, max_kept);
         }
         report.counts.merge(validator.take_not_kept());
+    };
+    for (line_no, line) in held {
+        match line {
+            HeldLine::Bytes(bytes) => push(line_no, RawLine::Bytes(&bytes), &mut report),
+            HeldLine::TooLong { bytes } => push(line_no, RawLine::TooLong { bytes }, &mut report),
+        }
+    }
+    while let Some((line_no, line)) = lines.next_line()? {
+        push(line_no, line, &mut report);
     }
     report.diagnostics.sort_by_key(|d| d.line);
     report.revision = validator.revision().clone();
@@ -659,12 +751,42 @@ mod tests {
                 answer(answers[1])
             );
             let report = check_reader("t", trace.as_bytes(), Config::default()).unwrap();
+            // The second advertises otherwise: the ambiguity is the client's.
             assert_eq!(
                 rules(&report),
-                vec![("CAP-VALUE", 2, "/params/clientCapabilities/plan")],
+                vec![
+                    ("INIT-CAPABILITIES-DIFFER", 2, "/params/clientCapabilities"),
+                    ("CAP-VALUE", 2, "/params/clientCapabilities/plan")
+                ],
                 "answers {answers:?}"
             );
         }
+    }
+
+    /// Without --spec, lines before the initialize answer are judged by the
+    /// revision the answer names: a batched initialize of a v2 trace is
+    /// v2's lifecycle warning, not v1's batch info; under a version no
+    /// revision defines, neither.
+    #[test]
+    fn lines_before_the_answer_are_judged_by_the_trace_revision() {
+        let trace = |version: u32| {
+            format!(
+                "[{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{{\"protocolVersion\":{version}}}}}]\n\
+                 {{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{\"protocolVersion\":{version}}}}}\n"
+            )
+        };
+        let check =
+            |version: u32| check_reader("t", trace(version).as_bytes(), Config::default()).unwrap();
+        assert_eq!(
+            rules(&check(2)),
+            vec![("ENV-BATCH-LIFECYCLE", 1, "/0/method")]
+        );
+        assert_eq!(check(2).revision.revision, Revision::V2);
+        assert_eq!(rules(&check(1)), vec![("ENV-BATCH", 1, "")]);
+        assert_eq!(
+            rules(&check(3)),
+            vec![("INIT-VERSION-UNKNOWN", 2, "/result/protocolVersion")]
+        );
     }
 
     /// Past the initialize requests whose capabilities are kept, the
