@@ -25,6 +25,7 @@ import topics_capability  # noqa: E402
 import topics_shape  # noqa: E402
 import topics_plans  # noqa: E402
 import topics_readings  # noqa: E402
+import topics_lifecycle  # noqa: E402
 
 TOPICS = [
     ("framing", topics_framing.framing),
@@ -37,6 +38,7 @@ TOPICS = [
     ("replacement", topics_plans.replacement),
     ("updates", topics_plans.updates),
     ("readings", topics_readings.readings),
+    ("lifecycle", topics_lifecycle.lifecycle),
 ]
 
 
