@@ -26,6 +26,7 @@ import topics_shape  # noqa: E402
 import topics_plans  # noqa: E402
 import topics_readings  # noqa: E402
 import topics_versions  # noqa: E402
+import topics_lifecycle  # noqa: E402
 
 TOPICS = [
     ("framing", topics_framing.framing),
@@ -39,6 +40,7 @@ TOPICS = [
     ("updates", topics_plans.updates),
     ("readings", topics_readings.readings),
     ("versions", topics_versions.versions),
+    ("lifecycle", topics_lifecycle.lifecycle),
 ]
 
 

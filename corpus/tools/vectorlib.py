@@ -355,14 +355,19 @@ class Case:
 
     def answer_initialize(self, id):
         version = self.rev.protocol_version
+        capabilities = {
+            "loadSession": True,
+            "promptCapabilities": {"image": False, "audio": False, "embeddedContext": True},
+        }
+        if version == 1:
+            # v1 offers session/resume and session/close only by capability
+            # (v2: baseline methods).
+            capabilities["sessionCapabilities"] = {"resume": {}, "close": {}}
         return self.agent_result(
             id,
             {
                 "protocolVersion": version,
-                "agentCapabilities": {
-                    "loadSession": True,
-                    "promptCapabilities": {"image": False, "audio": False, "embeddedContext": True},
-                },
+                "agentCapabilities": capabilities,
                 "agentInfo": {"name": "vector-agent", "version": "1.0.0"},
                 "authMethods": [],
             },

@@ -361,7 +361,7 @@ pub const ID_REUSE: Rule = Rule {
         document: docs::JSONRPC,
         section: "4. Request object (id)",
         text: "The Server MUST reply with the same value in the Response object if included. This member is used to correlate the context between the two objects.",
-        note: "No text forbids reusing an id. While two requests with the same id await their responses, an answer cannot be matched to one of them, so the suite warns about the ambiguity.",
+        note: "No text forbids reusing an id. While two requests with the same id await their responses, an answer cannot be matched to one of them, so the suite warns about the ambiguity. Not said when a line since the earlier request went unread at one of the checker's limits: it may have been that request's answer.",
     },
     revision_citations: &[],
 };

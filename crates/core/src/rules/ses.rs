@@ -277,6 +277,22 @@ pub const LOAD_NOT_ADVERTISED: Rule = Rule {
     revision_citations: &[],
 };
 
+pub const RESUME_NOT_ADVERTISED: Rule = Rule {
+    id: "SES-RESUME-NOT-ADVERTISED",
+    level: Level::Must,
+    basis: Basis::Text,
+    // v2 makes session/resume a baseline method ("Required (no capability marker)").
+    revisions: &[Revision::Draft202605, Revision::V1Schema117, Revision::V1],
+    summary: "No `session/resume` when the agent's initialize answer did not advertise `agentCapabilities.sessionCapabilities.resume`",
+    citation: Citation {
+        document: docs::SESSION_SETUP_V1,
+        section: "Resuming Sessions",
+        text: "If sessionCapabilities.resume is not present, the Agent does not support resuming sessions and Clients MUST NOT attempt to call session/resume.",
+        note: "`null` counts as not present (the schema: \"Omitted or `null` both mean the agent does not advertise support\"). Judged only when every reading of the answer says so, as SES-LOAD-NOT-ADVERTISED is: not when a member repeats with values that disagree or is not of its type, when the initialize answer was not read or not paired for certain, when initialize answers disagree, or when a line since the answer went unread.",
+    },
+    revision_citations: &[],
+};
+
 pub const SESSION_ID_REUSED: Rule = Rule {
     id: "SES-SESSION-ID-REUSED",
     level: Level::Must,
@@ -287,7 +303,7 @@ pub const SESSION_ID_REUSED: Rule = Rule {
         document: docs::SESSION_SETUP_V1,
         section: "Creating a Session",
         text: "The Agent MUST respond with a unique Session ID that identifies this conversation:",
-        note: "Judged when every reading of the answer names a session that an earlier session/new or session/fork answer, or an answered session/load or session/resume, established; not while a load of it is in flight (it may fail), nor after the client closed a session or a line went unread. The reference client shows the answered session afresh (the old conversation's plans are not the new one's).",
+        note: "Judged when every reading of the answer names a session that an earlier session/new or session/fork answer, or an answered session/load or session/resume, established; not while a load of it is in flight (it may fail), nor for a session whose session/close is in flight or was answered (the text does not say whether an id stays unique once its session is closed), nor after a session/close the suite cannot follow to its answer or a line went unread. The reference client shows the answered session afresh (the old conversation's plans are not the new one's).",
     },
     revision_citations: &[RevisionCitation {
         revision: Revision::V2,
@@ -295,7 +311,7 @@ pub const SESSION_ID_REUSED: Rule = Rule {
             document: docs::SESSION_SETUP_V2,
             section: "Creating a Session",
             text: "The Agent MUST respond with a unique Session ID that identifies this conversation:",
-            note: "Judged when every reading of the answer names a session that an earlier session/new or session/fork answer, or an answered session/resume, established; not while a resume of it is in flight, nor after the client closed a session or a line went unread. The reference client shows the answered session afresh.",
+            note: "Judged when every reading of the answer names a session that an earlier session/new or session/fork answer, or an answered session/resume, established; not while a resume of it is in flight, nor for a session whose session/close is in flight or was answered (the text does not say whether an id stays unique once its session is closed), nor after a session/close the suite cannot follow to its answer or a line went unread. The reference client shows the answered session afresh.",
         },
     }],
 };
@@ -313,6 +329,7 @@ pub const RULES: &[&Rule] = &[
     &PROMPT_BEFORE_SETUP,
     &REPLAY_COMPLETE,
     &LOAD_NOT_ADVERTISED,
+    &RESUME_NOT_ADVERTISED,
     &SESSION_ID_REUSED,
 ];
 
@@ -523,28 +540,92 @@ pub enum Offer {
     Unknown,
 }
 
-/// `agentCapabilities.loadSession` in a successful initialize `result`.
-pub fn load_session_offer(result: &RawValue) -> Offer {
-    if !result.get().trim_start().starts_with('{') {
-        return Offer::Unknown;
+/// What an agent's initialize answer advertises of the session methods a
+/// client may only call when offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offers {
+    /// `agentCapabilities.loadSession`.
+    pub load: Offer,
+    /// `agentCapabilities.sessionCapabilities.resume`.
+    pub resume: Offer,
+}
+
+impl Offers {
+    /// No answer read for certain: no client is judged.
+    pub const UNKNOWN: Offers = Offers {
+        load: Offer::Unknown,
+        resume: Offer::Unknown,
+    };
+}
+
+/// What a successful initialize `result` advertises, over every reading of
+/// its repeated members.
+pub fn session_offers(result: &RawValue) -> Offers {
+    Offers {
+        load: capability_offer(
+            result,
+            &["agentCapabilities"],
+            "loadSession",
+            |value| match value {
+                "true" => Some(true),
+                "false" => Some(false),
+                _ => None,
+            },
+        ),
+        // "Omitted or `null` both mean the agent does not advertise
+        // support. Supplying `{}` means the agent supports resuming."
+        resume: capability_offer(
+            result,
+            &["agentCapabilities", "sessionCapabilities"],
+            "resume",
+            |value| match value.as_bytes().first() {
+                Some(b'{') => Some(true),
+                _ if value == "null" => Some(false),
+                _ => None,
+            },
+        ),
     }
-    let capabilities = crate::trace::members_named(result.get(), "agentCapabilities");
-    let (mut offered, mut not_offered) = (false, capabilities.is_empty());
-    for capabilities in capabilities {
-        if !capabilities.get().trim_start().starts_with('{') {
-            return Offer::Unknown;
-        }
-        let values = crate::trace::members_named(capabilities.get(), "loadSession");
-        not_offered |= values.is_empty();
-        for value in values {
-            match value.get().trim() {
-                "true" => offered = true,
-                "false" => not_offered = true,
-                _ => return Offer::Unknown,
+}
+
+/// Whether `result` advertises the capability `leaf` under the objects
+/// `path`: an object on the path left out or `null` (below the result)
+/// leaves it out; `offered` reads the leaf's value (`None`: not of its
+/// type). Every value of a repeated member is a reading; readings that
+/// disagree, or any value not of its type, are [`Offer::Unknown`].
+fn capability_offer(
+    result: &RawValue,
+    path: &[&str],
+    leaf: &str,
+    offered: fn(&str) -> Option<bool>,
+) -> Offer {
+    let (mut yes, mut no) = (false, false);
+    let mut objects = vec![result];
+    for name in path.iter().copied().chain(std::iter::once(leaf)) {
+        let mut next = Vec::new();
+        for object in objects {
+            if !object.get().trim_start().starts_with('{') {
+                return Offer::Unknown;
+            }
+            let values = crate::trace::members_named(object.get(), name);
+            no |= values.is_empty();
+            for value in values {
+                let text = value.get().trim();
+                if name == leaf {
+                    match offered(text) {
+                        Some(true) => yes = true,
+                        Some(false) => no = true,
+                        None => return Offer::Unknown,
+                    }
+                } else if text == "null" && name != "agentCapabilities" {
+                    no = true;
+                } else {
+                    next.push(value);
+                }
             }
         }
+        objects = next;
     }
-    match (offered, not_offered) {
+    match (yes, no) {
         (true, false) => Offer::Offered,
         (false, true) => Offer::NotOffered,
         _ => Offer::Unknown,
@@ -562,6 +643,19 @@ pub fn load_not_advertised(answer_line: u64) -> Diagnostic {
     )
     .at("/method")
     .hint("call session/load only when the agent advertises loadSession; otherwise start a session with session/new")
+}
+
+/// A client's `session/resume` after an initialize answer (on
+/// `answer_line`) that did not advertise `sessionCapabilities.resume`.
+pub fn resume_not_advertised(answer_line: u64) -> Diagnostic {
+    Diagnostic::new(
+        &RESUME_NOT_ADVERTISED,
+        format!(
+            "session/resume, but the agent's initialize answer on line {answer_line} did not advertise `agentCapabilities.sessionCapabilities.resume`"
+        ),
+    )
+    .at("/method")
+    .hint("call session/resume only when the agent advertises sessionCapabilities.resume; otherwise start a session with session/new")
 }
 
 /// A session/new or session/fork answer naming a session already

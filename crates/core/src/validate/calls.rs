@@ -38,9 +38,7 @@ impl Validator {
                     self.line,
                     self.element,
                 );
-                if let Some(d) = env::request_outcome(&outcome, direction, &id, &method) {
-                    self.emit(d);
-                }
+                self.request_outcome(&outcome, direction, &id, &method);
                 // Even an untracked request is still checked for what it
                 // says; only what waits for its answer is not kept.
                 let call = Call::Request {
@@ -117,6 +115,26 @@ impl Validator {
         }
     }
 
+    /// What tracking a request found (ENV-ID-REUSE, TRACE-LIMIT). An id
+    /// reused after a line the checker's limits kept it from reading is not
+    /// the sender's: that line may have been the earlier request's answer.
+    fn request_outcome(
+        &mut self,
+        outcome: &RequestOutcome,
+        direction: Direction,
+        id: &jsonrpc::Id,
+        method: &str,
+    ) {
+        if let RequestOutcome::Reused { previous_line } = outcome {
+            if self.lost_at > *previous_line {
+                return;
+            }
+        }
+        if let Some(d) = env::request_outcome(outcome, direction, id, method) {
+            self.emit(d);
+        }
+    }
+
     /// A request or notification travelling in `direction`.
     fn call(&mut self, direction: Direction, method: &str, params: Option<&RawValue>, call: Call) {
         // What waits for an answer is kept only when the answer can be
@@ -176,23 +194,44 @@ impl Validator {
                 }
             }
             "session/close" => {
-                self.closed_any = true;
-                if awaits_answer {
-                    if let Some(session) = self.session_id(params, "/params") {
-                        self.close_requested(&session);
-                    }
-                }
+                let session = self.session_id(params, "/params");
+                self.close_requested(session.as_deref(), awaits_answer);
             }
             _ => {}
         }
     }
 
-    /// A session/close of `session` whose answer the suite will pair.
-    fn close_requested(&mut self, session: &str) {
-        if self.closing.len() < self.config.limits.max_outstanding_requests {
-            self.closing
-                .insert((self.line, self.element), session.to_owned());
+    /// A session/close of `session` (`None`: it names none);
+    /// `awaits_answer`: a request whose answer the suite will pair. A close
+    /// the suite cannot follow to its answer may have closed any session.
+    fn close_requested(&mut self, session: Option<&str>, awaits_answer: bool) {
+        match session {
+            Some(session)
+                if awaits_answer
+                    && self.closing.len() < self.config.limits.max_outstanding_requests =>
+            {
+                self.closing
+                    .insert((self.line, self.element), session.to_owned());
+            }
+            _ => self.closed_any = true,
         }
+    }
+
+    /// An answered session/close of `session`: the client shows it no
+    /// more, and what the validator knew of its turns and replays ends with
+    /// it ("the agent MUST cancel any ongoing work ... and then free up any
+    /// resources associated with the session"), so none of it judges a
+    /// later session that takes the id.
+    fn closed(&mut self, session: &str) {
+        if let Some(index) = self.state.forget_session(session) {
+            self.forgot_session(index);
+        }
+        let turns = &mut self.turns;
+        turns.running.remove(session);
+        turns.cancelling.remove(session);
+        turns.cancel_ended.remove(session);
+        turns.replayed.remove(session);
+        turns.replay_ends.remove(session);
     }
 
     /// SES-BEFORE-INIT for a client's `method`, when it is a session method
@@ -211,22 +250,33 @@ impl Validator {
         }
     }
 
-    /// SES-LOAD-NOT-ADVERTISED for a client's `method`: a session/load the
-    /// agent's initialize answer did not advertise, in every reading (no
-    /// line since that answer unread or unpaired: it may have been another
-    /// initialize's answer).
+    /// SES-LOAD-NOT-ADVERTISED and SES-RESUME-NOT-ADVERTISED for a client's
+    /// `method`: a session/load or session/resume the agent's initialize
+    /// answer did not advertise, in every reading (no line since that
+    /// answer unread or unpaired: it may have been another initialize's
+    /// answer).
     fn setup_advertised(&mut self, method: &str) {
-        let (offer, answer_line) = self.load_offer;
-        if method == "session/load"
-            && offer == ses::Offer::NotOffered
+        let (offers, answer_line) = self.load_offer;
+        let (offer, rule, diagnostic): (_, _, fn(u64) -> crate::diag::Diagnostic) = match method {
+            "session/load" => (
+                offers.load,
+                &ses::LOAD_NOT_ADVERTISED,
+                ses::load_not_advertised,
+            ),
+            "session/resume" => (
+                offers.resume,
+                &ses::RESUME_NOT_ADVERTISED,
+                ses::resume_not_advertised,
+            ),
+            _ => return,
+        };
+        if offer == ses::Offer::NotOffered
             && self.handshake == Handshake::Answered
             && !self.methods_differ
             && self.lost_at.max(self.garbled_at) < answer_line
-            && ses::LOAD_NOT_ADVERTISED
-                .revisions
-                .contains(&self.revision.revision)
+            && rule.revisions.contains(&self.revision.revision)
         {
-            self.emit(ses::load_not_advertised(answer_line));
+            self.emit(diagnostic(answer_line));
         }
     }
 
@@ -238,6 +288,9 @@ impl Validator {
         let replays = method == "session/load"
             || (!self.revision.revision.spelling().legacy_plan && replay_from);
         let at = (self.line, self.element);
+        if replays {
+            self.forget_deltas(session);
+        }
         match (awaits_answer, replays) {
             (true, true) => {
                 if !self.turns.replaying.insert(limit, at, session) {
@@ -279,6 +332,17 @@ impl Validator {
             // A load whose answer is not tracked may be the one that loads
             // it: no failure of another takes the session back.
             self.loaded_provisionally.remove(session);
+        }
+    }
+
+    /// A replay of `session` was asked for: FULL-DELTA's memory of its
+    /// plans does not span it (the replay restates older lists).
+    fn forget_deltas(&mut self, session: &str) {
+        let track =
+            (self.state.session_index(session)).and_then(|index| self.tracks.get_mut(index));
+        if let Some(track) = track {
+            let freed = track.forget_deltas();
+            self.state_bytes -= freed.min(self.state_bytes);
         }
     }
 
@@ -423,8 +487,10 @@ impl Validator {
         let reused = |session: &String| {
             self.is_established(session) && !self.loaded_provisionally.contains_key(session)
         };
+        // A session whose close is in flight may be closed already.
+        let closing = |session: &String| self.closing.values().any(|closed| closed == session);
         if certain && !sessions.is_empty() && sessions.iter().all(reused) {
-            if !self.closed_any && self.lost_at == 0 {
+            if !self.closed_any && self.lost_at == 0 && !sessions.iter().any(closing) {
                 self.emit(ses::session_id_reused(method, &sessions[0]));
             }
             if let [session] = sessions {
@@ -546,9 +612,7 @@ impl Validator {
                 // close leaves it open.
                 if let Some(session) = self.closing.remove(&request) {
                     if error.is_none() {
-                        if let Some(index) = self.state.forget_session(&session) {
-                            self.forgot_session(index);
-                        }
+                        self.closed(&session);
                     }
                 }
             }

@@ -223,11 +223,11 @@ impl Validator {
         // An agent that answers two initializes differently, or an answer
         // read as one of several requests, leaves loadSession unknown.
         let offer = match (read_as, result) {
-            (ReadAs::TheRequest, Some(result)) => ses::load_session_offer(result),
-            _ => ses::Offer::Unknown,
+            (ReadAs::TheRequest, Some(result)) => ses::session_offers(result),
+            _ => ses::Offers::UNKNOWN,
         };
         self.load_offer = if self.handshake == Handshake::Answered && offer != self.load_offer.0 {
-            (ses::Offer::Unknown, self.line)
+            (ses::Offers::UNKNOWN, self.line)
         } else {
             (offer, self.line)
         };
@@ -323,7 +323,7 @@ impl Validator {
             (_, Some(at), Some(_)) => {
                 self.initialize_answered(at, result, error, ReadAs::TheRequest);
                 // Which request it answers is a guess.
-                self.load_offer.0 = ses::Offer::Unknown;
+                self.load_offer.0 = ses::Offers::UNKNOWN;
             }
             // The initialize itself may be a line not read: the revision is
             // the one its answer names, and what the client advertised is

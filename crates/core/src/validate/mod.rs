@@ -16,6 +16,8 @@ mod files;
 mod framing;
 mod handshake;
 mod head;
+#[cfg(test)]
+mod lifecycle_tests;
 mod session;
 mod turns;
 mod updates;
@@ -91,13 +93,15 @@ pub struct Validator {
     plan_capability: cap::Advertised,
     /// What the agent's initialize answer says of `loadSession`, and the
     /// line of that answer (SES-LOAD-NOT-ADVERTISED).
-    load_offer: (ses::Offer, u64),
+    load_offer: (ses::Offers, u64),
     /// While the readings of a line whose `method` repeats with values that
     /// differ are read: a rule on what the client may call judges no
     /// reading, since another reading calls something else.
     methods_differ: bool,
-    /// Whether the client sent a `session/close`: an agent may then give a
-    /// closed session's id to a new one (SES-SESSION-ID-REUSED).
+    /// Whether the client sent a `session/close` the suite cannot follow to
+    /// its answer (it names no session, or its answer is not tracked): any
+    /// session may be closed, and an agent may give a closed session's id
+    /// to a new one (SES-SESSION-ID-REUSED).
     closed_any: bool,
     /// What the validator keeps per session beyond what the client shows,
     /// by the session's index in `state`: opened and forgotten with it (a
@@ -168,7 +172,7 @@ impl Validator {
             revision_unknown: false,
             revision_unknown_said: false,
             plan_capability: cap::Advertised::No,
-            load_offer: (ses::Offer::Unknown, 0),
+            load_offer: (ses::Offers::UNKNOWN, 0),
             methods_differ: false,
             closed_any: false,
             tracks: Vec::new(),

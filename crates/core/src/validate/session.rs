@@ -160,6 +160,22 @@ impl SessionTrack {
         self.legacy.bytes + self.plans.iter().map(|plan| plan.bytes).sum::<usize>()
     }
 
+    /// Forget what FULL-DELTA remembers of every plan (a replay restates
+    /// the session from its start, so an entry an earlier update left out
+    /// may come back in it unchanged): the bytes freed.
+    pub fn forget_deltas(&mut self) -> usize {
+        let mut freed = 0;
+        for plan in std::iter::once(&mut self.legacy).chain(self.plans.iter_mut()) {
+            let held = plan.suspicion.bytes();
+            if held > 0 || !plan.suspicion.is_empty() {
+                plan.bytes -= held.min(plan.bytes);
+                freed += held;
+                plan.suspicion = Suspicion::default();
+            }
+        }
+        freed
+    }
+
     pub fn forget_removal(&mut self, id: &str) {
         let Some(removals) = &mut self.removals else {
             return;
