@@ -27,6 +27,7 @@ import topics_plans  # noqa: E402
 import topics_readings  # noqa: E402
 import topics_versions  # noqa: E402
 import topics_lifecycle  # noqa: E402
+import topics_replaystate  # noqa: E402
 
 TOPICS = [
     ("framing", topics_framing.framing),
@@ -41,6 +42,7 @@ TOPICS = [
     ("readings", topics_readings.readings),
     ("versions", topics_versions.versions),
     ("lifecycle", topics_lifecycle.lifecycle),
+    ("replaystate", topics_replaystate.replaystate),
 ]
 
 

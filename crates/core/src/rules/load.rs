@@ -1,9 +1,12 @@
 //! LOAD-*: a loaded session's replay against the live session it replays.
 //!
-//! These compare two connections (the live session, then a fresh connection
-//! that calls `session/load`, or under v2 `session/resume` with
-//! `replayFrom: {"type": "start"}`), so only `acp-plan agent` decides them; a
-//! single trace can never trigger them.
+//! `acp-plan agent` compares two connections (the live session, then a
+//! fresh connection that calls `session/load`, or under v2 `session/resume`
+//! with `replayFrom: {"type": "start"}`). `check` decides LOAD-REPLAY-STATE
+//! when one connection holds both: the client keeps what it showed, so a
+//! replay there can only change it by restating other plans (or removing
+//! one); a plan left out changes nothing it shows, so LOAD-REPLAY-MISSING
+//! stays with `acp-plan agent`.
 
 use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
@@ -72,6 +75,28 @@ pub fn compare_replay(
     live: &SessionPlans,
     replay: &SessionPlans,
 ) -> Vec<Diagnostic> {
+    compare(session, live, replay, false)
+}
+
+/// [`compare_replay`] for a replay on the connection the session lived on:
+/// `before` is what the client showed when the replay was asked for,
+/// `after` what it shows when the replay ends. The client keeps `before`,
+/// so a plan `after` lacks is one the replay removed: an error, not an
+/// omission.
+pub fn compare_replay_on_same_connection(
+    session: &str,
+    before: &SessionPlans,
+    after: &SessionPlans,
+) -> Vec<Diagnostic> {
+    compare(session, before, after, true)
+}
+
+fn compare(
+    session: &str,
+    live: &SessionPlans,
+    replay: &SessionPlans,
+    same_connection: bool,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let shown = |plans: &SessionPlans| plans.to_json();
     let (live_json, replay_json) = (shown(live), shown(replay));
@@ -81,6 +106,13 @@ pub fn compare_replay(
             Diagnostic::new(
                 &REPLAY_STATE,
                 "the replay shows a legacy plan, but the live session ended without one",
+            )
+            .hint("replay the plan updates the session actually sent"),
+        ),
+        (_, serde_json::Value::Null) if same_connection => out.push(
+            Diagnostic::new(
+                &REPLAY_STATE,
+                "the replay leaves the client without the legacy plan the live session ended with",
             )
             .hint("replay the plan updates the session actually sent"),
         ),
@@ -106,6 +138,14 @@ pub fn compare_replay(
     }
     for (id, view) in &live.plans {
         match replay.plans.get(id) {
+            None if same_connection => out.push(
+                Diagnostic::new(
+                    &REPLAY_STATE,
+                    format!("the replay removes plan `{}`, which the live session ended with", crate::text::shorten(id, 80)),
+                )
+                .plan(id)
+                .hint("replay the session's `plan_removed` only where the session removed the plan, and its later updates after it"),
+            ),
             None => out.push(
                 Diagnostic::new(
                     &REPLAY_MISSING,

@@ -38,16 +38,18 @@ pub fn trace_rules() -> impl Iterator<Item = &'static Rule> {
     TRACE_FAMILIES.into_iter().flatten().copied()
 }
 
-/// The trace rules one trace can trigger on its own: all but `LOAD-*`,
-/// which compare a live session with its replay on another connection (only
-/// `acp-plan agent` decides them).
+/// The trace rules one trace can trigger on its own: all but
+/// LOAD-REPLAY-MISSING, a plan a replay leaves out, which only shows when
+/// the replay is on another connection than the live session (only
+/// `acp-plan agent` decides it; `check` decides LOAD-REPLAY-STATE when one
+/// connection holds both).
 pub fn single_trace_rules() -> impl Iterator<Item = &'static Rule> {
     trace_rules().filter(|r| decided_by_one_trace(r))
 }
 
 /// Whether one trace is enough to decide `rule` (see [`single_trace_rules`]).
 pub fn decided_by_one_trace(rule: &Rule) -> bool {
-    !load::RULES.contains(&rule)
+    rule.id != load::REPLAY_MISSING.id
 }
 
 /// Look a trace rule up by id.

@@ -174,8 +174,12 @@ impl Validator {
                 // for by one of them keeps updates unjudged, and a marker is
                 // owed only when every reading asks.
                 let (asks, quiet) = replay_readings(params);
+                // LOAD-REPLAY-STATE judges only a replay of one session, from
+                // the start in every reading.
+                let from_start =
+                    (method == "session/load" || replay_from_start(params)) && sessions.len() == 1;
                 for session in sessions {
-                    self.load(method, &session, asks, awaits_answer);
+                    self.load(method, &session, asks, from_start, awaits_answer);
                     if asks && quiet && awaits_answer {
                         let at = (self.line, self.element);
                         let limit = self.config.limits.max_outstanding_requests;
@@ -232,6 +236,7 @@ impl Validator {
         turns.cancel_ended.remove(session);
         turns.replayed.remove(session);
         turns.replay_ends.remove(session);
+        self.replay_unjudged(session);
     }
 
     /// SES-BEFORE-INIT for a client's `method`, when it is a session method
@@ -283,13 +288,25 @@ impl Validator {
     /// A `session/load` or `session/resume` of `session`; `replay_from`:
     /// its params ask for a replay (a `replayFrom` that is not null);
     /// `awaits_answer`: a request whose answer the suite will pair.
-    fn load(&mut self, method: &str, session: &str, replay_from: bool, awaits_answer: bool) {
+    fn load(
+        &mut self,
+        method: &str,
+        session: &str,
+        replay_from: bool,
+        from_start: bool,
+        awaits_answer: bool,
+    ) {
         let limit = self.config.limits.max_outstanding_requests;
         let replays = method == "session/load"
             || (!self.revision.revision.spelling().legacy_plan && replay_from);
         let at = (self.line, self.element);
         if replays {
             self.forget_deltas(session);
+            if from_start {
+                self.remember_before_replay(session, at, awaits_answer);
+            } else {
+                self.replay_unjudged(session);
+            }
         }
         match (awaits_answer, replays) {
             (true, true) => {
@@ -369,6 +386,7 @@ impl Validator {
             let limit = self.config.limits.max_outstanding_requests;
             Turns::bounded(&mut self.turns.running, limit, Key::new(session), self.line);
         }
+        self.replay_interrupted(session);
         // A new prompt starts a new turn: what ended before is over.
         if !self.turns.replayed.is_empty() {
             self.turns.replayed.remove(session);
@@ -484,6 +502,9 @@ impl Validator {
     /// fail). The client shows the answered session afresh: it is a new
     /// conversation, and the old one's plans are not its plans.
     fn new_session_answered(&mut self, method: &str, sessions: &[String], certain: bool) {
+        let born_here = method == "session/new"
+            && certain
+            && matches!(sessions, [session] if !self.is_established(session));
         let reused = |session: &String| {
             self.is_established(session) && !self.loaded_provisionally.contains_key(session)
         };
@@ -501,6 +522,9 @@ impl Validator {
         }
         for session in sessions {
             self.opened_by_answer(session);
+        }
+        if born_here {
+            self.born_here(&sessions[0]);
         }
     }
 
@@ -586,6 +610,7 @@ impl Validator {
                         Turns::bounded(&mut self.turns.replayed, limit, session, self.line);
                     }
                 }
+                self.replay_answered(request, error.is_some());
                 if let Some(session) = self.loading.remove(&request) {
                     let last = match self.loaded_provisionally.get_mut(&session) {
                         // Loaded: established, whatever its other loads say.
@@ -734,6 +759,23 @@ fn replay_readings(params: Option<&RawValue>) -> (bool, bool) {
     let asks = values.iter().any(|value| value.get() != "null");
     let quiet = values.iter().any(|value| value.get() == "null");
     (asks, quiet)
+}
+
+/// Whether every reading of `replayFrom` in `params` asks for a replay
+/// from the start (schema 1.20.0 v2 `ReplayFromStart`: `{"type": "start"}`;
+/// other cursors replay part of the conversation).
+fn replay_from_start(params: Option<&RawValue>) -> bool {
+    let values = params.map_or_else(Vec::new, |p| {
+        crate::trace::members_named(p.get(), "replayFrom")
+    });
+    !values.is_empty()
+        && values.iter().all(|value| {
+            let types = crate::trace::members_named(value.get(), "type");
+            !types.is_empty()
+                && types
+                    .iter()
+                    .all(|t| serde_json::from_str::<String>(t.get()).is_ok_and(|t| t == "start"))
+        })
 }
 
 /// `sessionId` of a params or result object (the last, if it repeats).

@@ -18,6 +18,7 @@ mod handshake;
 mod head;
 #[cfg(test)]
 mod lifecycle_tests;
+mod replay_state;
 mod session;
 mod turns;
 mod updates;

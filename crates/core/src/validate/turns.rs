@@ -29,6 +29,9 @@ pub(super) struct Turns {
     /// v2: what each session showed at its last replay_complete, the end
     /// of its replay (later updates are live).
     pub replay_ends: FoldMap<Key, crate::state::SessionPlans>,
+    /// What sessions showed when a replay of them on this connection was
+    /// asked for (LOAD-REPLAY-STATE).
+    pub replay_copies: super::replay_state::ReplayCopies,
     /// Sessions whose replay was answered, until their next prompt: the answer's line.
     pub replayed: FoldMap<Key, u64>,
     /// session/prompt requests in flight.

@@ -268,6 +268,7 @@ impl Validator {
         match (unmarked, pending.first()) {
             (Some(&at), _) => {
                 Turns::bounded(&mut self.turns.replay_marked, limit, at, self.line);
+                self.replay_marked_for_state(at, index);
                 if let Some(plans) = index.and_then(|index| self.state.session_at(index)) {
                     let plans = plans.clone();
                     Turns::bounded(&mut self.turns.replay_ends, limit, Key::new(session), plans);
