@@ -180,7 +180,7 @@ def receive_message(store, sent, direction, message):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "vectors")
-    tally = {"conformant": [0, 0], "not_conformant": [0, 0]}
+    tally = {"conformant": [0, 0], "not_conformant": [0, 0], "incomplete": [0, 0]}
     skipped = 0
     mismatches = []
     for path in sorted(glob.glob(os.path.join(root, "*", "*.json"))):
@@ -201,6 +201,8 @@ def main():
     print(f"conformant cases: {tally['conformant'][0]}/{tally['conformant'][1]} states match")
     print(f"not_conformant cases: {tally['not_conformant'][0]}/{tally['not_conformant'][1]} states match "
           "(this store does not validate)")
+    print(f"incomplete cases: {tally['incomplete'][0]}/{tally['incomplete'][1]} states match "
+          "(the trace's revision is unknown to the checker)")
     print(f"skipped: {skipped} (checker limits)")
     for m in mismatches:
         print(f"MISMATCH {m}")

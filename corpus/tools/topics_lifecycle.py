@@ -12,7 +12,7 @@ session) are tested in crates/core/src/validate/lifecycle_tests.rs."""
 
 from vectorlib import (
     Case, SESSION, SESSION_2, SESSION_SAVED, CWD, SESSION_SETUP, PROMPT_TURN, V2,
-    steps3, entries_plan, chunk, notification, line, RULES,
+    steps3, entries_plan, chunk, notification, line, session_update, RULES,
 )
 
 
@@ -401,6 +401,170 @@ def lifecycle(rev):
     c.expect("FULL-DELTA", c.update(SESSION, entries_plan(rev, steps3("completed", "in_progress"))),
              "/params/update/entries/2" if rev.legacy else "/params/update/plan/entries/2")
     end_prompt(c, p, SESSION)
+
+    # ---- SES-LOAD-V2: v2 removed session/load ("Use session/resume with replayFrom")
+    def load_message(c, session=SESSION_SAVED):
+        return c.client_message("session/load", {"sessionId": session, "cwd": CWD, "mcpServers": []})
+
+    def replayed_load(c, at, id, session=SESSION_SAVED):
+        """The agent answers the load at `at` as a load: it replays a plan, then answers (not judged)."""
+        c.open(session)
+        c.update(session, entries_plan(rev, steps3("completed", "in_progress")))
+        c.agent_result(id, {})
+        p = c.prompt(session, "Continue")
+        c.update(session, entries_plan(rev, steps3("completed", "completed", "in_progress")))
+        end_prompt(c, p, session)
+
+    if v2:
+        c = case("ses-load-v2",
+                 "v2: the client calls session/load, which v2 removed (\"Use session/resume with replayFrom\"): the "
+                 "client's breach. The agent that answers it and replays the session is not judged on that.",
+                 docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        loading = load_message(c)
+        at = c.c2a(loading)
+        c.expect("SES-LOAD-V2", at, "/method")
+        replayed_load(c, at, loading["id"])
+
+        c = case("ses-load-v2-bare",
+                 "v2, a bare trace line: the client's session/load of the session it already shows (the agent "
+                 "restates its plan and answers): the client's breach, by its method alone.",
+                 docs=[(SESSION_SETUP, "Resuming Sessions")])
+        p = c.start()
+        c.update(SESSION, entries_plan(rev, steps3("in_progress")))
+        end_prompt(c, p, SESSION)
+        loading = load_message(c, SESSION)
+        at = bare(c, loading)
+        c.expect("SES-LOAD-V2", at, "/method")
+        c.update(SESSION, entries_plan(rev, steps3("in_progress")))
+        result(c, loading["id"], {})
+
+        c = case("ses-load-v2-method-escaped",
+                 "v2: the client writes `method` twice, \"session/load\" and \"session\\/load\" (the same value): one "
+                 "reading, a session/load (the repeat is said once).",
+                 docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        loading = load_message(c)
+        text = line(loading).replace('"method":"session/load"', '"method":"session/load","method":"session\\/load"')
+        at = c.raw("client_to_agent", text)
+        c.expect("ENV-DUPLICATE-KEY", at, "/method")
+        c.expect("SES-LOAD-V2", at, "/method")
+        replayed_load(c, at, loading["id"])
+
+        c = case("ses-load-v2-method-repeated",
+                 "Near miss, v2: the client writes `method` twice, \"session/load\" then \"session/resume\" (with "
+                 "replayFrom): one reading is v2's own replay, so the client is not judged on the removed method "
+                 "(the repeat is said once).",
+                 near_miss=["SES-LOAD-V2"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        message = c.client_message("session/resume", {"sessionId": SESSION_SAVED, "cwd": CWD, "mcpServers": [],
+                                                      "replayFrom": {"type": "start"}})
+        text = line(message).replace('"method":"session/resume"', '"method":"session/load","method":"session/resume"')
+        at = c.raw("client_to_agent", text)
+        c.expect("ENV-DUPLICATE-KEY", at, "/method")
+        c.open(SESSION_SAVED)
+        c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+        answer_load(c, message["id"])
+
+        c = case("ses-load-v2-resume-replay-from",
+                 "Near miss, v2: the client replays the session as v2 says, session/resume with "
+                 "`\"replayFrom\": {\"type\": \"start\"}`.",
+                 near_miss=["SES-LOAD-V2"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        l = load(c)
+        c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+        answer_load(c, l)
+
+        c = case("ses-load-v2-after-an-unread-line",
+                 "Near miss, v2: a line the suite cannot read comes after the initialize answer (it may have been "
+                 "another initialize answer, of another version), then the client's session/load: the revision is "
+                 "not v2 for certain, so the client is not judged.",
+                 near_miss=["SES-LOAD-V2"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        c.expect("ENV-JSON", c.raw("agent_to_client", '{"jsonrpc":"2.0","id":'), "")
+        loading = load_message(c)
+        at = c.c2a(loading)
+        replayed_load(c, at, loading["id"])
+    else:
+        c = case("ses-load-v1-advertised",
+                 "Near miss: the agent advertises `loadSession: true` and the client calls session/load, as v1 "
+                 "allows (only v2 removed it).",
+                 near_miss=["SES-LOAD-V2", "SES-LOAD-NOT-ADVERTISED"], docs=[(SESSION_SETUP, "Loading Sessions")])
+        c.initialize()
+        l = load(c)
+        c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+        answer_load(c, l)
+
+    # ---- a replay_complete whose members repeat: counted once per message
+    if rev is V2:
+        def resume_from_start(c):
+            l = load(c)
+            c.update(SESSION_SAVED, entries_plan(rev, steps3("completed", "in_progress")))
+            return l
+
+        marker = '{"sessionUpdate":"replay_complete","sessionUpdate":"replay_complete"}'
+        escaped = '{"sessionUpdate":"replay_complete","sessionUpdate":"replay_\\u0063omplete"}'
+        for slug, update, how in [
+            ("repeated", marker, "`sessionUpdate` written twice with the same value"),
+            ("repeated-escaped", escaped, "`sessionUpdate` written twice, once with an escape (the same value)"),
+        ]:
+            for bare_marker in (False, True):
+                tail = "-bare" if bare_marker else ""
+                c = case(f"ses-replay-complete-{slug}{tail}",
+                         f"Near miss, v2: the replay ends with one replay_complete whose {how}"
+                         + (", as a bare line" if bare_marker else "")
+                         + ": one reading, one marker, not a second one (the repeat is said once).",
+                         near_miss=["SES-REPLAY-COMPLETE"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+                c.initialize()
+                l = resume_from_start(c)
+                text = line(session_update(SESSION_SAVED, {"sessionUpdate": "@@"})).replace('{"sessionUpdate":"@@"}', update)
+                at = c.record(text) if bare_marker else c.raw("agent_to_client", text)
+                c.expect("ENV-DUPLICATE-KEY", at, "/params/update/sessionUpdate")
+                c.agent_result(l, {})
+
+        c = case("ses-replay-complete-repeated-update",
+                 "Near miss, v2: the marker's `update` is written twice, each a replay_complete with a different "
+                 "`_meta`: two readings, both the same session's marker, so one marker.",
+                 near_miss=["SES-REPLAY-COMPLETE"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        l = resume_from_start(c)
+        text = line(session_update(SESSION_SAVED, "@@")).replace(
+            '"update":"@@"',
+            '"update":{"sessionUpdate":"replay_complete","_meta":{"n":1}},'
+            '"update":{"sessionUpdate":"replay_complete","_meta":{"n":2}}')
+        at = c.raw("agent_to_client", text)
+        c.expect("ENV-DUPLICATE-KEY", at, "/params/update")
+        c.agent_result(l, {})
+
+        c = case("ses-replay-complete-maybe",
+                 "Near miss, v2: `sessionUpdate` is written twice, replay_complete and agent_message_chunk: the "
+                 "agent may or may not have ended the replay, so neither a missing marker nor a second one is "
+                 "judged (the repeat is said once).",
+                 near_miss=["SES-REPLAY-COMPLETE"], docs=[(SESSION_SETUP, "Resuming Sessions")])
+        c.initialize()
+        l = resume_from_start(c)
+        text = line(session_update(SESSION_SAVED, {"sessionUpdate": "@@", "content": {"type": "text", "text": "x"}}))
+        text = text.replace('"sessionUpdate":"@@"', '"sessionUpdate":"replay_complete","sessionUpdate":"agent_message_chunk"')
+        at = c.raw("agent_to_client", text)
+        c.expect("ENV-DUPLICATE-KEY", at, "/params/update/sessionUpdate")
+        c.agent_result(l, {})
+
+        for bare_marker in (False, True):
+            tail = "-bare" if bare_marker else ""
+            c = case("ses-replay-complete-repeated-then-again" + tail,
+                     "v2: one replay_complete with `sessionUpdate` written twice (one marker), then a second "
+                     "replay_complete" + (" as a bare line" if bare_marker else "") + " before the answer: exactly once "
+                     "is due, so the second is the agent's breach.",
+                     docs=[(SESSION_SETUP, "Resuming Sessions")])
+            c.initialize()
+            l = resume_from_start(c)
+            text = line(session_update(SESSION_SAVED, {"sessionUpdate": "@@"})).replace('{"sessionUpdate":"@@"}', marker)
+            at = c.raw("agent_to_client", text)
+            c.expect("ENV-DUPLICATE-KEY", at, "/params/update/sessionUpdate")
+            again = line(session_update(SESSION_SAVED, {"sessionUpdate": "replay_complete"}))
+            at = c.record(again) if bare_marker else c.raw("agent_to_client", again)
+            c.expect("SES-REPLAY-COMPLETE", at, "/params/update/sessionUpdate")
+            c.agent_result(l, {})
 
     return ("Lifecycle: bare variants of close and failed initialize, prompts batched with session setup, "
             "session capabilities, what a close ends, FULL-DELTA across a replay.", cases)

@@ -2,7 +2,9 @@
 revision defines (or none) leaves only what every revision requires
 (INIT-VERSION-UNKNOWN, the check incomplete); an initialize request without
 protocolVersion (INIT-CLIENT-VERSION); a second initialize that advertises
-otherwise (INIT-CAPABILITIES-DIFFER, the ambiguity said once); a byte order
+otherwise (INIT-CAPABILITIES-DIFFER, the ambiguity said once); a repeated
+protocolVersion, each value a reading (answers whose readings negotiate
+different revisions leave the revision unknown); a byte order
 mark at the start of a trace file (TRACE-BOM on a bare trace, nothing before
 an envelope)."""
 
@@ -110,6 +112,70 @@ def versions(rev):
     c.update(SESSION, legacy(steps3()) if rev.legacy else items(rev, "plan-1", steps3()))
     c.end_turn(p)
 
+    # ---- a repeated protocolVersion: each value is a reading
+    own = rev.protocol_version
+    other = 2 if own == 1 else 1
+
+    def repeated_answer(c, id, first, second):
+        """The agent's initialize answer giving `protocolVersion` twice, as
+        written (`first` then `second`)."""
+        text = line({"jsonrpc": "2.0", "id": id,
+                     "result": {"protocolVersion": 0, "agentCapabilities": {"loadSession": True}, "authMethods": []}})
+        text = text.replace('"protocolVersion":0', f'"protocolVersion":{first},"protocolVersion":{second}', 1)
+        return c.raw("agent_to_client", text)
+
+    def revision_judges(c):
+        """An update the revision judges: a legacy `plan` is v2's CAP-LEGACY-V2."""
+        if rev.legacy:
+            c.update(SESSION, legacy(steps3()))
+        else:
+            c.expect("CAP-LEGACY-V2", c.a2c(session_update(SESSION, legacy(steps3()))), "/params/update/sessionUpdate")
+
+    for first, second, slug, why in [
+        (own, other, "own-then-other", f"{own} then {other}"),
+        (other, own, "other-then-own", f"{other} then {own}"),
+        (own, 3, "own-then-unknown", f"{own} then 3, a version no revision defines"),
+        (own, '"' + str(own) + '"', "own-then-a-string", f"{own} then the string \"{own}\", which names no version"),
+    ]:
+        c = case(f"init-version-repeated-{slug}",
+                 f"The initialize answer gives protocolVersion twice ({why}): each value is a reading, and the "
+                 "readings negotiate different revisions, so the revision is unknown (the check incomplete); the "
+                 "repeat is named once against the agent, and updates that one revision allows and another forbids "
+                 "are judged by none.",
+                 detect=True, near_miss=["CAP-PLAN-OPS", "CAP-LEGACY-V2", "SES-PROTOCOL-VERSION"],
+                 docs=[(INITIALIZATION, "Protocol version"), (RFC8259, "4. Objects")])
+        init = initialize_request(c, own, capabilities={})
+        repeated_answer(c, init, first, second)
+        c.expect("ENV-DUPLICATE-KEY", c.last, VERSION)
+        c.expect("INIT-VERSION-UNKNOWN", c.last, VERSION)
+        p = session_and_prompt(c)
+        updates_that_split_the_revisions(c)
+        c.end_turn(p)
+
+    c = case("init-version-repeated-one-value-spelled-otherwise",
+             f"The initialize answer gives protocolVersion twice with one JSON value ({own} and {own}.0): one reading, "
+             "so the revision is known and judges; only the repeat is named.",
+             detect=True, near_miss=["INIT-VERSION-UNKNOWN", "SES-PROTOCOL-VERSION"],
+             docs=[(INITIALIZATION, "Protocol version"), (RFC8259, "4. Objects")])
+    init = initialize_request(c, own, capabilities={})
+    repeated_answer(c, init, own, f"{own}.0")
+    c.expect("ENV-DUPLICATE-KEY", c.last, VERSION)
+    p = session_and_prompt(c)
+    revision_judges(c)
+    c.end_turn(p)
+
+    c = case("init-version-repeated-with-spec-given",
+             f"The initialize answer gives protocolVersion twice ({other} then {own}) and the revision is given "
+             "(--spec): the user's choice wins, every rule of that revision judges, and nothing is incomplete.",
+             near_miss=["INIT-VERSION-UNKNOWN", "SES-PROTOCOL-VERSION"],
+             docs=[(INITIALIZATION, "Protocol version"), (RFC8259, "4. Objects")])
+    init = initialize_request(c, own, capabilities={})
+    repeated_answer(c, init, other, own)
+    c.expect("ENV-DUPLICATE-KEY", c.last, VERSION)
+    p = session_and_prompt(c)
+    revision_judges(c)
+    c.end_turn(p)
+
     # ---- lines before the initialize answer belong to the trace's revision
     c = case("init-batch-before-the-answer-detected",
              "Without --spec, an initialize sent in a batch before any answer is judged by the revision its answer "
@@ -178,6 +244,22 @@ def versions(rev):
     c.answer_initialize(request["id"])
     p = session_and_prompt(c)
     c.end_turn(p)
+
+    for second, slug, why in [(other, "differ", f"{own} then {other}"), ("null", "null", f"{own} then null")]:
+        c = case(f"init-client-version-repeated-{slug}",
+                 f"The initialize request gives protocolVersion twice ({why}): every reading includes the member, so "
+                 "INIT-CLIENT-VERSION judges none of them; only the repeat is named, against the client. The agent's "
+                 "answer names one version, and the trace is judged by it.",
+                 detect=True, near_miss=["INIT-CLIENT-VERSION", "INIT-VERSION-UNKNOWN"],
+                 docs=[(INITIALIZATION, "Version Negotiation"), (RFC8259, "4. Objects")])
+        request = c.client_message("initialize", {"protocolVersion": own, "clientCapabilities": {}})
+        text = line(request).replace(f'"protocolVersion":{own}', f'"protocolVersion":{own},"protocolVersion":{second}', 1)
+        c.raw("client_to_agent", text)
+        c.expect("ENV-DUPLICATE-KEY", c.last, "/params/protocolVersion")
+        answer(c, request["id"], own)
+        p = session_and_prompt(c)
+        revision_judges(c)
+        c.end_turn(p)
 
     c = case("init-client-version-a-string",
              "protocolVersion sent as a string: the request includes a version (of the wrong type); "

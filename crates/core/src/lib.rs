@@ -1,7 +1,9 @@
 //! acp-plan-conformance: a conformance suite for the plan messages of the
 //! Agent Client Protocol (ACP): the legacy `plan` update, Plan Operations
 //! (`plan_update`, `plan_removed`) and the client capability that gates
-//! them, under the revisions `draft-2026-05`, `v1` and `v2`. Every error is
+//! them, judged by the newest official schema release (`v1` and `v2`:
+//! schema 1.20.0) with the earlier texts selectable (`draft-2026-05`,
+//! `v1-1.17`, `v2-1.17`). Every error is
 //! backed by a MUST of the spec, cited verbatim.
 //!
 //! # Gate an agent from `cargo test`

@@ -258,16 +258,30 @@ impl Renderer {
             }
             Op::LoadSession { session, replay } => {
                 let id = self.client_id();
-                let params = json!({
-                    "sessionId": session_name(*session),
+                let name = session_name(*session);
+                let mut params = json!({
+                    "sessionId": name,
                     "cwd": "/work",
                     "mcpServers": [],
                 });
-                let message = request(&id, "session/load", params);
+                let spelling = self.revision.spelling();
+                // v2 has no session/load ("Use session/resume with
+                // `replayFrom`"): a replay from the start is its load.
+                let method = if spelling.legacy_plan {
+                    "session/load"
+                } else {
+                    params["replayFrom"] = json!({"type": "start"});
+                    "session/resume"
+                };
+                let message = request(&id, method, params);
                 self.push(out, Direction::ClientToAgent, message);
                 for update in replay {
                     let update = self.session_update(update);
-                    self.push_update(out, &session_name(*session), update);
+                    self.push_update(out, &name, update);
+                }
+                if spelling.replay_complete {
+                    let marker = json!({"sessionUpdate": "replay_complete"});
+                    self.push_update(out, &name, marker);
                 }
                 self.push(out, Direction::AgentToClient, response(&id, json!({})));
             }

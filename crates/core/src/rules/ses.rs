@@ -277,6 +277,21 @@ pub const LOAD_NOT_ADVERTISED: Rule = Rule {
     revision_citations: &[],
 };
 
+pub const LOAD_IN_V2: Rule = Rule {
+    id: "SES-LOAD-V2",
+    level: Level::Must,
+    basis: Basis::Text,
+    revisions: crate::catalog::V2_ONLY,
+    summary: "No `session/load` under protocol v2 (use `session/resume` with `replayFrom`)",
+    citation: Citation {
+        document: docs::INITIALIZATION_V2,
+        section: "Protocol version",
+        text: "Clients and Agents MUST agree on a protocol version and act according to its specification.",
+        note: "v2 has no session/load (\"Migrating to v2\": session/load is \"Removed. Use session/resume with \"replayFrom\": { \"type\": \"start\" }\"), so a client that calls it under protocol v2 acts by another version's specification. Judged only when the revision is v2 for certain (an initialize was answered and no line went unread since the answer, with or without --spec) and every reading of the line's `method` is session/load. The agent that answers it, or replays for it, is not judged on that.",
+    },
+    revision_citations: &[],
+};
+
 pub const RESUME_NOT_ADVERTISED: Rule = Rule {
     id: "SES-RESUME-NOT-ADVERTISED",
     level: Level::Must,
@@ -331,6 +346,7 @@ pub const RULES: &[&Rule] = &[
     &LOAD_NOT_ADVERTISED,
     &RESUME_NOT_ADVERTISED,
     &SESSION_ID_REUSED,
+    &LOAD_IN_V2,
 ];
 
 /// A successful initialize result without a protocolVersion the suite can
@@ -643,6 +659,16 @@ pub fn load_not_advertised(answer_line: u64) -> Diagnostic {
     )
     .at("/method")
     .hint("call session/load only when the agent advertises loadSession; otherwise start a session with session/new")
+}
+
+/// A client's `session/load` under protocol v2, which removed it.
+pub fn load_in_v2() -> Diagnostic {
+    Diagnostic::new(
+        &LOAD_IN_V2,
+        "session/load under protocol v2, which removed it",
+    )
+    .at("/method")
+    .hint("call session/resume with \"replayFrom\": {\"type\": \"start\"} to replay a session under v2")
 }
 
 /// A client's `session/resume` after an initialize answer (on

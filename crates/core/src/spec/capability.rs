@@ -227,6 +227,18 @@ pub fn read_protocol_version(result: Option<&RawValue>) -> Result<u64, VersionFa
     Err(fault)
 }
 
+/// Whether the values of a repeated `protocolVersion` in an `initialize`
+/// result negotiate different versions (read as [`read_protocol_version`]
+/// reads each, so `2` and `2.0` are one; a value that names no version
+/// differs from one that does): each value is a reading, so no one
+/// revision is the handshake's.
+pub fn protocol_versions_disagree(result: Option<&RawValue>) -> bool {
+    let values = result.map_or_else(Vec::new, |r| all_members(r.get(), "protocolVersion"));
+    let mut readings = values.iter().map(|v| protocol_version(v.get()).ok());
+    let first = readings.next();
+    readings.any(|version| Some(version) != first)
+}
+
 /// One `protocolVersion` value, as [`read_protocol_version`] reads it.
 fn protocol_version(text: &str) -> Result<u64, VersionFault<'_>> {
     if !matches!(text.as_bytes().first(), Some(b'-' | b'0'..=b'9')) {
@@ -434,6 +446,24 @@ mod tests {
             choose_revision(SpecChoice::Fixed(Revision::V2), draft, Some(1)).revision,
             Revision::V2
         );
+    }
+
+    #[test]
+    fn repeated_protocol_versions_disagree_by_what_they_negotiate() {
+        let disagree = |result: &str| {
+            let raw: Box<RawValue> = serde_json::from_str(result).unwrap();
+            protocol_versions_disagree(Some(&raw))
+        };
+        assert!(disagree(r#"{"protocolVersion":1,"protocolVersion":2}"#));
+        assert!(disagree(r#"{"protocolVersion":2,"protocolVersion":3}"#));
+        assert!(disagree(r#"{"protocolVersion":1,"protocolVersion":"1"}"#));
+        // One JSON value, spelled twice: one reading.
+        assert!(!disagree(
+            r#"{"protocolVersion":2,"protocolVersion":2.0e0}"#
+        ));
+        assert!(!disagree(r#"{"protocolVersion":1}"#));
+        assert!(!disagree(r#"{}"#));
+        assert!(!protocol_versions_disagree(None));
     }
 
     #[test]

@@ -156,6 +156,7 @@ impl Validator {
         }
         self.before_init(method);
         self.setup_advertised(method);
+        self.load_in_v2(method);
         match method {
             "initialize" => self.initialize_requested(params),
             "session/load" | "session/resume" => {
@@ -282,6 +283,22 @@ impl Validator {
             && rule.revisions.contains(&self.revision.revision)
         {
             self.emit(diagnostic(answer_line));
+        }
+    }
+
+    /// SES-LOAD-V2 for a client's `method`: a session/load under v2 for
+    /// certain and in every reading of the line's `method`. The rule rests
+    /// on the version the two sides agreed on, so an initialize must have
+    /// been answered, with no line unread since (it may have been another
+    /// answer, of another version), even when `--spec` names the revision.
+    fn load_in_v2(&mut self, method: &str) {
+        if method == "session/load"
+            && self.handshake == Handshake::Answered
+            && self.lost_at.max(self.garbled_at) < self.load_offer.1
+            && !self.methods_differ
+            && ses::LOAD_IN_V2.revisions.contains(&self.revision.revision)
+        {
+            self.emit(ses::load_in_v2());
         }
     }
 

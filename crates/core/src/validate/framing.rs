@@ -362,7 +362,10 @@ impl Validator {
         }
         let messages = self.messages;
         let methods = crate::trace::members_named(text, "method");
-        self.methods_differ = methods.iter().any(|m| m.get() != methods[0].get());
+        // By value: `"session/load"` and `"session\/load"` are one method.
+        self.methods_differ = methods
+            .iter()
+            .any(|m| !crate::trace::same_json_value(m.get(), methods[0].get()));
         // Read one at a time (a hostile line costs one reading at a time).
         let max_depth = self.config.limits.max_depth;
         let complete = crate::trace::each_top_level_reading(text, |reading| {

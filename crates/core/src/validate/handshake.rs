@@ -248,8 +248,13 @@ impl Validator {
                 None
             }
         };
-        self.revision = capability::choose_revision(self.config.spec, keys, negotiated);
-        self.settle_unknown_revision(negotiated, result);
+        // Each value of a repeated `protocolVersion` is a reading; where
+        // they negotiate different versions, no one revision is this
+        // answer's.
+        let disagree = capability::protocol_versions_disagree(result);
+        let reading = negotiated.filter(|_| !disagree);
+        self.revision = capability::choose_revision(self.config.spec, keys, reading);
+        self.settle_unknown_revision(negotiated, disagree, result);
         let (advertised, diagnostics) = cap::read_advertisement(&keys, self.revision.revision);
         let renegotiated = self.handshake == Handshake::Answered;
         self.handshake = Handshake::Answered;
@@ -278,15 +283,32 @@ impl Validator {
 
     /// Whether the revision just chosen is a text of the version `negotiated`
     /// by the answer `result`: under `--spec auto`, a version no revision
-    /// defines (or none) leaves only the rules that decide alike under every
-    /// revision (INIT-VERSION-UNKNOWN, said once on the connection). A revision given by
-    /// `--spec` is the user's choice, and judges all.
-    fn settle_unknown_revision(&mut self, negotiated: Option<u64>, result: Option<&RawValue>) {
-        let unknown =
-            self.config.spec == SpecChoice::Auto && !capability::is_known_version(negotiated);
+    /// defines (or none), or readings of the answer that `disagree` on the
+    /// version, leave only the rules that decide alike under every
+    /// revision (INIT-VERSION-UNKNOWN, said once on the connection). A
+    /// revision given by `--spec` is the user's choice, and judges all.
+    fn settle_unknown_revision(
+        &mut self,
+        negotiated: Option<u64>,
+        disagree: bool,
+        result: Option<&RawValue>,
+    ) {
+        let unknown = self.config.spec == SpecChoice::Auto
+            && (disagree || !capability::is_known_version(negotiated));
+        if unknown && disagree {
+            self.revision.reason = "the initialize answer's readings negotiate different protocol \
+                                    versions; only what every revision requires is checked"
+                .to_owned();
+        }
         if unknown && !self.revision_unknown_said {
             self.revision_unknown_said = true;
             let (why, pointer) = match negotiated {
+                _ if disagree => (
+                    "the initialize answer gives its protocol version more than once, and its readings \
+                     negotiate different versions (the agent's repeat), so no one revision is the handshake's"
+                        .to_owned(),
+                    "/result/protocolVersion",
+                ),
                 Some(version) => (
                     format!("the initialize answer negotiates protocolVersion {version}, which no revision the suite knows defines"),
                     "/result/protocolVersion",
@@ -342,7 +364,8 @@ impl Validator {
                     );
                 }
                 self.revision = choice;
-                self.settle_unknown_revision(Some(version), result);
+                let disagree = capability::protocol_versions_disagree(result);
+                self.settle_unknown_revision(Some(version), disagree, result);
                 self.plan_capability = cap::Advertised::Ambiguous;
                 self.handshake = Handshake::Answered;
             }

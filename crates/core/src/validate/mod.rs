@@ -99,6 +99,10 @@ pub struct Validator {
     /// differ are read: a rule on what the client may call judges no
     /// reading, since another reading calls something else.
     methods_differ: bool,
+    /// While the distinct readings of one `session/update` are read: the
+    /// `replay_complete` markers they hold (session, and where the client
+    /// shows it), counted once for the message, not once per reading.
+    reading_markers: Option<Vec<(String, Option<usize>)>>,
     /// Whether the client sent a `session/close` the suite cannot follow to
     /// its answer (it names no session, or its answer is not tracked): any
     /// session may be closed, and an agent may give a closed session's id
@@ -175,6 +179,7 @@ impl Validator {
             plan_capability: cap::Advertised::No,
             load_offer: (ses::Offers::UNKNOWN, 0),
             methods_differ: false,
+            reading_markers: None,
             closed_any: false,
             tracks: Vec::new(),
             recent_session: None,

@@ -149,7 +149,10 @@ impl Validator {
             }
         }
         if kind == "replay_complete" && revision.spelling().replay_complete {
-            self.replay_complete(session, index);
+            match &mut self.reading_markers {
+                Some(markers) => markers.push((session.to_owned(), index)),
+                None => self.replay_complete(session, index),
+            }
         }
         if !shape::PLAN_KINDS.contains(&kind) {
             return true;
@@ -230,20 +233,50 @@ impl Validator {
             ));
         }
         let before = self.diagnostics.len();
-        // Read one at a time: only the last is kept, to be applied.
+        // Readings are told apart by value (`each_reading`): a member
+        // repeated with equal values is one reading, read once and applied
+        // like a message without repeats. Of several, each is checked (one
+        // at a time, keeping the first until a second comes and the last,
+        // to be applied); the markers they hold are counted once, below.
+        let mut first: Option<Box<RawValue>> = None;
         let mut last: Option<Box<RawValue>> = None;
+        let mut readings = 0usize;
         let mut every_reading_applies = true;
+        self.reading_markers = Some(Vec::new());
         let complete = crate::trace::each_reading(params.get(), |text| {
-            if let Ok(reading) = RawValue::from_string(text.to_owned()) {
-                every_reading_applies &= self.session_update_reading(Some(&reading), false);
-                last = Some(reading);
+            let Ok(reading) = RawValue::from_string(text.to_owned()) else {
+                return;
+            };
+            readings += 1;
+            if readings == 1 {
+                first = Some(reading);
+                return;
             }
+            if let Some(first) = first.take() {
+                every_reading_applies &= self.session_update_reading(Some(&first), false);
+            }
+            every_reading_applies &= self.session_update_reading(Some(&reading), false);
+            last = Some(reading);
         });
-        if !complete && last.is_some() {
-            self.emit(env::readings_cut("/params"));
-        }
-        if let (true, true, Some(last)) = (complete, every_reading_applies, &last) {
-            self.session_update_reading(Some(last), true);
+        if let (true, Some(only)) = (complete, &first) {
+            self.reading_markers = None;
+            self.session_update_reading(Some(only), true);
+        } else {
+            if let Some(only) = &first {
+                every_reading_applies &= self.session_update_reading(Some(only), false);
+                last = first;
+            }
+            let markers = self.reading_markers.take().unwrap_or_default();
+            self.markers_of_readings(markers, readings);
+            if !complete && last.is_some() {
+                self.emit(env::readings_cut("/params"));
+            }
+            if let (true, true, Some(last)) = (complete, every_reading_applies, &last) {
+                // Its marker, if any, was counted with the others.
+                self.reading_markers = Some(Vec::new());
+                self.session_update_reading(Some(last), true);
+                self.reading_markers = None;
+            }
         }
         // Each reading finds most things again: keep one of each.
         let mut kept: Vec<Diagnostic> = Vec::new();
@@ -253,6 +286,28 @@ impl Validator {
             }
         }
         self.diagnostics.extend(kept);
+    }
+
+    /// The `replay_complete` markers of the distinct readings (`readings`
+    /// of them) of one `session/update`: one marker when every reading is
+    /// the marker of the same session. Where only some are, or of different
+    /// sessions, the agent may or may not have ended a replay: the resumes
+    /// in flight for those sessions neither owe nor forbid a marker.
+    fn markers_of_readings(&mut self, markers: Vec<(String, Option<usize>)>, readings: usize) {
+        let Some((session, index)) = markers.first() else {
+            return;
+        };
+        if markers.len() == readings && markers.iter().all(|(s, _)| s == session) {
+            let (session, index) = (session.clone(), *index);
+            self.replay_complete(&session, index);
+            return;
+        }
+        let limit = self.config.limits.max_outstanding_requests;
+        for (session, _) in &markers {
+            for at in self.turns.replaying.all_for(session) {
+                Turns::bounded(&mut self.turns.replay_optional, limit, at, ());
+            }
+        }
     }
 
     /// v2 `replay_complete` for `session` (shown at `index`): the end of the
