@@ -76,7 +76,10 @@ const READINGS_MAX_BYTES: usize = 64 * 1024;
 pub fn check_with(data: &[u8], config: Config) -> Checked {
     let limits = config.limits.clone();
     let lines = split_lines(data);
-    let mut validator = Validator::new(config.clone());
+    // Judged as `check_reader` judges it: the lines before the `initialize`
+    // answer by the revision the trace turns out to have.
+    let mut validator = crate::validate::validator_for_trace(data, config.clone())
+        .map_err(|e| Broken(format!("reading from memory failed: {e}")))?;
     // Small reads: the streamed report must not depend on how input arrives.
     let mut reader = LineReader::new(BufReader::with_capacity(5, data), limits.max_line_bytes);
     let mut all = Vec::new();

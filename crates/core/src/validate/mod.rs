@@ -575,6 +575,15 @@ enum HeldLine {
     TooLong { bytes: u64 },
 }
 
+/// The validator [`check_reader`] judges the trace in `data` with: the
+/// same read ahead to the `initialize` answer (see [`scout_revision`]),
+/// for checks that then feed the lines themselves (the `stream` fuzz
+/// invariant compares the two).
+pub(crate) fn validator_for_trace(data: &[u8], config: Config) -> io::Result<Validator> {
+    let mut lines = LineReader::new(data, config.limits.max_line_bytes);
+    Ok(scout_revision(config, &mut lines)?.0)
+}
+
 /// Most bytes of a trace's first lines read ahead to find the revision
 /// its `initialize` answer names (a handshake is a few lines).
 const SCOUTED_BYTES: usize = 256 * 1024;
