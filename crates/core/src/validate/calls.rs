@@ -262,7 +262,7 @@ impl Validator {
     /// answer unread or unpaired: it may have been another initialize's
     /// answer).
     fn setup_advertised(&mut self, method: &str) {
-        let (offers, answer_line) = self.load_offer;
+        let (offers, answer_line) = self.session_offers;
         let (offer, rule, diagnostic): (_, _, fn(u64) -> crate::diag::Diagnostic) = match method {
             "session/load" => (
                 offers.load,
@@ -277,13 +277,21 @@ impl Validator {
             _ => return,
         };
         if offer == ses::Offer::NotOffered
-            && self.handshake == Handshake::Answered
-            && !self.methods_differ
-            && self.lost_at.max(self.garbled_at) < answer_line
+            && self.judges_client_call()
             && rule.revisions.contains(&self.revision.revision)
         {
             self.emit(diagnostic(answer_line));
         }
+    }
+
+    /// Whether a rule on which methods the client may call judges this
+    /// line: an initialize was answered, no line since that answer went
+    /// unread or unpaired (it may have been another initialize's answer),
+    /// and every reading of the line calls the same method.
+    fn judges_client_call(&self) -> bool {
+        self.handshake == Handshake::Answered
+            && self.lost_at.max(self.garbled_at) < self.session_offers.1
+            && !self.methods_differ
     }
 
     /// SES-LOAD-V2 for a client's `method`: a session/load under v2 for
@@ -293,9 +301,7 @@ impl Validator {
     /// answer, of another version), even when `--spec` names the revision.
     fn load_in_v2(&mut self, method: &str) {
         if method == "session/load"
-            && self.handshake == Handshake::Answered
-            && self.lost_at.max(self.garbled_at) < self.load_offer.1
-            && !self.methods_differ
+            && self.judges_client_call()
             && ses::LOAD_IN_V2.revisions.contains(&self.revision.revision)
         {
             self.emit(ses::load_in_v2());

@@ -226,11 +226,12 @@ impl Validator {
             (ReadAs::TheRequest, Some(result)) => ses::session_offers(result),
             _ => ses::Offers::UNKNOWN,
         };
-        self.load_offer = if self.handshake == Handshake::Answered && offer != self.load_offer.0 {
-            (ses::Offers::UNKNOWN, self.line)
-        } else {
-            (offer, self.line)
-        };
+        self.session_offers =
+            if self.handshake == Handshake::Answered && offer != self.session_offers.0 {
+                (ses::Offers::UNKNOWN, self.line)
+            } else {
+                (offer, self.line)
+            };
         // A second initialize: the connection stays initialized
         // whatever its answer. One whose capabilities were not kept
         // changes nothing.
@@ -345,7 +346,7 @@ impl Validator {
             (_, Some(at), Some(_)) => {
                 self.initialize_answered(at, result, error, ReadAs::TheRequest);
                 // Which request it answers is a guess.
-                self.load_offer.0 = ses::Offers::UNKNOWN;
+                self.session_offers.0 = ses::Offers::UNKNOWN;
             }
             // The initialize itself may be a line not read: the revision is
             // the one its answer names, and what the client advertised is

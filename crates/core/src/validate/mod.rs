@@ -92,9 +92,10 @@ pub struct Validator {
     /// INIT-VERSION-UNKNOWN was said (once per connection).
     revision_unknown_said: bool,
     plan_capability: cap::Advertised,
-    /// What the agent's initialize answer says of `loadSession`, and the
-    /// line of that answer (SES-LOAD-NOT-ADVERTISED).
-    load_offer: (ses::Offers, u64),
+    /// What the agent's initialize answer says of `loadSession` and
+    /// `sessionCapabilities.resume`, and the line of that answer
+    /// (SES-LOAD-NOT-ADVERTISED, SES-RESUME-NOT-ADVERTISED, SES-LOAD-V2).
+    session_offers: (ses::Offers, u64),
     /// While the readings of a line whose `method` repeats with values that
     /// differ are read: a rule on what the client may call judges no
     /// reading, since another reading calls something else.
@@ -177,7 +178,7 @@ impl Validator {
             revision_unknown: false,
             revision_unknown_said: false,
             plan_capability: cap::Advertised::No,
-            load_offer: (ses::Offers::UNKNOWN, 0),
+            session_offers: (ses::Offers::UNKNOWN, 0),
             methods_differ: false,
             reading_markers: None,
             closed_any: false,
