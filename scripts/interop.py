@@ -630,8 +630,26 @@ def code_kind(kind):
     return "`%s`" % base + (" (" + note if marked else "")
 
 
-def render(results):
+def rechecked(scenario, expected):
+    """What `acp-plan check` says of a kept transcript today that the run did not: the errors
+    against the agent (by the transcript's sender) when the run counted none. The suite's rules
+    move after a run (a new release, a fixed verdict); `cargo test` keeps expected.json current,
+    so the document shows the verdict of today beside the one of the run."""
+    known = expected.get(scenario.get("trace") or "")
+    if not known or scenario["errors"]:
+        return None
+    trace = os.path.join(ROOT, scenario["trace"])
+    errors = [(rule, line) for rule, severity, line in known["diagnostics"]
+              if severity == "error" and sender(trace, line) != "client_to_agent"]
+    if not errors:
+        return None
+    return known["spec"], errors
+
+
+def render(results, expected=None):
     rows = results["rows"]
+    if expected is None:
+        expected = json.load(open(EXPECTED)) if os.path.exists(EXPECTED) else {}
     lines = [
         "# Interop matrix: real ACP agents and their plan messages",
         "",
@@ -660,7 +678,8 @@ def render(results):
             if run.get("error"):
                 counts["could not run"] = counts.get("could not run", 0) + 1
             for s in run["scenarios"]:
-                counts[s["result"]] = counts.get(s["result"], 0) + 1
+                result = "fail" if rechecked(s, expected) else s["result"]
+                counts[result] = counts.get(result, 0) + 1
             for d in run["diagnostics"]:
                 if d.get("sender") == "client_to_agent":
                     continue  # the client's own message (other-revision-key): not the agent's
@@ -673,7 +692,15 @@ def render(results):
             capability_honoured(r),
             ", ".join("%d %s" % (n, k.replace("_", " ")) for k, n in sorted(counts.items())),
             ", ".join("%s ×%d" % (k, n) for k, n in sorted(diags.items())) or "none"))
-    lines += ["", "## What the runs show", ""] + findings(rows) + ["", "## Per agent", ""]
+    changed = ["%s %s %s %s (judged by `--spec %s`): %s" % (
+        r["agent"], r["version"], run["name"], s["name"], now[0],
+        ", ".join("`%s` (error) at line %d" % e for e in now[1]))
+        for r in rows if r["status"] == "ran" for run in r["runs"] for s in run["scenarios"]
+        for now in [rechecked(s, expected)] if now]
+    lines += ["", "## What the runs show", ""] + findings(rows)
+    lines += ["- Verdicts that changed since the run (the rules moved; `acp-plan check` re-judges "
+              "the kept transcript): %s." % ("; ".join(changed) or "none")]
+    lines += ["", "## Per agent", ""]
     for r in rows:
         lines.append("### %s %s" % (r["label"], r["version"]))
         lines.append("")
@@ -693,8 +720,11 @@ def render(results):
                 lines.append("| %s | — | **could not run** | — | — | — | %s |" % (label, md(run["error"])))
             for s in run["scenarios"]:
                 trace = "[%s](../%s)" % (s["name"], s["trace"]) if s.get("trace") else s["name"]
+                now = rechecked(s, expected)
+                result = s["result"] if not now else "%s in the run; **fail** re-checked (%s)" % (
+                    s["result"], ", ".join("`%s` line %d" % e for e in now[1]))
                 lines.append("| %s | %s | %s | %s | %d | %d | %s |" % (
-                    label, trace, s["result"], ", ".join("`%s`" % k for k in s["plan_messages"]) or "none",
+                    label, trace, result, ", ".join("`%s`" % k for k in s["plan_messages"]) or "none",
                     s["errors"], s["warnings"], md(s.get("reason") or "")))
         diags = [(run["name"], d) for run in r["runs"] for d in run["diagnostics"]]
         if diags:
@@ -808,7 +838,10 @@ def recheck():
     with open(EXPECTED, "w") as fh:
         json.dump(expected, fh, indent=1)
         fh.write("\n")
-    log("%d of %d transcripts changed; wrote %s" % (changed, len(expected), os.path.relpath(EXPECTED, ROOT)))
+    with open(DOC, "w") as fh:
+        fh.write(render(load_results(), expected))
+    log("%d of %d transcripts changed; wrote %s and %s" % (
+        changed, len(expected), os.path.relpath(EXPECTED, ROOT), os.path.relpath(DOC, ROOT)))
     return 0
 
 
