@@ -11,7 +11,7 @@ that applies, `--format json`, `--out` transcripts), re-checks each transcript w
   docs/interop.md                 the table generated from docs/interop.json
   corpus/traces/interop/*.jsonl   the transcripts, large payloads no rule reads trimmed
   corpus/traces/interop/expected.json   what `acp-plan check` reports on each of them, which
-                                  `cargo test` keeps (tests/cli.rs)
+                                  `cargo test` keeps (conformance/tests/suite/cli.rs)
 
 Usage:
   scripts/interop.py [ROW...]        run the rows (default: all), then regenerate the documents

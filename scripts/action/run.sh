@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The shell steps of the GitHub Action (action.yml at the repository root).
 # They live here, not inline in the YAML, so that tests run them locally
-# (conformance/tests/action.rs) against fake-agent scripts and corpus traces.
+# (conformance/tests/suite/action.rs) against fake-agent scripts and corpus traces.
 #
 #   run.sh version   print `version=X.Y.Z` (the cache key of the install)
 #   run.sh install   cargo install acp-plan from the action's own checkout,

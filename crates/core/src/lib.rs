@@ -58,7 +58,7 @@
 //! diagnostics ([`diag`]) → reports ([`report`]). The live modes
 //! ([`live`]) feed the same validator from a running agent. Every layer may
 //! read the leaf text helpers ([`text`]) and, above [`spec`], the rule
-//! vocabulary ([`catalog`]); `tests/layers.rs` keeps the imports one way.
+//! vocabulary ([`catalog`]); `tests/suite/layers.rs` keeps the imports one way.
 //!
 //! The `acp-plan` command lives in the `acp-plan` package (`conformance/`),
 //! the checker of tool-call plans in `acp-plan-dag` (`crates/dag/`).

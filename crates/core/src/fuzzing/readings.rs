@@ -8,7 +8,7 @@
 //!   repeated (the verdict may blame whoever caused the ambiguity).
 //! - Escaping characters of strings (`"a"` as `"\u0061"`) changes nothing.
 //!
-//! Used by the `stream` fuzz target and by `tests/properties.rs`. Traces are
+//! Used by the `stream` fuzz target and by `tests/suite/properties.rs`. Traces are
 //! envelopes (the direction of every line is then known).
 
 use super::{ensure, Checked};

@@ -1,7 +1,7 @@
 //! The shared trace generator: a model of protocol operations, rendered into
 //! traces whose diagnostics are known in advance.
 //!
-//! One model serves three users: the property tests (`tests/properties.rs`),
+//! One model serves three users: the property tests (`tests/suite/properties.rs`),
 //! the `structured` fuzz target (the model derives `arbitrary::Arbitrary`
 //! behind the crate feature `arbitrary`), and `acp-plan gen` / the
 //! benchmarks ([`synthetic`](mod@synthetic)).

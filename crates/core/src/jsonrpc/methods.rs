@@ -4,7 +4,7 @@ use super::Direction;
 
 /// The direction of every method the official schemas define (all
 /// vendored releases, v1 and v2, stable and unstable), from their `x-side`:
-/// `None` for a method either side may send. `tests/schema_agreement.rs`
+/// `None` for a method either side may send. `tests/suite/schema_agreement.rs`
 /// checks it against each vendored schema.
 pub const METHODS: &[(&str, Option<Direction>)] = &[
     ("initialize", Some(Direction::ClientToAgent)),

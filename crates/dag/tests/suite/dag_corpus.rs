@@ -72,7 +72,7 @@ fn snapshot_name(fixture: &str) -> String {
 
 fn snapshot_settings() -> insta::Settings {
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../../../snapshots/dag");
+    settings.set_snapshot_path("../../../../snapshots/dag");
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     settings

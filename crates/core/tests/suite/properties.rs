@@ -20,7 +20,7 @@
 //!
 //! Every block runs the workspace's one case count (`PROPTEST_CASES`, set
 //! in `.cargo/config.toml`); set the variable to run more (e.g.
-//! `PROPTEST_CASES=5000 cargo test --test properties`).
+//! `PROPTEST_CASES=5000 cargo test -p acp-plan-conformance --test suite -- properties::`).
 //! Failing inputs are saved to `proptest-regressions/properties.txt` and
 //! replayed first on every run: commit that file.
 

@@ -3,7 +3,7 @@
 //! catalog, and hostile input. Runs from the repository root so that file
 //! names in reports are repository-relative.
 
-mod common;
+use crate::common;
 
 use common::{acp_plan, acp_plan_with_stdin, status, stderr, stdout};
 use serde_json::Value;
@@ -146,7 +146,7 @@ fn json_document_has_the_documented_fields() {
         Some("conformant" | "not_conformant")
     ));
     assert_eq!(document["spec"], "v1");
-    let lines: Vec<&str> = include_str!("../../corpus/examples/broken.jsonl")
+    let lines: Vec<&str> = include_str!("../../../corpus/examples/broken.jsonl")
         .lines()
         .collect();
     let diagnostics = document["diagnostics"].as_array().expect("array");
@@ -462,7 +462,7 @@ fn rules_json_lists_every_rule_once_with_its_fields() {
 
 fn snapshot(name: &str, command: &[&str], text: &str) {
     let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path("../../snapshots/cli");
+    settings.set_snapshot_path("../../../snapshots/cli");
     settings.set_prepend_module_to_snapshot(false);
     settings.set_omit_expression(true);
     settings.set_description(format!("acp-plan {}", command.join(" ")));

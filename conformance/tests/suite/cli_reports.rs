@@ -2,7 +2,7 @@
 //! baseline workflow (write, pass, ratchet, expire), run from the repository
 //! root as CI would.
 
-mod common;
+use crate::common;
 
 use common::{acp_plan, status, stderr, stdout};
 use std::path::{Path, PathBuf};

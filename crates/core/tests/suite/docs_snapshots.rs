@@ -58,7 +58,7 @@ fn human_report_of_every_docs_fixture() {
         let traces = std::slice::from_ref(&report);
         let human = report::human::render(&report::Run::new(traces, options));
         let mut settings = insta::Settings::clone_current();
-        settings.set_snapshot_path(format!("../../../snapshots/docs/{revision}"));
+        settings.set_snapshot_path(format!("../../../../snapshots/docs/{revision}"));
         settings.set_prepend_module_to_snapshot(false);
         settings.set_description(format!("acp-plan check --show-state {fixture}"));
         settings.set_omit_expression(true);

@@ -50,7 +50,7 @@ fn render(format: Format, run: &Run<'_>) -> String {
 
 fn snapshot(name: &str, text: &str) {
     insta::with_settings!({
-        snapshot_path => "../../../snapshots/reports",
+        snapshot_path => "../../../../snapshots/reports",
         prepend_module_to_snapshot => false,
         omit_expression => true,
     }, {

@@ -1,7 +1,7 @@
 //! `acp-plan dag` as users run it: exit statuses, the graph alone on
 //! standard output, companion files, usage errors.
 
-mod common;
+use crate::common;
 
 use common::{acp_plan, repo_root, stdout};
 

@@ -2,7 +2,7 @@
 //! verbatim in the excerpt of its document (`corpus/spec/excerpts/`), or, for
 //! the suite's own documents, in the README. The suite's notes are apart.
 
-mod common;
+use crate::common;
 
 use acp_plan_conformance::catalog::{docs, Citation, Level, Rule};
 use acp_plan_dag::rules::every_rule as catalog;

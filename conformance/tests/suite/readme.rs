@@ -2,7 +2,7 @@
 //! starts with `$ acp-plan ARGS...` (run from the repository root), then the
 //! exact standard output; the README says the exit status is 1.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
