@@ -104,6 +104,9 @@ pub struct Validator {
     /// `replay_complete` markers they hold (session, and where the client
     /// shows it), counted once for the message, not once per reading.
     reading_markers: Option<Vec<(String, Option<usize>)>>,
+    /// While the readings of a line that repeats a top-level member are
+    /// read: the readings of a response, paired once the line is read.
+    response_readings: Option<calls::ResponseReadings>,
     /// Whether the client sent a `session/close` the suite cannot follow to
     /// its answer (it names no session, or its answer is not tracked): any
     /// session may be closed, and an agent may give a closed session's id
@@ -181,6 +184,7 @@ impl Validator {
             session_offers: (ses::Offers::UNKNOWN, 0),
             methods_differ: false,
             reading_markers: None,
+            response_readings: None,
             closed_any: false,
             tracks: Vec::new(),
             recent_session: None,
