@@ -240,5 +240,107 @@ def readings2(rev):
     c.expect("ENV-DUPLICATE-KEY", c.last, "/result")
     c.expect("SES-SESSION-ID-REUSED", c.last, "/result/sessionId")
 
+    # ---- one session/update read more than one way changes the state once
+    idle = {"sessionUpdate": "state_update", "state": "idle", "stopReason": "cancelled"}
+
+    def update_twice(c, bare, session, member, first, second, update=None):
+        """An agent session/update of `session` with `member` written twice."""
+        text = twice(session_update(session, idle if update is None else update), member, first, second)
+        return send(c, bare, text)
+
+    def cancelled_v2_turn(c, session):
+        """v2: a prompt of `session`, answered, then the client's cancel:
+        the turn runs until an idle state_update."""
+        p = c.prompt(session)
+        c.agent_result(p, {})
+        c.c2a({"jsonrpc": "2.0", "method": "session/cancel", "params": {"sessionId": session}})
+
+    if not rev.legacy:
+        for bare in (False, True):
+            how = "bare" if bare else "enveloped"
+            where = "a bare line" if bare else "an envelope"
+            c = case(f"update-readings-idle-of-two-sessions-{how}",
+                     f"Two cancelled v2 turns; an idle state_update gives `sessionId` twice, once each session, in "
+                     f"{where}: either turn may have ended, so neither is taken as ended, and a plan update of "
+                     "either after it is no late update of a cancelled turn.",
+                     near_miss=["SES-UPDATE-AFTER-CANCEL", "SES-UNKNOWN-SESSION"],
+                     docs=[(RFC8259, "4. Objects")])
+            c.initialize()
+            c.new_session(SESSION)
+            c.new_session(SESSION_2)
+            cancelled_v2_turn(c, SESSION)
+            cancelled_v2_turn(c, SESSION_2)
+            update_twice(c, bare, SESSION, f'"sessionId":"{SESSION}"', f'"sessionId":"{SESSION}"',
+                         f'"sessionId":"{SESSION_2}"')
+            c.expect("ENV-DUPLICATE-KEY", c.last, "/params/sessionId")
+            c.update(SESSION, items(rev, "plan-1", steps3("completed")))
+            c.update(SESSION_2, items(rev, "plan-1", steps3("completed")))
+
+            c = case(f"update-readings-idle-in-every-reading-{how}",
+                     f"Near miss of the one above: a cancelled v2 turn ended by a state_update whose `update` is given "
+                     f"twice, both idle (one with `_meta`), in {where}: every reading ends the turn, once, so a plan "
+                     "update after it is a late update of the cancelled turn.",
+                     docs=[(RFC8259, "4. Objects")])
+            c.initialize()
+            c.new_session(SESSION)
+            cancelled_v2_turn(c, SESSION)
+            update_twice(c, bare, SESSION, '"update":' + line(idle), '"update":' + line(idle),
+                         '"update":' + line({**idle, "_meta": {"acme.dev/n": 1}}))
+            c.expect("ENV-DUPLICATE-KEY", c.last, "/params/update")
+            u = c.update(SESSION, items(rev, "plan-1", steps3("completed")))
+            c.expect("SES-UPDATE-AFTER-CANCEL", u, "/params/update/sessionUpdate")
+
+            c = case(f"update-readings-idle-in-one-reading-{how}",
+                     f"A cancelled v2 turn and a session/update whose `sessionUpdate` is given twice, `state_update` "
+                     f"(idle) then `agent_message_chunk`, in {where}: one reading ends the turn, the other does not, "
+                     "so the turn is not taken as ended.",
+                     near_miss=["SES-UPDATE-AFTER-CANCEL"], docs=[(RFC8259, "4. Objects")])
+            c.initialize()
+            c.new_session(SESSION)
+            cancelled_v2_turn(c, SESSION)
+            both = {**idle, "content": {"type": "text", "text": "Stopping."}}
+            update_twice(c, bare, SESSION, '"sessionUpdate":"state_update"', '"sessionUpdate":"state_update"',
+                         '"sessionUpdate":"agent_message_chunk"', update=both)
+            c.expect("ENV-DUPLICATE-KEY", c.last, "/params/update/sessionUpdate")
+            c.update(SESSION, items(rev, "plan-1", steps3("completed")))
+
+    c = case("update-readings-of-two-unnamed-sessions",
+             "Two session/new answers without a session id (the agent's SES-NEW-SESSION-ID), then an update whose "
+             "`sessionId` is given twice with two new ids: one message is one of the unnamed sessions, whichever "
+             "reading holds, so an update for a third id is the other one, not an unknown session.",
+             near_miss=["SES-UNKNOWN-SESSION"], docs=[(SESSION_SETUP, "Session ID"), (RFC8259, "4. Objects")])
+    c.initialize()
+    for _ in range(2):
+        new = c.client_request("session/new", {"cwd": CWD, "mcpServers": []})
+        c.agent_result(new, {})
+        c.expect("SES-NEW-SESSION-ID", c.last, "/result")
+    text = twice(session_update(SESSION, chunk("Working.")), f'"sessionId":"{SESSION}"',
+                 f'"sessionId":"{SESSION}"', f'"sessionId":"{SESSION_2}"')
+    c.raw("agent_to_client", text)
+    c.expect("ENV-DUPLICATE-KEY", c.last, "/params/sessionId")
+    c.open(SESSION)
+    c.open(SESSION_2)
+    c.open(SESSION_SAVED)
+    c.update(SESSION_SAVED, chunk("Working too."))
+
+    c = case("update-readings-of-one-unnamed-session-and-a-third",
+             "Near miss of the one above: one session/new answer without a session id, an update whose `sessionId` "
+             "is given twice, then an update for a third id: the one unnamed session is taken, and the third id "
+             "names no session.",
+             docs=[(SESSION_SETUP, "Session ID"), (RFC8259, "4. Objects")])
+    c.initialize()
+    new = c.client_request("session/new", {"cwd": CWD, "mcpServers": []})
+    c.agent_result(new, {})
+    c.expect("SES-NEW-SESSION-ID", c.last, "/result")
+    text = twice(session_update(SESSION, chunk("Working.")), f'"sessionId":"{SESSION}"',
+                 f'"sessionId":"{SESSION}"', f'"sessionId":"{SESSION_2}"')
+    c.raw("agent_to_client", text)
+    c.expect("ENV-DUPLICATE-KEY", c.last, "/params/sessionId")
+    c.open(SESSION)
+    c.open(SESSION_2)
+    u = c.update(SESSION_SAVED, chunk("Working too."), shown=False)
+    c.expect("SES-UNKNOWN-SESSION", u, "/params/sessionId")
+
     return ("Readings (2): one message read more than one way is one event: a response that repeats `result`, "
-            "`error` or `id` is paired once and judged on what every reading says.", cases)
+            "`error` or `id` is paired once and judged on what every reading says; a session/update read more "
+            "than one way changes the state once.", cases)
