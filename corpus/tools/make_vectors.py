@@ -28,6 +28,7 @@ import topics_readings  # noqa: E402
 import topics_versions  # noqa: E402
 import topics_lifecycle  # noqa: E402
 import topics_replaystate  # noqa: E402
+import topics_readings2  # noqa: E402
 
 TOPICS = [
     ("framing", topics_framing.framing),
@@ -43,6 +44,7 @@ TOPICS = [
     ("versions", topics_versions.versions),
     ("lifecycle", topics_lifecycle.lifecycle),
     ("replaystate", topics_replaystate.replaystate),
+    ("readings2", topics_readings2.readings2),
 ]
 
 

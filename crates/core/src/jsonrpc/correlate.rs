@@ -66,6 +66,10 @@ pub enum ResponseOutcome {
     },
     /// Answers a request whose direction was never placed.
     AnswersUnplaced { method: String },
+    /// Answers `request`, or repeats an answer to it: an earlier response
+    /// read more than one way (a repeated `id`) may have answered it (see
+    /// [`Correlator::maybe_answered`]).
+    MaybeAnswers { request: Pending },
     /// The id was answered already.
     Duplicate { direction: Direction },
     /// A bare response whose id was answered already by a bare response:
@@ -91,6 +95,9 @@ pub struct Correlator {
     /// Ids whose first bare response was ambiguous, with the request it was
     /// paired with (the second response of the pair is as ambiguous).
     ambiguous: VecDeque<(Id, Pending)>,
+    /// Requests that one reading of a response answered and another did
+    /// not (a repeated `id`), by id: their next response is no duplicate.
+    maybe_answered: VecDeque<(Id, Pending)>,
     overflowed: bool,
     max_outstanding: usize,
     seq: u64,
@@ -103,6 +110,7 @@ impl Correlator {
             answered: [VecDeque::new(), VecDeque::new()],
             unplaced: VecDeque::new(),
             ambiguous: VecDeque::new(),
+            maybe_answered: VecDeque::new(),
             overflowed: false,
             max_outstanding,
             seq: 0,
@@ -180,6 +188,9 @@ impl Correlator {
                 if let Some(method) = self.take_unplaced(id) {
                     return ResponseOutcome::AnswersUnplaced { method };
                 }
+                if let Some(request) = self.take_maybe_answered(id) {
+                    return ResponseOutcome::MaybeAnswers { request };
+                }
                 if self.answered[direction.opposite().index()].contains(id) {
                     // A request past the limit may have reused the id.
                     if self.overflowed {
@@ -224,6 +235,9 @@ impl Correlator {
                         if let Some(method) = self.take_unplaced(id) {
                             return ResponseOutcome::AnswersUnplaced { method };
                         }
+                        if let Some(request) = self.take_maybe_answered(id) {
+                            return ResponseOutcome::MaybeAnswers { request };
+                        }
                         for request_direction in
                             [Direction::ClientToAgent, Direction::AgentToClient]
                         {
@@ -249,6 +263,16 @@ impl Correlator {
             || self.ambiguous.iter().any(|(known, _)| known == id)
     }
 
+    /// `request` (of `id`), taken by one reading of a response that other
+    /// readings give another id: not answered for certain, so its next
+    /// response is [`ResponseOutcome::MaybeAnswers`], not a duplicate.
+    pub fn maybe_answered(&mut self, id: Id, request: Pending) {
+        if self.maybe_answered.len() >= ANSWERED_MEMORY {
+            self.maybe_answered.pop_front();
+        }
+        self.maybe_answered.push_back((id, request));
+    }
+
     /// Requests in flight that were sent in `direction`.
     pub fn outstanding(&self, direction: Direction) -> impl Iterator<Item = (&Id, &Pending)> {
         self.outstanding[direction.index()].iter()
@@ -265,6 +289,7 @@ impl Correlator {
         self.answered.iter().map(VecDeque::len).sum::<usize>()
             + self.unplaced.len()
             + self.ambiguous.len()
+            + self.maybe_answered.len()
     }
 
     fn answer(&mut self, request_direction: Direction, id: &Id) -> ResponseOutcome {
@@ -308,6 +333,16 @@ impl Correlator {
         Some(pending)
     }
 
+    fn take_maybe_answered(&mut self, id: &Id) -> Option<Pending> {
+        let index = self
+            .maybe_answered
+            .iter()
+            .position(|(known, _)| known == id)?;
+        self.maybe_answered
+            .remove(index)
+            .map(|(_, request)| request)
+    }
+
     fn take_unplaced(&mut self, id: &Id) -> Option<String> {
         let index = self.unplaced.iter().position(|(known, _)| known == id)?;
         self.unplaced.remove(index).map(|(_, method)| method)
@@ -320,6 +355,29 @@ mod tests {
 
     fn id(n: u32) -> Id {
         Id(n.to_string().into())
+    }
+
+    /// A request that one reading of a response answered (a repeated `id`)
+    /// is not answered for certain: its next response is no duplicate.
+    #[test]
+    fn a_request_maybe_answered_takes_its_next_response() {
+        for direction in [Some(Direction::AgentToClient), None] {
+            let mut c = Correlator::new(10);
+            c.request(Direction::ClientToAgent, id(3), "session/prompt", 1, 0);
+            let ResponseOutcome::Answers { request, .. } = c.response(direction, &id(3)) else {
+                panic!("the prompt is in flight");
+            };
+            c.maybe_answered(id(3), request);
+            assert!(matches!(
+                c.response(direction, &id(3)),
+                ResponseOutcome::MaybeAnswers { request } if request.method == "session/prompt"
+            ));
+            // Once: a third response is a duplicate again.
+            assert!(!matches!(
+                c.response(direction, &id(3)),
+                ResponseOutcome::MaybeAnswers { .. }
+            ));
+        }
     }
 
     #[test]

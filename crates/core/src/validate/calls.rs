@@ -59,58 +59,189 @@ impl Validator {
                 self.call(direction, &method, params, Call::Notification);
             }
             Frame::Response { id, result, error } => {
-                // A bare response whose result only one party's answers
-                // carry is that party's, as if its line said so (unless its
-                // id is ambiguous: then what is left of the pair decides).
-                let direction = direction.or_else(|| {
-                    result
-                        .and_then(sender_of_result)
-                        .filter(|_| !self.correlator.is_ambiguous(&id))
-                });
-                let outcome = self.correlator.response(direction, &id);
-                if let Some(d) = env::response_outcome(&outcome, &id) {
+                if let Some(readings) = &mut self.response_readings {
+                    // One reading of a response that repeats a member: paired
+                    // once with the others, when the line is read.
+                    readings.add(direction, id, result, error);
+                    return;
+                }
+                self.response(direction, &id, &[(result, error)]);
+            }
+        }
+    }
+
+    /// A response with `id` (`direction`: as the trace says it), read as
+    /// each of `replies` (one, unless a repeated `result` or `error` makes
+    /// several readings): paired once, and judged on what every reading
+    /// says.
+    fn response(&mut self, direction: Option<Direction>, id: &jsonrpc::Id, replies: &[Reply<'_>]) {
+        // A bare response whose result only one party's answers carry is
+        // that party's, as if its line said so (unless its id is
+        // ambiguous: then what is left of the pair decides).
+        let direction = direction
+            .or_else(|| sender_of_replies(replies).filter(|_| !self.correlator.is_ambiguous(id)));
+        let outcome = self.correlator.response(direction, id);
+        if let Some(d) = env::response_outcome(&outcome, id) {
+            self.emit(d);
+        }
+        self.paired_response(outcome, replies);
+    }
+
+    /// What a response paired as `outcome` answers, read as each of `replies`.
+    fn paired_response(&mut self, outcome: ResponseOutcome, replies: &[Reply<'_>]) {
+        let paired = matches!(
+            outcome,
+            ResponseOutcome::Answers { .. }
+                | ResponseOutcome::Ambiguous { .. }
+                | ResponseOutcome::AnswersUnplaced { .. }
+                | ResponseOutcome::MaybeAnswers { .. }
+        );
+        if !paired {
+            // An answer the suite pairs with no request in flight
+            // (its id garbled, or past a limit) may be any request's.
+            self.garbled_at = self.line;
+        }
+        match outcome {
+            ResponseOutcome::Answers { request, .. } if request.also.is_empty() => {
+                self.answered(&request.method, request.at(), replies);
+            }
+            // A request read several ways (a repeated `method`):
+            // take the answer for each method it fits.
+            ResponseOutcome::Answers { request, .. } => {
+                let at = request.at();
+                let readings = std::iter::once(&*request.method)
+                    .chain(request.also.iter().map(String::as_str))
+                    .map(|method| (method, at));
+                self.answered_readings(readings, replies);
+            }
+            // Either request may be the one answered: take what the
+            // response says for each method it fits, so that the
+            // suite's guess never becomes an error for a party.
+            ResponseOutcome::Ambiguous {
+                request,
+                alternative,
+                ..
+            } => {
+                let readings = [&request, &alternative]
+                    .into_iter()
+                    .map(|candidate| (&*candidate.method, candidate.at()));
+                self.answered_readings(readings, replies);
+            }
+            // An earlier response may have answered it already.
+            ResponseOutcome::MaybeAnswers { request } => {
+                let readings = std::iter::once((&*request.method, request.at()));
+                self.answered_readings(readings, replies);
+            }
+            ResponseOutcome::Untracked => {
+                for &(result, error) in replies {
+                    self.untracked_answer(result, error);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The readings of a response whose line repeats a top-level member,
+    /// once the line is read. Readings of one id are one response, paired
+    /// once and judged together (an error only where every reading breaks
+    /// the rule). Readings that give different ids (a repeated `id`) may
+    /// answer either request: each is taken, none is judged as answered
+    /// for certain, and a later response to one of them is no duplicate.
+    pub(super) fn response_readings_read(&mut self, readings: ResponseReadings) {
+        let mut ids: Vec<&jsonrpc::Id> = Vec::new();
+        for reading in &readings.readings {
+            if !ids.contains(&&reading.id) {
+                ids.push(&reading.id);
+            }
+        }
+        let replies_of = |id: &jsonrpc::Id| -> Vec<Reply<'_>> {
+            (readings.readings.iter())
+                .filter(|reading| reading.id == *id)
+                .map(|reading| readings.reply(reading))
+                .collect()
+        };
+        // The direction every reading of `id` gives, if they agree.
+        let direction_of = |id: &jsonrpc::Id| -> Option<Direction> {
+            let mut of_id = (readings.readings.iter()).filter(|reading| reading.id == *id);
+            let first = of_id.next()?.direction;
+            of_id
+                .all(|reading| reading.direction == first)
+                .then_some(first)?
+        };
+        match ids.as_slice() {
+            [] => {}
+            [id] => self.response(direction_of(id), id, &replies_of(id)),
+            _ => {
+                let mut outcomes = Vec::new();
+                for id in &ids {
+                    let replies = replies_of(id);
+                    let direction = direction_of(id).or_else(|| {
+                        sender_of_replies(&replies).filter(|_| !self.correlator.is_ambiguous(id))
+                    });
+                    outcomes.push(((*id).clone(), self.correlator.response(direction, id)));
+                }
+                // An id that answers nothing is an error only when every
+                // reading's does (the first is said).
+                let said: Vec<_> = (outcomes.iter())
+                    .map(|(id, outcome)| env::response_outcome(outcome, id))
+                    .collect();
+                let unpaired = |outcome: &ResponseOutcome| {
+                    matches!(
+                        outcome,
+                        ResponseOutcome::Unknown { .. }
+                            | ResponseOutcome::Duplicate { .. }
+                            | ResponseOutcome::DuplicateOrStray { .. }
+                            | ResponseOutcome::NullId
+                    )
+                };
+                let every_unpaired = outcomes.iter().all(|(_, outcome)| unpaired(outcome));
+                let mut said_unpaired = false;
+                for ((_, outcome), d) in outcomes.iter().zip(said) {
+                    let Some(d) = d else { continue };
+                    if unpaired(outcome) {
+                        if !every_unpaired || said_unpaired {
+                            continue;
+                        }
+                        said_unpaired = true;
+                    }
                     self.emit(d);
                 }
-                let paired = matches!(
-                    outcome,
-                    ResponseOutcome::Answers { .. }
-                        | ResponseOutcome::Ambiguous { .. }
-                        | ResponseOutcome::AnswersUnplaced { .. }
-                );
-                if !paired {
-                    // An answer the suite pairs with no request in flight
-                    // (its id garbled, or past a limit) may be any request's.
+                let mut candidates: Vec<(String, At)> = Vec::new();
+                for (id, outcome) in outcomes {
+                    match outcome {
+                        ResponseOutcome::Answers { request, .. } => {
+                            for method in std::iter::once(&*request.method)
+                                .chain(request.also.iter().map(String::as_str))
+                            {
+                                candidates.push((method.to_owned(), request.at()));
+                            }
+                            self.correlator.maybe_answered(id, request);
+                        }
+                        ResponseOutcome::Ambiguous {
+                            request,
+                            alternative,
+                            ..
+                        } => {
+                            candidates.push((request.method.to_string(), request.at()));
+                            candidates.push((alternative.method.to_string(), alternative.at()));
+                            self.correlator.maybe_answered(id, request);
+                        }
+                        ResponseOutcome::MaybeAnswers { request } => {
+                            candidates.push((request.method.to_string(), request.at()));
+                            self.correlator.maybe_answered(id, request);
+                        }
+                        ResponseOutcome::Untracked => self.garbled_at = self.line,
+                        _ => {}
+                    }
+                }
+                if every_unpaired {
                     self.garbled_at = self.line;
                 }
-                match outcome {
-                    ResponseOutcome::Answers { request, .. } if request.also.is_empty() => {
-                        self.answered(&request.method, request.at(), result, error);
-                    }
-                    // A request read several ways (a repeated `method`):
-                    // take the answer for each method it fits.
-                    ResponseOutcome::Answers { request, .. } => {
-                        let at = request.at();
-                        let readings = std::iter::once(&*request.method)
-                            .chain(request.also.iter().map(String::as_str))
-                            .map(|method| (method, at));
-                        self.answered_readings(readings, result, error);
-                    }
-                    // Either request may be the one answered: take what the
-                    // response says for each method it fits, so that the
-                    // suite's guess never becomes an error for a party.
-                    ResponseOutcome::Ambiguous {
-                        request,
-                        alternative,
-                        ..
-                    } => {
-                        let readings = [&request, &alternative]
-                            .into_iter()
-                            .map(|candidate| (&*candidate.method, candidate.at()));
-                        self.answered_readings(readings, result, error);
-                    }
-                    ResponseOutcome::Untracked => self.untracked_answer(result, error),
-                    _ => {}
-                }
+                let replies: Vec<Reply<'_>> = (readings.readings.iter())
+                    .map(|reading| readings.reply(reading))
+                    .collect();
+                let candidates = candidates.iter().map(|(method, at)| (method.as_str(), *at));
+                self.answered_readings(candidates, &replies);
             }
         }
     }
@@ -461,54 +592,68 @@ impl Validator {
     }
 
     /// An answer whose request can be read as each of `readings` (method,
-    /// and where the request was read). What the answer establishes under a
-    /// reading it fits is taken, without judging it for what that method's
-    /// answer owes ([`ReadAs::OneReading`]): the ambiguity was said once,
-    /// against whoever caused it. A session/new or session/fork reading
-    /// answered without a session id counts one session the suite cannot
-    /// name, as a plain answer does, once whichever readings agree; only
-    /// when every reading is one is the missing id judged.
+    /// and where the request was read), the answer itself read as each of
+    /// `replies`. What the answer establishes under a reading it fits is
+    /// taken, without judging it for what that method's answer owes
+    /// ([`ReadAs::OneReading`]): the ambiguity was said once, against
+    /// whoever caused it. A session/new or session/fork reading answered
+    /// without a session id counts one session the suite cannot name, as
+    /// a plain answer does, once whichever readings agree; only when every
+    /// reading is one is the missing id judged.
     fn answered_readings<'m>(
         &mut self,
         readings: impl Iterator<Item = (&'m str, At)>,
-        result: Option<&RawValue>,
-        error: Option<&RawValue>,
+        replies: &[Reply<'_>],
     ) {
         // The first reading that opens a session nobody named, and whether
         // every reading does: then every reading breaks the MUST.
         let mut unnamed = None;
         let mut every_unnamed = true;
+        let mut unnamed_result = None;
         for (method, request) in readings {
-            if answer_fits(method, result, error) {
+            let fitting: Vec<Reply<'_>> = (replies.iter().copied())
+                .filter(|&(result, error)| answer_fits(method, result, error))
+                .collect();
+            if !fitting.is_empty() {
                 every_unnamed = false;
                 match method {
-                    "initialize" => {
-                        self.initialize_answered(request, result, error, ReadAs::OneReading)
-                    }
-                    "session/new" | "session/fork" => {
-                        let sessions = self.session_ids(result, "/result");
+                    "initialize" => self.initialize_answered(request, &fitting, ReadAs::OneReading),
+                    _ => {
+                        let mut sessions = Vec::new();
+                        for (result, _) in &fitting {
+                            for session in self.session_ids(*result, "/result") {
+                                if !sessions.contains(&session) {
+                                    sessions.push(session);
+                                }
+                            }
+                        }
                         self.new_session_answered(method, &sessions, false);
                     }
-                    _ => self.answered(method, request, result, error),
                 }
-            } else if matches!(method, "session/load" | "session/resume") {
+            }
+            if fitting.len() == replies.len() {
+                continue;
+            }
+            if matches!(method, "session/load" | "session/resume") {
                 // Whichever request it answers, this answer may end the
                 // resume's window: no later update is judged as its replay.
                 // (A replay in flight stays: it only keeps updates unjudged.)
                 self.turns.quiet_resumes.remove(&request);
                 every_unnamed = false;
-            } else if matches!(method, "session/new" | "session/fork")
-                && error.is_none()
-                && result.is_some()
+            } else if let Some(&(result, _)) = (replies.iter())
+                .find(|(result, error)| error.is_none() && result.is_some())
+                .filter(|_| matches!(method, "session/new" | "session/fork"))
             {
                 // A result that does not fit: it names no session to open.
                 unnamed.get_or_insert(method);
+                unnamed_result.get_or_insert(result);
             } else {
                 every_unnamed = false;
             }
         }
         if let Some(method) = unnamed {
             if every_unnamed {
+                let result = unnamed_result.flatten();
                 self.emit(ses::no_session_id(method, session_id_type(result)));
             }
             self.count_unnamed_session();
@@ -568,29 +713,46 @@ impl Validator {
         }
     }
 
-    /// The answer to a request of `method` read at `request`.
-    fn answered(
-        &mut self,
-        method: &str,
-        request: At,
-        result: Option<&RawValue>,
-        error: Option<&RawValue>,
-    ) {
+    /// The answer to a request of `method` read at `request`, read as each
+    /// of `replies` (one, unless the response repeats `result` or `error`):
+    /// what every reading says judges, what any reading establishes is
+    /// taken.
+    fn answered(&mut self, method: &str, request: At, replies: &[Reply<'_>]) {
+        // Every reading fails, or every reading succeeds (a repeated
+        // `result` or `error` gives readings of one kind).
+        let failed = replies.iter().all(|(_, error)| error.is_some());
+        let succeeded = replies.iter().all(|(_, error)| error.is_none());
         match method {
-            "initialize" => self.initialize_answered(request, result, error, ReadAs::TheRequest),
-            "session/new" | "session/fork" if error.is_none() => {
-                self.warn_repeat(
-                    result.and_then(|r| self.repeat_of(r, &["sessionId"])),
-                    "/result",
-                );
-                // Every value of a repeated `sessionId` is a reading: the
-                // agent's updates for any of them are not the agent's error.
-                let sessions = self.session_ids(result, "/result");
-                if sessions.is_empty() && result.is_some() {
-                    self.emit(ses::no_session_id(method, session_id_type(result)));
+            "initialize" => self.initialize_answered(request, replies, ReadAs::TheRequest),
+            "session/new" | "session/fork" if !failed => {
+                let mut sessions = Vec::new();
+                let mut unnamed = None;
+                for &(result, _) in replies.iter().filter(|(_, error)| error.is_none()) {
+                    self.warn_repeat(
+                        result.and_then(|r| self.repeat_of(r, &["sessionId"])),
+                        "/result",
+                    );
+                    // Every value of a repeated `sessionId` is a reading: the
+                    // agent's updates for any of them are not the agent's error.
+                    let named = self.session_ids(result, "/result");
+                    if named.is_empty() && result.is_some() {
+                        unnamed.get_or_insert(result);
+                    }
+                    for session in named {
+                        if !sessions.contains(&session) {
+                            sessions.push(session);
+                        }
+                    }
+                }
+                if let Some(result) = unnamed {
+                    // Judged only when no reading names a session.
+                    if sessions.is_empty() {
+                        self.emit(ses::no_session_id(method, session_id_type(result)));
+                    }
                     self.count_unnamed_session();
                 }
-                self.new_session_answered(method, &sessions, true);
+                let certain = succeeded && unnamed.is_none();
+                self.new_session_answered(method, &sessions, certain);
             }
             "session/prompt" => {
                 if let Some(session) = self.turns.prompts.remove(&request) {
@@ -614,7 +776,7 @@ impl Validator {
                     let marker = self.revision.revision.spelling().replay_complete;
                     if marker
                         && method == "session/resume"
-                        && error.is_none()
+                        && succeeded
                         && !marked
                         && !optional
                         && self.lost_at < request.0
@@ -625,19 +787,16 @@ impl Validator {
                     // replay may go on. v2 (from schema 1.20.0) ends a replay
                     // with its marker, and what comes after is live
                     // (SES-REPLAY-COMPLETE).
-                    if error.is_none()
-                        && !marker
-                        && self.turns.replaying.first_for(&session).is_none()
-                    {
+                    if succeeded && !marker && self.turns.replaying.first_for(&session).is_none() {
                         let limit = self.config.limits.max_outstanding_requests;
                         Turns::bounded(&mut self.turns.replayed, limit, session, self.line);
                     }
                 }
-                self.replay_answered(request, error.is_some());
+                self.replay_answered(request, failed);
                 if let Some(session) = self.loading.remove(&request) {
                     let last = match self.loaded_provisionally.get_mut(&session) {
                         // Loaded: established, whatever its other loads say.
-                        Some(_) if error.is_none() => true,
+                        Some(_) if !failed => true,
                         Some(in_flight) => {
                             *in_flight -= 1;
                             *in_flight == 0
@@ -647,7 +806,7 @@ impl Validator {
                     if last {
                         self.loaded_provisionally.remove(&session);
                     }
-                    if last && error.is_some() {
+                    if last && failed {
                         // Not loaded: never established on this connection.
                         if let Some(index) = self.state.forget_session(&session) {
                             self.forgot_session(index);
@@ -659,7 +818,7 @@ impl Validator {
                 // Closed: the client shows the session no more. A failed
                 // close leaves it open.
                 if let Some(session) = self.closing.remove(&request) {
-                    if error.is_none() {
+                    if succeeded {
                         self.closed(&session);
                     }
                 }
@@ -703,6 +862,77 @@ impl Validator {
             ));
         }
     }
+}
+
+/// One reading of a response: its `result` and its `error`.
+pub(super) type Reply<'a> = (Option<&'a RawValue>, Option<&'a RawValue>);
+
+/// The readings of one response whose line repeats a top-level member
+/// (`result`, `error`, `id`), gathered while the line is read, to be paired
+/// and judged together once it is ([`Validator::response_readings_read`]).
+#[derive(Debug, Default)]
+pub(super) struct ResponseReadings {
+    readings: Vec<ResponseReading>,
+    /// The distinct result and error values, each kept once: together no
+    /// longer than the line.
+    values: Vec<Box<RawValue>>,
+}
+
+impl ResponseReadings {
+    fn add(
+        &mut self,
+        direction: Option<Direction>,
+        id: jsonrpc::Id,
+        result: Option<&RawValue>,
+        error: Option<&RawValue>,
+    ) {
+        let result = result.map(|value| self.keep(value));
+        let error = error.map(|value| self.keep(value));
+        self.readings.push(ResponseReading {
+            direction,
+            id,
+            result,
+            error,
+        });
+    }
+
+    fn keep(&mut self, value: &RawValue) -> usize {
+        if let Some(index) = self.values.iter().position(|v| v.get() == value.get()) {
+            return index;
+        }
+        self.values.push(value.to_owned());
+        self.values.len() - 1
+    }
+
+    fn value(&self, index: Option<usize>) -> Option<&RawValue> {
+        index.and_then(|index| self.values.get(index)).map(|v| &**v)
+    }
+}
+
+/// One reading of a response: its direction (as the trace says it), id,
+/// and result and error (indexes into [`ResponseReadings::values`]).
+#[derive(Debug)]
+struct ResponseReading {
+    direction: Option<Direction>,
+    id: jsonrpc::Id,
+    result: Option<usize>,
+    error: Option<usize>,
+}
+
+impl ResponseReadings {
+    fn reply(&self, reading: &ResponseReading) -> Reply<'_> {
+        (self.value(reading.result), self.value(reading.error))
+    }
+}
+
+/// The sender every reading's result names (see [`sender_of_result`]),
+/// when they agree.
+fn sender_of_replies(replies: &[Reply<'_>]) -> Option<Direction> {
+    let mut senders = replies
+        .iter()
+        .map(|(result, _)| result.and_then(sender_of_result));
+    let first = senders.next()?;
+    senders.all(|sender| sender == first).then_some(first)?
 }
 
 /// Whether a response that may answer a request of `method` carries what

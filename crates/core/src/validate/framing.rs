@@ -366,8 +366,10 @@ impl Validator {
         self.methods_differ = methods
             .iter()
             .any(|m| !crate::trace::same_json_value(m.get(), methods[0].get()));
-        // Read one at a time (a hostile line costs one reading at a time).
+        // Read one at a time (a hostile line costs one reading at a time);
+        // a response's readings are kept to be paired once, together.
         let max_depth = self.config.limits.max_depth;
+        let outer = self.response_readings.replace(Default::default());
         let complete = crate::trace::each_top_level_reading(text, |reading| {
             if envelope {
                 match parse_record(reading.as_bytes(), max_depth) {
@@ -378,6 +380,10 @@ impl Validator {
                 self.message(direction, &object);
             }
         });
+        let responses = std::mem::replace(&mut self.response_readings, outer);
+        if let Some(responses) = responses {
+            self.response_readings_read(responses);
+        }
         if complete == Some(false) {
             self.emit(env::message_readings_cut());
         }

@@ -193,16 +193,24 @@ impl Validator {
         None
     }
 
-    /// The answer to the `initialize` read at `request`: a successful one
-    /// negotiates the revision and what the client advertised.
+    /// The answer to the `initialize` read at `request`, read as each of
+    /// `replies` (one, unless the response repeats `result` or `error`): a
+    /// successful one negotiates the revision and what the client
+    /// advertised. Readings that negotiate different versions, or offer
+    /// different session capabilities, leave them unknown.
     pub(super) fn initialize_answered(
         &mut self,
         request: At,
-        result: Option<&RawValue>,
-        error: Option<&RawValue>,
+        replies: &[super::calls::Reply<'_>],
         read_as: ReadAs,
     ) {
-        if result.is_none() || error.is_some() {
+        // The readings that succeed (a repeated `result` or `error` gives
+        // readings of one kind).
+        let results: Vec<&RawValue> = (replies.iter())
+            .filter(|(_, error)| error.is_none())
+            .filter_map(|(result, _)| *result)
+            .collect();
+        let Some(&result) = results.first() else {
             // A failed initialize changes nothing, but what SES-BEFORE-INIT
             // says of a later session message; the next initialize's
             // capabilities are the first the agent may act on.
@@ -215,15 +223,23 @@ impl Validator {
                 self.handshake = Handshake::Failed { line: self.line };
             }
             return;
-        }
+        };
         let request_line = request.0;
         let pending = (self.initializing.iter())
             .position(|p| p.at == request)
             .map(|index| self.initializing.remove(index));
-        // An agent that answers two initializes differently, or an answer
-        // read as one of several requests, leaves loadSession unknown.
-        let offer = match (read_as, result) {
-            (ReadAs::TheRequest, Some(result)) => ses::session_offers(result),
+        // An agent that answers two initializes differently, an answer
+        // read as one of several requests, or readings of the answer that
+        // offer otherwise, leave loadSession unknown.
+        let offer = match read_as {
+            ReadAs::TheRequest if results.len() == replies.len() => {
+                let offer = ses::session_offers(result);
+                if results.iter().all(|r| ses::session_offers(r) == offer) {
+                    offer
+                } else {
+                    ses::Offers::UNKNOWN
+                }
+            }
             _ => ses::Offers::UNKNOWN,
         };
         self.session_offers =
@@ -239,23 +255,35 @@ impl Validator {
             return;
         }
         let keys = pending.as_ref().map_or(CapabilityKeys::NONE, |p| p.keys);
-        self.warn_repeat(result.and_then(|r| self.first_repeat_in(r)), "/result");
-        let negotiated = match capability::read_protocol_version(result) {
-            Ok(version) => Some(version),
-            Err(fault) => {
-                if read_as == ReadAs::TheRequest {
-                    self.emit(ses::no_protocol_version(fault));
-                }
-                None
-            }
-        };
-        // Each value of a repeated `protocolVersion` is a reading; where
-        // they negotiate different versions, no one revision is this
-        // answer's.
-        let disagree = capability::protocol_versions_disagree(result);
+        self.warn_repeat(self.first_repeat_in(result), "/result");
+        let versions: Vec<_> = (results.iter())
+            .map(|r| capability::read_protocol_version(Some(r)))
+            .collect();
+        let negotiated = versions.iter().find_map(|v| v.as_ref().ok().copied());
+        if let (None, Some(Err(fault)), ReadAs::TheRequest) =
+            (negotiated, versions.first(), read_as)
+        {
+            // Every reading names no version it can be read as.
+            self.emit(ses::no_protocol_version(*fault));
+        }
+        // Each value of a repeated `protocolVersion`, and each reading of a
+        // repeated `result`, is a reading; where they negotiate different
+        // versions, no one revision is this answer's.
+        let results_disagree = versions
+            .iter()
+            .any(|v| v.as_ref().ok() != negotiated.as_ref());
+        let disagree = results_disagree
+            || results
+                .iter()
+                .any(|r| capability::protocol_versions_disagree(Some(r)));
         let reading = negotiated.filter(|_| !disagree);
         self.revision = capability::choose_revision(self.config.spec, keys, reading);
-        self.settle_unknown_revision(negotiated, disagree, result);
+        let pointer = if results_disagree {
+            "/result"
+        } else {
+            "/result/protocolVersion"
+        };
+        self.settle_unknown_revision(negotiated, disagree.then_some(pointer), Some(result));
         let (advertised, diagnostics) = cap::read_advertisement(&keys, self.revision.revision);
         let renegotiated = self.handshake == Handshake::Answered;
         self.handshake = Handshake::Answered;
@@ -284,37 +312,40 @@ impl Validator {
 
     /// Whether the revision just chosen is a text of the version `negotiated`
     /// by the answer `result`: under `--spec auto`, a version no revision
-    /// defines (or none), or readings of the answer that `disagree` on the
-    /// version, leave only the rules that decide alike under every
-    /// revision (INIT-VERSION-UNKNOWN, said once on the connection). A
-    /// revision given by `--spec` is the user's choice, and judges all.
+    /// defines (or none), or readings of the answer that disagree on the
+    /// version (`disagree`: where, a repeated `protocolVersion` or a
+    /// repeated `result`), leave only the rules that decide alike under
+    /// every revision (INIT-VERSION-UNKNOWN, said once on the connection).
+    /// A revision given by `--spec` is the user's choice, and judges all.
     fn settle_unknown_revision(
         &mut self,
         negotiated: Option<u64>,
-        disagree: bool,
+        disagree: Option<&'static str>,
         result: Option<&RawValue>,
     ) {
         let unknown = self.config.spec == SpecChoice::Auto
-            && (disagree || !capability::is_known_version(negotiated));
-        if unknown && disagree {
+            && (disagree.is_some() || !capability::is_known_version(negotiated));
+        if unknown && disagree.is_some() {
             self.revision.reason = "the initialize answer's readings negotiate different protocol \
                                     versions; only what every revision requires is checked"
                 .to_owned();
         }
         if unknown && !self.revision_unknown_said {
             self.revision_unknown_said = true;
-            let (why, pointer) = match negotiated {
-                _ if disagree => (
-                    "the initialize answer gives its protocol version more than once, and its readings \
-                     negotiate different versions (the agent's repeat), so no one revision is the handshake's"
-                        .to_owned(),
-                    "/result/protocolVersion",
+            let (why, pointer) = match (negotiated, disagree) {
+                (_, Some(pointer)) => (
+                    format!(
+                        "the initialize answer can be read more than one way (the agent repeats `{}`), and \
+                         its readings negotiate different protocol versions, so no one revision is the handshake's",
+                        pointer.rsplit('/').next().unwrap_or_default()
+                    ),
+                    pointer,
                 ),
-                Some(version) => (
+                (Some(version), None) => (
                     format!("the initialize answer negotiates protocolVersion {version}, which no revision the suite knows defines"),
                     "/result/protocolVersion",
                 ),
-                None => (
+                (None, None) => (
                     "the initialize answer names no protocol version the suite can read".to_owned(),
                     if result.is_some() { "/result" } else { "" },
                 ),
@@ -344,7 +375,7 @@ impl Validator {
         };
         match (self.handshake, awaiting, version) {
             (_, Some(at), Some(_)) => {
-                self.initialize_answered(at, result, error, ReadAs::TheRequest);
+                self.initialize_answered(at, &[(result, error)], ReadAs::TheRequest);
                 // Which request it answers is a guess.
                 self.session_offers.0 = ses::Offers::UNKNOWN;
             }
@@ -365,7 +396,8 @@ impl Validator {
                     );
                 }
                 self.revision = choice;
-                let disagree = capability::protocol_versions_disagree(result);
+                let disagree = capability::protocol_versions_disagree(result)
+                    .then_some("/result/protocolVersion");
                 self.settle_unknown_revision(Some(version), disagree, result);
                 self.plan_capability = cap::Advertised::Ambiguous;
                 self.handshake = Handshake::Answered;

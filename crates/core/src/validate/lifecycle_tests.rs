@@ -141,3 +141,152 @@ fn a_bare_resume_is_judged_on_the_agents_offer() {
         assert!(report.state.session("saved").is_some());
     }
 }
+
+/// A bare session/update of `session` with `member` (a `"key":value` text
+/// of `update`'s line) written twice, `first` then `second`.
+fn update_twice(session: &str, update: &str, member: &str, first: &str, second: &str) -> String {
+    let text = format!(
+        r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"{session}","update":{update}}}}}"#
+    );
+    assert_eq!(text.matches(member).count(), 1, "{member} in {text}");
+    text.replacen(member, &format!("{first},{second}"), 1)
+}
+
+const IDLE: &str = r#"{"sessionUpdate":"state_update","state":"idle","stopReason":"cancelled"}"#;
+
+/// A v2 prompt of `s1` answered, then cancelled: the turn runs until an
+/// idle state_update.
+fn cancelled_v2_turn() -> String {
+    format!(
+        "{}{}\n{}\n{}\n",
+        handshake(2, "{}"),
+        r#"{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s1","prompt":[]}}"#,
+        r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+        r#"{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}"#,
+    )
+}
+
+const PLAN_OF_S1: &str = r#"{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan_update","plan":{"type":"items","planId":"p","entries":[]}}}}"#;
+
+/// Mutation found in `update_body` with `apply=false`: a v2 idle
+/// state_update ended the turn in every reading read. A session/update
+/// whose readings disagree on ending the turn (one idle state_update, one
+/// text chunk) ends none; readings that all end it end it once.
+#[test]
+fn readings_of_one_update_end_a_turn_only_together() {
+    let disagree = update_twice(
+        "s1",
+        r#"{"sessionUpdate":"state_update","state":"idle","stopReason":"cancelled","content":{"type":"text","text":"x"}}"#,
+        r#""sessionUpdate":"state_update""#,
+        r#""sessionUpdate":"state_update""#,
+        r#""sessionUpdate":"agent_message_chunk""#,
+    );
+    let trace = format!("{}{disagree}\n{PLAN_OF_S1}\n", cancelled_v2_turn());
+    let report = check(Revision::V2, &trace);
+    assert_eq!(
+        rules(&report),
+        vec![("ENV-DUPLICATE-KEY", 8, "/params/update/sessionUpdate")]
+    );
+    let agree = update_twice(
+        "s1",
+        IDLE,
+        &format!(r#""update":{IDLE}"#),
+        &format!(r#""update":{IDLE}"#),
+        &format!(r#""update":{}"#, IDLE.replace('}', r#","_meta":{}}"#)),
+    );
+    let trace = format!("{}{agree}\n{PLAN_OF_S1}\n", cancelled_v2_turn());
+    let report = check(Revision::V2, &trace);
+    assert_eq!(
+        rules(&report),
+        vec![
+            ("ENV-DUPLICATE-KEY", 8, "/params/update"),
+            ("SES-UPDATE-AFTER-CANCEL", 9, "/params/update/sessionUpdate"),
+        ]
+    );
+}
+
+/// Mutation found in `update_body` with `apply=false`: each reading took
+/// a session that a session/new answer left unnamed. One message takes
+/// one, whichever session its readings name: with two unnamed, an update
+/// for a third id is the other one.
+#[test]
+fn readings_of_one_update_take_one_unnamed_session() {
+    for (unnamed, expected) in [
+        (2, vec![("ENV-DUPLICATE-KEY", 9, "/params/sessionId")]),
+        (
+            1,
+            vec![
+                ("ENV-DUPLICATE-KEY", 9, "/params/sessionId"),
+                ("SES-UNKNOWN-SESSION", 10, "/params/sessionId"),
+            ],
+        ),
+    ] {
+        let mut trace = handshake(1, "{}");
+        for id in 3..3 + unnamed {
+            trace += &format!(
+                "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"session/new\",\"params\":{{\"cwd\":\"/w\",\"mcpServers\":[]}}}}\n{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{}}}}\n"
+            );
+        }
+        if unnamed == 1 {
+            // The lines keep their numbers.
+            trace += "\n\n";
+        }
+        trace += &update_twice(
+            "a",
+            &CHUNK[9..],
+            r#""sessionId":"a""#,
+            r#""sessionId":"a""#,
+            r#""sessionId":"b""#,
+        );
+        trace += "\n";
+        trace += &format!(
+            r#"{{"jsonrpc":"2.0","method":"session/update","params":{{"sessionId":"c",{CHUNK}}}}}"#
+        );
+        trace += "\n";
+        let report = check(Revision::V1, &trace);
+        let found: Vec<_> = (rules(&report).into_iter())
+            .filter(|(rule, _, _)| *rule != "SES-NEW-SESSION-ID")
+            .collect();
+        assert_eq!(found, expected, "{unnamed} unnamed");
+        assert!(report.state.session("a").is_some() && report.state.session("b").is_some());
+    }
+}
+
+/// Mutation found in `update_session` with `apply=false`: after a line the
+/// checker could not read, each reading opened the session it names. Only
+/// the reading applied (the last) opens its session.
+#[test]
+fn after_a_lost_line_readings_open_only_the_session_applied() {
+    let trace = format!(
+        "{}{}\n{}\n",
+        handshake(1, "{}"),
+        format_args!(
+            r#"{{"jsonrpc":"2.0","method":"_x","params":{{"pad":"{}"}}}}"#,
+            "x".repeat(600)
+        ),
+        update_twice(
+            "a",
+            &CHUNK[9..],
+            r#""sessionId":"a""#,
+            r#""sessionId":"a""#,
+            r#""sessionId":"b""#,
+        ),
+    );
+    let config = Config {
+        spec: crate::spec::SpecChoice::Fixed(Revision::V1),
+        limits: crate::trace::Limits {
+            max_line_bytes: 512,
+            ..crate::trace::Limits::default()
+        },
+    };
+    let report = check_reader("t", trace.as_bytes(), config).unwrap();
+    assert_eq!(
+        rules(&report),
+        vec![
+            ("ENV-DUPLICATE-KEY", 6, "/params/sessionId"),
+            ("TRACE-LIMIT", 5, ""),
+        ]
+    );
+    assert!(report.state.session("b").is_some());
+    assert!(report.state.session("a").is_none());
+}

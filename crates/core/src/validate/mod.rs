@@ -101,9 +101,12 @@ pub struct Validator {
     /// reading, since another reading calls something else.
     methods_differ: bool,
     /// While the distinct readings of one `session/update` are read: the
-    /// `replay_complete` markers they hold (session, and where the client
-    /// shows it), counted once for the message, not once per reading.
-    reading_markers: Option<Vec<(String, Option<usize>)>>,
+    /// state changes they hold (`replay_complete` markers, turn ends, a
+    /// session nobody named), made once for the message, not per reading.
+    update_readings: Option<updates::UpdateReadings>,
+    /// While the readings of a line that repeats a top-level member are
+    /// read: the readings of a response, paired once the line is read.
+    response_readings: Option<calls::ResponseReadings>,
     /// Whether the client sent a `session/close` the suite cannot follow to
     /// its answer (it names no session, or its answer is not tracked): any
     /// session may be closed, and an agent may give a closed session's id
@@ -180,7 +183,8 @@ impl Validator {
             plan_capability: cap::Advertised::No,
             session_offers: (ses::Offers::UNKNOWN, 0),
             methods_differ: false,
-            reading_markers: None,
+            update_readings: None,
+            response_readings: None,
             closed_any: false,
             tracks: Vec::new(),
             recent_session: None,

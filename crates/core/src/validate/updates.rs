@@ -18,14 +18,18 @@ use std::borrow::Cow;
 
 impl Validator {
     /// The index of the session an update names; if it is not established,
-    /// SES-UNKNOWN-SESSION (unless sessions overflowed the limit).
-    fn update_session(&mut self, session: &str) -> Option<usize> {
+    /// SES-UNKNOWN-SESSION (unless sessions overflowed the limit). `apply`:
+    /// the reading of the update a client applies (one per message).
+    fn update_session(&mut self, session: &str, apply: bool) -> Option<usize> {
         if let Some(index) = self.shown_session_index(session) {
             return Some(index);
         }
         if self.lost_at > 0 {
-            // A line not read may have opened it.
-            self.open_session(session);
+            // A line not read may have opened it: the reading applied opens
+            // it, once for the message (another reading may name another).
+            if apply {
+                self.open_session(session);
+            }
             return self.state.session_index(session);
         }
         if !self.sessions_overflowed {
@@ -115,13 +119,25 @@ impl Validator {
     ) -> bool {
         let revision = self.revision.revision;
         let max_entries = self.config.limits.max_entries_per_plan;
-        if self.turns.unnamed_sessions > 0 && !self.is_established(session) {
+        // One message takes one session that a session/new answer left
+        // unnamed, whichever session each of its readings names (each may
+        // be the one: each is opened).
+        let taken = self
+            .update_readings
+            .as_ref()
+            .is_some_and(|r| r.unnamed_taken);
+        if (taken || self.turns.unnamed_sessions > 0) && !self.is_established(session) {
             // A session/new answer named no session (SES-NEW-SESSION-ID, its
             // fault): this is most likely that session, not an unknown one.
-            self.turns.unnamed_sessions -= 1;
+            if !taken {
+                self.turns.unnamed_sessions -= 1;
+                if let Some(readings) = &mut self.update_readings {
+                    readings.unnamed_taken = true;
+                }
+            }
             self.open_session(session);
         }
-        let index = self.update_session(session);
+        let index = self.update_session(session, apply);
         // v2's state_update ends a turn; v1 and the draft have none (a
         // v1 trace's state_update is an extension's, and ends nothing).
         if kind == "state_update"
@@ -136,21 +152,16 @@ impl Validator {
                 .and_then(|s| interop::read_string(s.get()))
                 .is_some_and(|(state, _)| state == "idle");
             if idle {
-                self.turns.running.remove(session);
-            }
-            if idle && self.turns.cancelling.remove(session).is_some() {
-                let limit = self.config.limits.max_outstanding_requests;
-                Turns::bounded(
-                    &mut self.turns.cancel_ended,
-                    limit,
-                    Key::new(session),
-                    self.line,
-                );
+                match &mut self.update_readings {
+                    // Once for the message, when every reading ends it.
+                    Some(readings) => readings.turn_ends.push(session.to_owned()),
+                    None => self.turn_ended(session),
+                }
             }
         }
         if kind == "replay_complete" && revision.spelling().replay_complete {
-            match &mut self.reading_markers {
-                Some(markers) => markers.push((session.to_owned(), index)),
+            match &mut self.update_readings {
+                Some(readings) => readings.markers.push((session.to_owned(), index)),
                 None => self.replay_complete(session, index),
             }
         }
@@ -242,7 +253,7 @@ impl Validator {
         let mut last: Option<Box<RawValue>> = None;
         let mut readings = 0usize;
         let mut every_reading_applies = true;
-        self.reading_markers = Some(Vec::new());
+        self.update_readings = Some(UpdateReadings::default());
         let complete = crate::trace::each_reading(params.get(), |text| {
             let Ok(reading) = RawValue::from_string(text.to_owned()) else {
                 return;
@@ -259,23 +270,31 @@ impl Validator {
             last = Some(reading);
         });
         if let (true, Some(only)) = (complete, &first) {
-            self.reading_markers = None;
+            self.update_readings = None;
             self.session_update_reading(Some(only), true);
         } else {
             if let Some(only) = &first {
                 every_reading_applies &= self.session_update_reading(Some(only), false);
                 last = first;
             }
-            let markers = self.reading_markers.take().unwrap_or_default();
-            self.markers_of_readings(markers, readings);
+            let mut gathered = self.update_readings.take().unwrap_or_default();
+            self.markers_of_readings(std::mem::take(&mut gathered.markers), readings);
+            let turn_ends = std::mem::take(&mut gathered.turn_ends);
+            if let [session, ..] = turn_ends.as_slice() {
+                // A turn ends when every reading ends it (the rest were read).
+                if complete && turn_ends.len() == readings && turn_ends.iter().all(|s| s == session)
+                {
+                    self.turn_ended(session);
+                }
+            }
             if !complete && last.is_some() {
                 self.emit(env::readings_cut("/params"));
             }
             if let (true, true, Some(last)) = (complete, every_reading_applies, &last) {
-                // Its marker, if any, was counted with the others.
-                self.reading_markers = Some(Vec::new());
+                // What the readings change was changed once, above.
+                self.update_readings = Some(gathered);
                 self.session_update_reading(Some(last), true);
-                self.reading_markers = None;
+                self.update_readings = None;
             }
         }
         // Each reading finds most things again: keep one of each.
@@ -307,6 +326,21 @@ impl Validator {
             for at in self.turns.replaying.all_for(session) {
                 Turns::bounded(&mut self.turns.replay_optional, limit, at, ());
             }
+        }
+    }
+
+    /// v2: an idle `state_update` of `session` ends its turn; a cancelled
+    /// one ends here (SES-UPDATE-AFTER-CANCEL judges what comes after).
+    fn turn_ended(&mut self, session: &str) {
+        self.turns.running.remove(session);
+        if self.turns.cancelling.remove(session).is_some() {
+            let limit = self.config.limits.max_outstanding_requests;
+            Turns::bounded(
+                &mut self.turns.cancel_ended,
+                limit,
+                Key::new(session),
+                self.line,
+            );
         }
     }
 
@@ -708,6 +742,20 @@ fn ses_session(mut d: Diagnostic, session: &str) -> Diagnostic {
         d.set_session(session);
     }
     d
+}
+
+/// While the distinct readings of one `session/update` are read: what
+/// they would change, gathered so that it changes once for the message.
+#[derive(Debug, Default)]
+pub(super) struct UpdateReadings {
+    /// The `replay_complete` markers they hold (session, and where the
+    /// client shows it): see [`Validator::markers_of_readings`].
+    markers: Vec<(String, Option<usize>)>,
+    /// The session of each reading that ends a v2 turn (an idle
+    /// `state_update`): ended when every reading ends the same one.
+    turn_ends: Vec<String>,
+    /// A reading took a session that a session/new answer left unnamed.
+    unnamed_taken: bool,
 }
 
 pub(super) struct UpdateRead<'a> {
