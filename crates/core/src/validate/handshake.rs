@@ -3,6 +3,7 @@
 
 use super::{At, Validator};
 use crate::diag::Diagnostic;
+use crate::rules::unit::Event;
 use crate::rules::{cap, env, init, ses, trace_format};
 use crate::spec::capability::{self, CapabilityKeys};
 use crate::spec::SpecChoice;
@@ -18,6 +19,10 @@ pub(super) enum ReadAs {
     /// establishes is taken, but it is not judged for what that method's
     /// answer owes, since under another reading it owes nothing of the kind.
     OneReading,
+    /// Its request by a guess: the answer's id paired with no request in
+    /// flight, and one initialize awaits an answer. It negotiates as its
+    /// request's would, but what it advertises is not known.
+    Guessed,
 }
 
 /// Whether an `initialize` was answered successfully on the connection.
@@ -220,18 +225,12 @@ impl Validator {
         let pending = (self.initializing.iter())
             .position(|p| p.at == request)
             .map(|index| self.initializing.remove(index));
-        // An agent that answers two initializes differently, or an answer
-        // read as one of several requests, leaves loadSession unknown.
-        let offer = match (read_as, result) {
-            (ReadAs::TheRequest, Some(result)) => ses::session_offers(result),
-            _ => ses::Offers::UNKNOWN,
-        };
-        self.session_offers =
-            if self.handshake == Handshake::Answered && offer != self.session_offers.0 {
-                (ses::Offers::UNKNOWN, self.line)
-            } else {
-                (offer, self.line)
-            };
+        // What the answer advertises is known only when it is read as its
+        // request's for certain.
+        self.tell_units(Event::InitializeAnswered {
+            result: result.filter(|_| read_as == ReadAs::TheRequest),
+            line: self.line,
+        });
         // A second initialize: the connection stays initialized
         // whatever its answer. One whose capabilities were not kept
         // changes nothing.
@@ -243,7 +242,7 @@ impl Validator {
         let negotiated = match capability::read_protocol_version(result) {
             Ok(version) => Some(version),
             Err(fault) => {
-                if read_as == ReadAs::TheRequest {
+                if read_as != ReadAs::OneReading {
                     self.emit(ses::no_protocol_version(fault));
                 }
                 None
@@ -344,9 +343,9 @@ impl Validator {
         };
         match (self.handshake, awaiting, version) {
             (_, Some(at), Some(_)) => {
-                self.initialize_answered(at, result, error, ReadAs::TheRequest);
-                // Which request it answers is a guess.
-                self.session_offers.0 = ses::Offers::UNKNOWN;
+                // Which request it answers is a guess: it negotiates, but
+                // what it advertises is not known.
+                self.initialize_answered(at, result, error, ReadAs::Guessed);
             }
             // The initialize itself may be a line not read: the revision is
             // the one its answer names, and what the client advertised is
