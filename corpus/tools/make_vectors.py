@@ -28,6 +28,7 @@ import topics_readings  # noqa: E402
 import topics_versions  # noqa: E402
 import topics_lifecycle  # noqa: E402
 import topics_replaystate  # noqa: E402
+import topics_units  # noqa: E402
 
 TOPICS = [
     ("framing", topics_framing.framing),
@@ -43,6 +44,7 @@ TOPICS = [
     ("versions", topics_versions.versions),
     ("lifecycle", topics_lifecycle.lifecycle),
     ("replaystate", topics_replaystate.replaystate),
+    ("units", topics_units.units),
 ]
 
 

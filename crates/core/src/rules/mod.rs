@@ -30,6 +30,7 @@ use crate::catalog::Rule;
 // declares `rules/module.rs` and registers `module::Type`.
 unit::units! {
     session_offers => SessionOffers,
+    session_close => CloseOffer,
 }
 
 /// The families that judge ACP message traces (`check`, `agent`, `tap`),
