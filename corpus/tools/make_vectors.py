@@ -29,6 +29,7 @@ import topics_versions  # noqa: E402
 import topics_lifecycle  # noqa: E402
 import topics_replaystate  # noqa: E402
 import topics_readings2  # noqa: E402
+import topics_units  # noqa: E402
 
 TOPICS = [
     ("framing", topics_framing.framing),
@@ -45,6 +46,7 @@ TOPICS = [
     ("lifecycle", topics_lifecycle.lifecycle),
     ("replaystate", topics_replaystate.replaystate),
     ("readings2", topics_readings2.readings2),
+    ("units", topics_units.units),
 ]
 
 

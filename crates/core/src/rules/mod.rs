@@ -5,6 +5,12 @@
 //! code that decides them, and lists them in its `RULES`; [`trace_rules`] is
 //! the union. The types of the catalog are in [`crate::catalog`]. Lower layers (trace, jsonrpc, spec) only describe what they saw; the
 //! decision that something breaks a rule is made here.
+//!
+//! Rules are moving to units (`unit.rs`): one file that owns a rule's
+//! decision and state, fed typed events by the engine, and registered in the
+//! one table below (which also lists its rules in the catalog, after its
+//! family's). The older families still decide inside `validate/` and only
+//! keep their constants and message builders here.
 
 pub mod cap;
 pub mod env;
@@ -15,27 +21,41 @@ pub mod load;
 pub mod ses;
 pub mod shape;
 pub mod trace_format;
+pub(crate) mod unit;
 
 use crate::catalog::Rule;
 
-/// The families that judge ACP message traces (`check`, `agent`, `tap`).
-const TRACE_FAMILIES: [&[&Rule]; 9] = [
-    trace_format::RULES,
-    env::RULES,
-    init::RULES,
-    ses::RULES,
-    cap::RULES,
-    shape::RULES,
-    id::RULES,
-    full::RULES,
-    load::RULES,
+// The units, in the order the engine tells them each event (the order of
+// their findings on one line). One row per unit: `module => Type,`
+// declares `rules/module.rs` and registers `module::Type`.
+unit::units! {
+    session_offers => SessionOffers,
+    session_close => CloseOffer,
+}
+
+/// The families that judge ACP message traces (`check`, `agent`, `tap`),
+/// by the prefix of their rule ids.
+const TRACE_FAMILIES: [(&str, &[&Rule]); 9] = [
+    ("TRACE-", trace_format::RULES),
+    ("ENV-", env::RULES),
+    ("INIT-", init::RULES),
+    ("SES-", ses::RULES),
+    ("CAP-", cap::RULES),
+    ("SHAPE-", shape::RULES),
+    ("ID-", id::RULES),
+    ("FULL-", full::RULES),
+    ("LOAD-", load::RULES),
 ];
 
-/// The rules that judge ACP message traces, family by family, in a stable
-/// order. (The `DAG-*` rules, which judge plans of tool calls, are declared
-/// in the `acp-plan-dag` crate; `acp_plan_dag::every_rule` lists both.)
+/// The rules that judge ACP message traces, family by family (a family's
+/// file first, then its units'), in a stable order. (The `DAG-*` rules,
+/// which judge plans of tool calls, are declared in the `acp-plan-dag`
+/// crate; `acp_plan_dag::every_rule` lists both.)
 pub fn trace_rules() -> impl Iterator<Item = &'static Rule> {
-    TRACE_FAMILIES.into_iter().flatten().copied()
+    TRACE_FAMILIES.into_iter().flat_map(|(prefix, rules)| {
+        let of_units = UNIT_RULES.iter().copied().flatten().copied();
+        (rules.iter().copied()).chain(of_units.filter(move |rule| rule.id.starts_with(prefix)))
+    })
 }
 
 /// The trace rules one trace can trigger on its own: all but
@@ -55,4 +75,22 @@ pub fn decided_by_one_trace(rule: &Rule) -> bool {
 /// Look a trace rule up by id.
 pub fn find(id: &str) -> Option<&'static Rule> {
     trace_rules().find(|r| r.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_unit_rule_is_in_the_catalog_once() {
+        for rule in UNIT_RULES.iter().copied().flatten() {
+            let listed = trace_rules().filter(|r| r.id == rule.id).count();
+            assert_eq!(listed, 1, "{} is listed {listed} times", rule.id);
+        }
+        let mut ids: Vec<&str> = trace_rules().map(|r| r.id).collect();
+        let count = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), count, "a rule id is listed twice");
+    }
 }

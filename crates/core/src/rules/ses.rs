@@ -4,7 +4,6 @@ use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_R
 use crate::diag::Diagnostic;
 use crate::spec::capability::{VersionFault, MAX_PROTOCOL_VERSION};
 use crate::spec::Revision;
-use serde_json::value::RawValue;
 
 pub const BEFORE_INIT: Rule = Rule {
     id: "SES-BEFORE-INIT",
@@ -261,53 +260,6 @@ pub const REPLAY_COMPLETE: Rule = Rule {
     revision_citations: &[],
 };
 
-pub const LOAD_NOT_ADVERTISED: Rule = Rule {
-    id: "SES-LOAD-NOT-ADVERTISED",
-    level: Level::Must,
-    basis: Basis::Text,
-    // v2 has no `session/load` (and no `loadSession`).
-    revisions: &[Revision::Draft202605, Revision::V1Schema117, Revision::V1],
-    summary: "No `session/load` when the agent's initialize answer did not advertise `agentCapabilities.loadSession: true`",
-    citation: Citation {
-        document: docs::SESSION_SETUP_V1,
-        section: "Loading Sessions",
-        text: "If loadSession is false or not present, the Agent does not support loading sessions and Clients MUST NOT attempt to call session/load.",
-        note: "Judged only when every reading of the answer says so: not when `loadSession` or `agentCapabilities` repeats with values that disagree, is not a boolean (or not an object), when the initialize answer was not read or not paired for certain, when initialize answers disagree, or when a line since the answer went unread.",
-    },
-    revision_citations: &[],
-};
-
-pub const LOAD_IN_V2: Rule = Rule {
-    id: "SES-LOAD-V2",
-    level: Level::Must,
-    basis: Basis::Text,
-    revisions: crate::catalog::V2_ONLY,
-    summary: "No `session/load` under protocol v2 (use `session/resume` with `replayFrom`)",
-    citation: Citation {
-        document: docs::INITIALIZATION_V2,
-        section: "Protocol version",
-        text: "Clients and Agents MUST agree on a protocol version and act according to its specification.",
-        note: "v2 has no session/load (\"Migrating to v2\": session/load is \"Removed. Use session/resume with \"replayFrom\": { \"type\": \"start\" }\"), so a client that calls it under protocol v2 acts by another version's specification. Judged only when the revision is v2 for certain (an initialize was answered and no line went unread since the answer, with or without --spec) and every reading of the line's `method` is session/load. The agent that answers it, or replays for it, is not judged on that.",
-    },
-    revision_citations: &[],
-};
-
-pub const RESUME_NOT_ADVERTISED: Rule = Rule {
-    id: "SES-RESUME-NOT-ADVERTISED",
-    level: Level::Must,
-    basis: Basis::Text,
-    // v2 makes session/resume a baseline method ("Required (no capability marker)").
-    revisions: &[Revision::Draft202605, Revision::V1Schema117, Revision::V1],
-    summary: "No `session/resume` when the agent's initialize answer did not advertise `agentCapabilities.sessionCapabilities.resume`",
-    citation: Citation {
-        document: docs::SESSION_SETUP_V1,
-        section: "Resuming Sessions",
-        text: "If sessionCapabilities.resume is not present, the Agent does not support resuming sessions and Clients MUST NOT attempt to call session/resume.",
-        note: "`null` counts as not present (the schema: \"Omitted or `null` both mean the agent does not advertise support\"). Judged only when every reading of the answer says so, as SES-LOAD-NOT-ADVERTISED is: not when a member repeats with values that disagree or is not of its type, when the initialize answer was not read or not paired for certain, when initialize answers disagree, or when a line since the answer went unread.",
-    },
-    revision_citations: &[],
-};
-
 pub const SESSION_ID_REUSED: Rule = Rule {
     id: "SES-SESSION-ID-REUSED",
     level: Level::Must,
@@ -343,10 +295,7 @@ pub const RULES: &[&Rule] = &[
     &UPDATE_AFTER_CANCEL,
     &PROMPT_BEFORE_SETUP,
     &REPLAY_COMPLETE,
-    &LOAD_NOT_ADVERTISED,
-    &RESUME_NOT_ADVERTISED,
     &SESSION_ID_REUSED,
-    &LOAD_IN_V2,
 ];
 
 /// A successful initialize result without a protocolVersion the suite can
@@ -531,159 +480,6 @@ pub fn update_from_client() -> Diagnostic {
     Diagnostic::new(&UPDATE_NOTIFICATION, "session/update sent by the client").at("/method")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_huge_method_name_is_not_repeated() {
-        let method = format!("session/{}", "m".repeat(100_000));
-        assert!(before_init(&method, None).message.len() < 200);
-        assert!(before_init(&method, Some(3)).message.len() < 250);
-    }
-}
-
-/// What an agent's initialize answer says it supports, read over every
-/// reading of its repeated members.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Offer {
-    /// Every reading advertises it.
-    Offered,
-    /// Every reading leaves it out or sets it to `false`.
-    NotOffered,
-    /// The readings disagree, a value is not of its type, or no answer
-    /// was read for certain: no client is judged on it.
-    Unknown,
-}
-
-/// What an agent's initialize answer advertises of the session methods a
-/// client may only call when offered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Offers {
-    /// `agentCapabilities.loadSession`.
-    pub load: Offer,
-    /// `agentCapabilities.sessionCapabilities.resume`.
-    pub resume: Offer,
-}
-
-impl Offers {
-    /// No answer read for certain: no client is judged.
-    pub const UNKNOWN: Offers = Offers {
-        load: Offer::Unknown,
-        resume: Offer::Unknown,
-    };
-}
-
-/// What a successful initialize `result` advertises, over every reading of
-/// its repeated members.
-pub fn session_offers(result: &RawValue) -> Offers {
-    Offers {
-        load: capability_offer(
-            result,
-            &["agentCapabilities"],
-            "loadSession",
-            |value| match value {
-                "true" => Some(true),
-                "false" => Some(false),
-                _ => None,
-            },
-        ),
-        // "Omitted or `null` both mean the agent does not advertise
-        // support. Supplying `{}` means the agent supports resuming."
-        resume: capability_offer(
-            result,
-            &["agentCapabilities", "sessionCapabilities"],
-            "resume",
-            |value| match value.as_bytes().first() {
-                Some(b'{') => Some(true),
-                _ if value == "null" => Some(false),
-                _ => None,
-            },
-        ),
-    }
-}
-
-/// Whether `result` advertises the capability `leaf` under the objects
-/// `path`: an object on the path left out or `null` (below the result)
-/// leaves it out; `offered` reads the leaf's value (`None`: not of its
-/// type). Every value of a repeated member is a reading; readings that
-/// disagree, or any value not of its type, are [`Offer::Unknown`].
-fn capability_offer(
-    result: &RawValue,
-    path: &[&str],
-    leaf: &str,
-    offered: fn(&str) -> Option<bool>,
-) -> Offer {
-    let (mut yes, mut no) = (false, false);
-    let mut objects = vec![result];
-    for name in path.iter().copied().chain(std::iter::once(leaf)) {
-        let mut next = Vec::new();
-        for object in objects {
-            if !object.get().trim_start().starts_with('{') {
-                return Offer::Unknown;
-            }
-            let values = crate::trace::members_named(object.get(), name);
-            no |= values.is_empty();
-            for value in values {
-                let text = value.get().trim();
-                if name == leaf {
-                    match offered(text) {
-                        Some(true) => yes = true,
-                        Some(false) => no = true,
-                        None => return Offer::Unknown,
-                    }
-                } else if text == "null" && name != "agentCapabilities" {
-                    no = true;
-                } else {
-                    next.push(value);
-                }
-            }
-        }
-        objects = next;
-    }
-    match (yes, no) {
-        (true, false) => Offer::Offered,
-        (false, true) => Offer::NotOffered,
-        _ => Offer::Unknown,
-    }
-}
-
-/// A client's `session/load` after an initialize answer (on `answer_line`)
-/// that did not advertise `loadSession`.
-pub fn load_not_advertised(answer_line: u64) -> Diagnostic {
-    Diagnostic::new(
-        &LOAD_NOT_ADVERTISED,
-        format!(
-            "session/load, but the agent's initialize answer on line {answer_line} did not advertise `agentCapabilities.loadSession: true`"
-        ),
-    )
-    .at("/method")
-    .hint("call session/load only when the agent advertises loadSession; otherwise start a session with session/new")
-}
-
-/// A client's `session/load` under protocol v2, which removed it.
-pub fn load_in_v2() -> Diagnostic {
-    Diagnostic::new(
-        &LOAD_IN_V2,
-        "session/load under protocol v2, which removed it",
-    )
-    .at("/method")
-    .hint("call session/resume with \"replayFrom\": {\"type\": \"start\"} to replay a session under v2")
-}
-
-/// A client's `session/resume` after an initialize answer (on
-/// `answer_line`) that did not advertise `sessionCapabilities.resume`.
-pub fn resume_not_advertised(answer_line: u64) -> Diagnostic {
-    Diagnostic::new(
-        &RESUME_NOT_ADVERTISED,
-        format!(
-            "session/resume, but the agent's initialize answer on line {answer_line} did not advertise `agentCapabilities.sessionCapabilities.resume`"
-        ),
-    )
-    .at("/method")
-    .hint("call session/resume only when the agent advertises sessionCapabilities.resume; otherwise start a session with session/new")
-}
-
 /// A session/new or session/fork answer naming a session already
 /// established on the connection.
 pub fn session_id_reused(method: &str, session: &str) -> Diagnostic {
@@ -697,4 +493,16 @@ pub fn session_id_reused(method: &str, session: &str) -> Diagnostic {
     .at("/result/sessionId")
     .session(session)
     .hint("answer each session/new with a session id not used before on the connection")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_method_name_is_not_repeated() {
+        let method = format!("session/{}", "m".repeat(100_000));
+        assert!(before_init(&method, None).message.len() < 200);
+        assert!(before_init(&method, Some(3)).message.len() < 250);
+    }
 }

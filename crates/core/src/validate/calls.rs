@@ -5,6 +5,7 @@ use super::handshake::{Handshake, ReadAs};
 use super::turns::Turns;
 use super::{repeated_member, At, Call, Validator};
 use crate::jsonrpc::{self, Direction, Frame, RequestOutcome, ResponseOutcome};
+use crate::rules::unit::Event;
 use crate::rules::{env, ses, trace_format};
 use crate::state::Key;
 use crate::trace::interop::{self, Unpredictable};
@@ -286,8 +287,10 @@ impl Validator {
             return;
         }
         self.before_init(method);
-        self.setup_advertised(method);
-        self.load_in_v2(method);
+        self.tell_units(Event::ClientCall {
+            method,
+            readings_agree: !self.methods_differ,
+        });
         match method {
             "initialize" => self.initialize_requested(params),
             "session/load" | "session/resume" => {
@@ -384,58 +387,6 @@ impl Validator {
                 _ => None,
             };
             self.emit(ses::before_init(method, failed_at));
-        }
-    }
-
-    /// SES-LOAD-NOT-ADVERTISED and SES-RESUME-NOT-ADVERTISED for a client's
-    /// `method`: a session/load or session/resume the agent's initialize
-    /// answer did not advertise, in every reading (no line since that
-    /// answer unread or unpaired: it may have been another initialize's
-    /// answer).
-    fn setup_advertised(&mut self, method: &str) {
-        let (offers, answer_line) = self.session_offers;
-        let (offer, rule, diagnostic): (_, _, fn(u64) -> crate::diag::Diagnostic) = match method {
-            "session/load" => (
-                offers.load,
-                &ses::LOAD_NOT_ADVERTISED,
-                ses::load_not_advertised,
-            ),
-            "session/resume" => (
-                offers.resume,
-                &ses::RESUME_NOT_ADVERTISED,
-                ses::resume_not_advertised,
-            ),
-            _ => return,
-        };
-        if offer == ses::Offer::NotOffered
-            && self.judges_client_call()
-            && rule.revisions.contains(&self.revision.revision)
-        {
-            self.emit(diagnostic(answer_line));
-        }
-    }
-
-    /// Whether a rule on which methods the client may call judges this
-    /// line: an initialize was answered, no line since that answer went
-    /// unread or unpaired (it may have been another initialize's answer),
-    /// and every reading of the line calls the same method.
-    fn judges_client_call(&self) -> bool {
-        self.handshake == Handshake::Answered
-            && self.lost_at.max(self.garbled_at) < self.session_offers.1
-            && !self.methods_differ
-    }
-
-    /// SES-LOAD-V2 for a client's `method`: a session/load under v2 for
-    /// certain and in every reading of the line's `method`. The rule rests
-    /// on the version the two sides agreed on, so an initialize must have
-    /// been answered, with no line unread since (it may have been another
-    /// answer, of another version), even when `--spec` names the revision.
-    fn load_in_v2(&mut self, method: &str) {
-        if method == "session/load"
-            && self.judges_client_call()
-            && ses::LOAD_IN_V2.revisions.contains(&self.revision.revision)
-        {
-            self.emit(ses::load_in_v2());
         }
     }
 

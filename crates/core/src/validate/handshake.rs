@@ -3,6 +3,7 @@
 
 use super::{At, Validator};
 use crate::diag::Diagnostic;
+use crate::rules::unit::Event;
 use crate::rules::{cap, env, init, ses, trace_format};
 use crate::spec::capability::{self, CapabilityKeys};
 use crate::spec::SpecChoice;
@@ -18,6 +19,10 @@ pub(super) enum ReadAs {
     /// establishes is taken, but it is not judged for what that method's
     /// answer owes, since under another reading it owes nothing of the kind.
     OneReading,
+    /// Its request by a guess: the answer's id paired with no request in
+    /// flight, and one initialize awaits an answer. It negotiates as its
+    /// request's would, but what it advertises is not known.
+    Guessed,
 }
 
 /// Whether an `initialize` was answered successfully on the connection.
@@ -228,26 +233,15 @@ impl Validator {
         let pending = (self.initializing.iter())
             .position(|p| p.at == request)
             .map(|index| self.initializing.remove(index));
-        // An agent that answers two initializes differently, an answer
-        // read as one of several requests, or readings of the answer that
-        // offer otherwise, leave loadSession unknown.
-        let offer = match read_as {
-            ReadAs::TheRequest if results.len() == replies.len() => {
-                let offer = ses::session_offers(result);
-                if results.iter().all(|r| ses::session_offers(r) == offer) {
-                    offer
-                } else {
-                    ses::Offers::UNKNOWN
-                }
-            }
-            _ => ses::Offers::UNKNOWN,
-        };
-        self.session_offers =
-            if self.handshake == Handshake::Answered && offer != self.session_offers.0 {
-                (ses::Offers::UNKNOWN, self.line)
-            } else {
-                (offer, self.line)
-            };
+        // What the answer advertises is known only when it is read as its
+        // request's for certain, and every reading of it succeeds: units
+        // read each reading, and readings that offer otherwise leave the
+        // offer unknown.
+        let certain = read_as == ReadAs::TheRequest && results.len() == replies.len();
+        self.tell_units(Event::InitializeAnswered {
+            results: if certain { &results[..] } else { &[] },
+            line: self.line,
+        });
         // A second initialize: the connection stays initialized
         // whatever its answer. One whose capabilities were not kept
         // changes nothing.
@@ -260,8 +254,8 @@ impl Validator {
             .map(|r| capability::read_protocol_version(Some(r)))
             .collect();
         let negotiated = versions.iter().find_map(|v| v.as_ref().ok().copied());
-        if let (None, Some(Err(fault)), ReadAs::TheRequest) =
-            (negotiated, versions.first(), read_as)
+        if let (None, Some(Err(fault)), false) =
+            (negotiated, versions.first(), read_as == ReadAs::OneReading)
         {
             // Every reading names no version it can be read as.
             self.emit(ses::no_protocol_version(*fault));
@@ -375,9 +369,9 @@ impl Validator {
         };
         match (self.handshake, awaiting, version) {
             (_, Some(at), Some(_)) => {
-                self.initialize_answered(at, &[(result, error)], ReadAs::TheRequest);
-                // Which request it answers is a guess.
-                self.session_offers.0 = ses::Offers::UNKNOWN;
+                // Which request it answers is a guess: it negotiates, but
+                // what it advertises is not known.
+                self.initialize_answered(at, &[(result, error)], ReadAs::Guessed);
             }
             // The initialize itself may be a line not read: the revision is
             // the one its answer names, and what the client advertised is

@@ -28,7 +28,8 @@ pub use files::{check_paths, check_paths_then, default_jobs};
 use crate::catalog::Counts;
 use crate::diag::Diagnostic;
 use crate::jsonrpc::{self, Direction};
-use crate::rules::{cap, env, init, ses, trace_format};
+use crate::rules::unit::{Emit, Event, Facts};
+use crate::rules::{cap, env, init, trace_format, Units};
 use crate::spec::capability;
 use crate::spec::messages::PlanContent;
 use crate::spec::{RevisionChoice, SpecChoice};
@@ -92,10 +93,9 @@ pub struct Validator {
     /// INIT-VERSION-UNKNOWN was said (once per connection).
     revision_unknown_said: bool,
     plan_capability: cap::Advertised,
-    /// What the agent's initialize answer says of `loadSession` and
-    /// `sessionCapabilities.resume`, and the line of that answer
-    /// (SES-LOAD-NOT-ADVERTISED, SES-RESUME-NOT-ADVERTISED, SES-LOAD-V2).
-    session_offers: (ses::Offers, u64),
+    /// The rules that are units ([`crate::rules::unit`]): told the events
+    /// of the connection, they keep their own state.
+    units: Units,
     /// While the readings of a line whose `method` repeats with values that
     /// differ are read: a rule on what the client may call judges no
     /// reading, since another reading calls something else.
@@ -181,7 +181,7 @@ impl Validator {
             revision_unknown: false,
             revision_unknown_said: false,
             plan_capability: cap::Advertised::No,
-            session_offers: (ses::Offers::UNKNOWN, 0),
+            units: Units::default(),
             methods_differ: false,
             update_readings: None,
             response_readings: None,
@@ -435,6 +435,22 @@ impl Validator {
         }
         d.revision.get_or_insert(self.revision.revision);
         self.diagnostics.push(d);
+    }
+
+    /// Tell the units `event`, and say what they find (through `emit`, so
+    /// that it is placed and limited as every finding is).
+    fn tell_units(&mut self, event: Event<'_>) {
+        let facts = Facts {
+            revision: self.revision.revision,
+            initialized: self.handshake == Handshake::Answered,
+            lost_at: self.lost_at,
+            garbled_at: self.garbled_at,
+        };
+        let mut out = Emit::default();
+        self.units.on(&event, &facts, &mut out);
+        for d in out.take() {
+            self.emit(d);
+        }
     }
 
     /// The client state forgot the session at `index`: so does the

@@ -1,0 +1,154 @@
+//! Rules as units over typed events.
+//!
+//! The engine ([`crate::validate::Validator`]) reads the trace and keeps the
+//! connection's facts (handshake, revision, lines it could not read or
+//! pair). Where it learns something a rule decides on, it tells every
+//! registered unit an [`Event`], with a read-only view of those facts
+//! ([`Facts`]). A unit owns its decision and the state that decision needs,
+//! and puts what it finds in an [`Emit`]; the engine then says each finding
+//! through its one `emit`, which places it (line, batch element, snippet,
+//! revision) and applies the limits, as for every other rule.
+//!
+//! So a unit can be tested on a short sequence of events without a trace.
+//! The units are registered in one table, the `units!` call in
+//! `rules/mod.rs`, which also puts their rules in the catalog.
+
+use crate::catalog::Rule;
+use crate::diag::Diagnostic;
+use crate::spec::Revision;
+use serde_json::value::RawValue;
+
+/// Something the engine learnt about the connection, at the point where it
+/// learnt it. The enum grows with the units: an event exists when a unit
+/// consumes it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Event<'a> {
+    /// A successful `initialize` answer, read on `line`. `results` are the
+    /// readings of its result (one, unless the response repeats `result`)
+    /// when the answer is read as its request's for certain; none when it
+    /// is one reading of a request read several ways (a repeated `method`,
+    /// two requests in flight under one id), a guess (its id paired with no
+    /// request in flight), or a response whose readings do not all
+    /// succeed: what it advertises is then not known. A unit reads every
+    /// reading ([`agreed`]).
+    InitializeAnswered {
+        results: &'a [&'a RawValue],
+        line: u64,
+    },
+    /// A client's request or notification (other than `session/update`):
+    /// one reading of its line. `readings_agree`: every reading of the
+    /// line's `method` is this one (by JSON value).
+    ClientCall {
+        method: &'a str,
+        readings_agree: bool,
+    },
+}
+
+/// What the engine knows of the connection when it tells an [`Event`]:
+/// read-only, the same for every unit.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Facts {
+    /// The revision in force. Under `--spec auto` before an `initialize`
+    /// is answered it is provisional. When the handshake named no revision
+    /// the suite knows (INIT-VERSION-UNKNOWN), the engine itself drops what
+    /// units say under rules that not every revision holds.
+    pub(crate) revision: Revision,
+    /// Whether an `initialize` was answered successfully (before the event:
+    /// for [`Event::InitializeAnswered`], by an earlier answer).
+    pub(crate) initialized: bool,
+    /// The last line the checker's limits kept it from reading, 0 if none.
+    pub(crate) lost_at: u64,
+    /// The last line that may have been an answer the engine could not
+    /// pair (unreadable, no JSON-RPC frame, or a response to no request in
+    /// flight), 0 if none.
+    pub(crate) garbled_at: u64,
+}
+
+impl Facts {
+    /// The last line whose content is not known for certain (lost or
+    /// garbled), 0 if none: it may have been any message, such as another
+    /// `initialize` answer.
+    pub(crate) fn unknown_since(&self) -> u64 {
+        self.lost_at.max(self.garbled_at)
+    }
+}
+
+/// What every reading in `results` says, read by `read`, when they all say
+/// the same; `T::default()` (unknown) when they differ or there is none.
+pub(crate) fn agreed<T: Default + PartialEq>(
+    results: &[&RawValue],
+    read: impl Fn(&RawValue) -> T,
+) -> T {
+    let mut readings = results.iter().map(|r| read(r));
+    let Some(first) = readings.next() else {
+        return T::default();
+    };
+    if readings.all(|other| other == first) {
+        first
+    } else {
+        T::default()
+    }
+}
+
+/// What units found on one event, drained by the engine in the order said.
+#[derive(Debug, Default)]
+pub(crate) struct Emit {
+    found: Vec<Diagnostic>,
+}
+
+impl Emit {
+    /// Report `diagnostic` (placed by the engine: leave its line 0).
+    pub(crate) fn say(&mut self, diagnostic: Diagnostic) {
+        self.found.push(diagnostic);
+    }
+
+    /// Everything said since the last call.
+    pub(crate) fn take(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.found)
+    }
+}
+
+/// A rule family that owns its decision and its state: it consumes the
+/// engine's events and says what breaks its rules.
+pub(crate) trait Unit: Default {
+    /// The rules it decides, as the catalog lists them.
+    const RULES: &'static [&'static Rule];
+
+    /// React to `event`, with the connection's `facts`; say findings in
+    /// `out`. Never panics on what the event carries.
+    fn on(&mut self, event: &Event<'_>, facts: &Facts, out: &mut Emit);
+}
+
+/// The registration table: `units! { module => Type, ... }` declares each
+/// unit's file, `rules/module.rs`, and `Units`, which holds one of each unit
+/// (static dispatch, in the order listed: the order their findings on one
+/// event are said), and `UNIT_RULES`, their rules for the catalog.
+macro_rules! units {
+    ($($module:ident => $unit:ident,)*) => {
+        $(pub(crate) mod $module;)*
+
+        /// Every registered unit, fed by the engine.
+        #[derive(Debug, Default)]
+        pub(crate) struct Units {
+            $($module: $module::$unit,)*
+        }
+
+        impl Units {
+            /// Tell every unit `event`, in registration order.
+            pub(crate) fn on(
+                &mut self,
+                event: &$crate::rules::unit::Event<'_>,
+                facts: &$crate::rules::unit::Facts,
+                out: &mut $crate::rules::unit::Emit,
+            ) {
+                use $crate::rules::unit::Unit as _;
+                $(self.$module.on(event, facts, out);)*
+            }
+        }
+
+        /// The rules the units decide, unit by unit.
+        const UNIT_RULES: &[&[&$crate::catalog::Rule]] =
+            &[$(<$module::$unit as $crate::rules::unit::Unit>::RULES,)*];
+    };
+}
+pub(crate) use units;
