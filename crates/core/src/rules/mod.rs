@@ -6,15 +6,15 @@
 //! the union. The types of the catalog are in [`crate::catalog`]. Lower layers (trace, jsonrpc, spec) only describe what they saw; the
 //! decision that something breaks a rule is made here.
 
-pub mod cap;
-pub mod env;
-pub mod full;
-pub mod id;
-pub mod init;
-pub mod load;
-pub mod ses;
-pub mod shape;
-pub mod trace_format;
+cli_module!(cap);
+cli_module!(env);
+cli_module!(full);
+cli_module!(id);
+cli_module!(init);
+cli_module!(load);
+cli_module!(ses);
+cli_module!(shape);
+cli_module!(trace_format);
 
 use crate::catalog::Rule;
 
