@@ -38,15 +38,18 @@ const SCOPE_MATCH: MatchOptions = MatchOptions {
 pub struct Baseline {
     /// The file as named on the command line, for messages.
     pub file: String,
+    /// The accepted failures, in the order of the file.
     pub entries: Vec<Entry>,
 }
 
 /// One accepted failure.
 #[derive(Clone, Debug)]
 pub struct Entry {
+    /// The rule whose diagnostics the entry accepts.
     pub rule: &'static Rule,
     /// Which traces (or scenarios) the entry covers; `None` covers all.
     pub scope: Option<Scope>,
+    /// Why the failure is accepted (required in the file).
     pub reason: String,
     /// The last day (UTC) on which the entry is honoured.
     pub expires: Option<NaiveDate>,
@@ -57,11 +60,13 @@ pub struct Entry {
 /// A glob over trace names (see [`scope_name`]).
 #[derive(Clone, Debug)]
 pub struct Scope {
+    /// The glob as written in the file.
     pub text: String,
     pattern: Pattern,
 }
 
 impl Scope {
+    /// Reads a scope glob; the error says why it is not one.
     pub fn parse(text: &str) -> Result<Scope, String> {
         let pattern =
             Pattern::new(text).map_err(|e| format!("scope `{text}` is not a glob: {e}"))?;
@@ -102,7 +107,9 @@ impl Entry {
 /// run for its report. Scopes match scenario names there.
 #[derive(Clone, Debug)]
 pub struct AsOf {
+    /// The baseline to apply.
     pub baseline: Baseline,
+    /// The day (UTC) its expiry dates are judged on.
     pub today: NaiveDate,
 }
 
@@ -116,17 +123,30 @@ impl AsOf {
 /// Why a baseline could not be used (exit status 2).
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// The file could not be read.
     #[error("cannot read baseline {file}: {source}")]
     Io {
+        /// The file as named on the command line.
         file: String,
+        /// The error reading it.
         source: std::io::Error,
     },
+    /// The file is not a baseline (TOML syntax, format version or a member).
     #[error("baseline {file}: {message}")]
-    Invalid { file: String, message: String },
+    Invalid {
+        /// The file as named on the command line.
+        file: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// One entry is wrong (an unknown rule, a bad scope or date).
     #[error("baseline {file}:{line}: {message}")]
     Entry {
+        /// The file as named on the command line.
         file: String,
+        /// 1-based line of the entry in the file.
         line: u64,
+        /// What is wrong with the entry.
         message: String,
     },
 }
@@ -286,6 +306,7 @@ pub enum EntryStatus {
 }
 
 impl EntryStatus {
+    /// The status as reports spell it.
     pub fn as_str(self) -> &'static str {
         match self {
             EntryStatus::Used => "used",
@@ -295,15 +316,19 @@ impl EntryStatus {
     }
 }
 
+/// What became of one baseline entry in a run.
 #[derive(Clone, Debug)]
 pub struct EntryOutcome {
+    /// The entry as read from the file.
     pub entry: Entry,
     /// Diagnostics the entry covers (kept for the report or not).
     pub matched: u64,
+    /// Whether it was used, expired or unused.
     pub status: EntryStatus,
 }
 
 impl EntryOutcome {
+    /// Whether the entry fails the run (expired or unused).
     pub fn is_problem(&self) -> bool {
         self.status != EntryStatus::Used
     }
@@ -331,7 +356,9 @@ impl EntryOutcome {
 /// A baseline applied to a run.
 #[derive(Clone, Debug)]
 pub struct Judgement {
+    /// The baseline file as named on the command line.
     pub file: String,
+    /// The day (UTC) expiry dates were judged on.
     pub today: NaiveDate,
     /// In the order of the file.
     pub entries: Vec<EntryOutcome>,
@@ -433,7 +460,9 @@ pub fn judge(baseline: &Baseline, traces: &[TraceReport], today: NaiveDate) -> J
 pub struct WriteOptions {
     /// Also accept warnings (for runs gated with `--deny-warnings`).
     pub warnings: bool,
+    /// The reason written into every entry.
     pub reason: String,
+    /// The expiry date written into every entry, if any.
     pub expires: Option<NaiveDate>,
 }
 

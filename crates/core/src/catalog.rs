@@ -26,6 +26,7 @@ pub enum Level {
 }
 
 impl Level {
+    /// The severity of a diagnostic of this level.
     pub fn severity(self) -> Severity {
         match self {
             Level::Must => Severity::Error,
@@ -35,6 +36,7 @@ impl Level {
         }
     }
 
+    /// The level as the catalog spells it (`MUST`, `SHOULD`, `INFO`, `LIMIT`).
     pub fn as_str(self) -> &'static str {
         match self {
             Level::Must => "MUST",
@@ -61,6 +63,7 @@ pub enum Basis {
 }
 
 impl Basis {
+    /// The basis as the catalog spells it (`text`, `reading`).
     pub fn as_str(self) -> &'static str {
         match self {
             Basis::Text => "text",
@@ -73,8 +76,11 @@ impl Basis {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// A MUST broken: fails the run.
     Error,
+    /// A SHOULD broken or a heuristic: fails only with `--deny-warnings`.
     Warning,
+    /// Worth knowing; never fails the run.
     Info,
     /// Something was not checked (a [`Level::Limit`] rule): the result is
     /// incomplete. Fails the run unless incomplete results are accepted.
@@ -82,6 +88,7 @@ pub enum Severity {
 }
 
 impl Severity {
+    /// The severity as reports spell it.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -102,7 +109,9 @@ impl fmt::Display for Severity {
 /// and the suite's own note beside it.
 #[derive(Debug, Serialize)]
 pub struct Citation {
+    /// The document's title (one of [`docs`]).
     pub document: &'static str,
+    /// The section of the document that holds the sentence.
     pub section: &'static str,
     /// The document's own words, verbatim (Markdown markup and line breaks
     /// aside); `corpus/spec/excerpts/` holds the paragraph it comes from.
@@ -127,18 +136,24 @@ impl fmt::Display for Citation {
 /// The quotation of one revision whose document words the rule differently.
 #[derive(Debug, Serialize)]
 pub struct RevisionCitation {
+    /// The revision whose document is quoted.
     pub revision: Revision,
+    /// Its quotation.
     pub citation: Citation,
 }
 
 /// One rule of the catalog.
 #[derive(Debug, Serialize)]
 pub struct Rule {
+    /// The rule's stable id, e.g. `SES-UNKNOWN-SESSION`.
     pub id: &'static str,
+    /// How strongly the spec requires it (its severity follows).
     pub level: Level,
     /// Whether the citation states the level or the suite reads it from examples.
     pub basis: Basis,
+    /// The revisions the rule is checked under.
     pub revisions: &'static [Revision],
+    /// One line saying what the rule checks.
     pub summary: &'static str,
     /// The citation for every revision not listed in `revision_citations`.
     pub citation: Citation,
@@ -147,6 +162,7 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// The severity of this rule's diagnostics.
     pub fn severity(&self) -> Severity {
         self.level.severity()
     }
@@ -185,6 +201,7 @@ impl Rule {
         lines
     }
 
+    /// Whether the rule is checked under `revision`.
     pub fn applies_to(&self, revision: Revision) -> bool {
         self.revisions.contains(&revision)
     }
@@ -231,9 +248,12 @@ impl PartialEq for Rule {
 }
 impl Eq for Rule {}
 
+/// Every revision.
 pub const ALL_REVISIONS: &[Revision] = &Revision::ALL;
+/// The revisions whose plan operations are gated by a client capability.
 pub const WITH_CAPABILITY: &[Revision] =
     &[Revision::Draft202605, Revision::V1Schema117, Revision::V1];
+/// The v2 revisions.
 pub const V2_ONLY: &[Revision] = &[Revision::V2Schema117, Revision::V2];
 /// The revisions that still know `file` plans (schema 1.20.0 dropped them).
 pub const WITH_FILE_PLANS: &[Revision] = &[
@@ -247,32 +267,59 @@ pub const WITH_MARKDOWN_PATH: &[Revision] = &[Revision::V1, Revision::V2];
 /// Documents that citations name; `corpus/spec/excerpts/` holds the quoted
 /// paragraphs of each (the suite's own README aside).
 pub mod docs {
+    /// Cites "ACP Agent Plan (protocol v1)".
     pub const PLAN_V1: &str = "ACP Agent Plan (protocol v1)";
+    /// Cites "ACP Agent Plan with Plan Operations (draft-2026-05)".
     pub const PLAN_DRAFT: &str = "ACP Agent Plan with Plan Operations (draft-2026-05)";
+    /// Cites "ACP Agent Plan (protocol v1, unstable Plan Operations)".
     pub const PLAN_V1_OPS: &str = "ACP Agent Plan (protocol v1, unstable Plan Operations)";
+    /// Cites "ACP Agent Plan (protocol v2)".
     pub const PLAN_V2: &str = "ACP Agent Plan (protocol v2)";
+    /// Cites "ACP Agent Plan (protocol v2, unstable schema)".
     pub const PLAN_V2_UNSTABLE: &str = "ACP Agent Plan (protocol v2, unstable schema)";
+    /// Cites "RFD Plan Operations Support".
     pub const RFD: &str = "RFD Plan Operations Support";
+    /// Cites "ACP JSON Schema v1 (schema.unstable.json)".
     pub const SCHEMA_V1: &str = "ACP JSON Schema v1 (schema.unstable.json)";
+    /// Cites "ACP JSON Schema v2 (schema.unstable.json)".
     pub const SCHEMA_V2: &str = "ACP JSON Schema v2 (schema.unstable.json)";
+    /// Cites "ACP JSON Schema v1 (schema 1.20.0)".
     pub const SCHEMA_1_20_V1: &str = "ACP JSON Schema v1 (schema 1.20.0)";
+    /// Cites "ACP JSON Schema v2 (schema 1.20.0)".
     pub const SCHEMA_1_20_V2: &str = "ACP JSON Schema v2 (schema 1.20.0)";
+    /// Cites "JSON-RPC 2.0 Specification".
     pub const JSONRPC: &str = "JSON-RPC 2.0 Specification";
+    /// Cites "RFC 8259 (JSON)".
     pub const RFC8259: &str = "RFC 8259 (JSON)";
+    /// Cites "ACP Transports (protocol v1)".
     pub const TRANSPORTS_V1: &str = "ACP Transports (protocol v1)";
+    /// Cites "ACP Transports (protocol v2)".
     pub const TRANSPORTS_V2: &str = "ACP Transports (protocol v2)";
+    /// Cites "ACP Initialization (protocol v1)".
     pub const INITIALIZATION_V1: &str = "ACP Initialization (protocol v1)";
+    /// Cites "ACP Initialization (protocol v2)".
     pub const INITIALIZATION_V2: &str = "ACP Initialization (protocol v2)";
+    /// Cites "ACP Session Setup (protocol v1)".
     pub const SESSION_SETUP_V1: &str = "ACP Session Setup (protocol v1)";
+    /// Cites "ACP Session Setup (protocol v2)".
     pub const SESSION_SETUP_V2: &str = "ACP Session Setup (protocol v2)";
+    /// Cites "ACP Prompt Turn (protocol v1)".
     pub const PROMPT_TURN_V1: &str = "ACP Prompt Turn (protocol v1)";
+    /// Cites "ACP Prompt Lifecycle (protocol v2)".
     pub const PROMPT_LIFECYCLE_V2: &str = "ACP Prompt Lifecycle (protocol v2)";
+    /// Cites "ACP Extensibility (protocol v1)".
     pub const EXTENSIBILITY_V1: &str = "ACP Extensibility (protocol v1)";
+    /// Cites "ACP Extensibility (protocol v2)".
     pub const EXTENSIBILITY_V2: &str = "ACP Extensibility (protocol v2)";
+    /// Cites "ACP Migrating to v2".
     pub const MIGRATION_V2: &str = "ACP Migrating to v2";
+    /// Cites "acp-plan-conformance trace format (docs/guide.md)".
     pub const SUITE: &str = "acp-plan-conformance trace format (docs/guide.md)";
+    /// Cites "acp-plan-conformance plan files (docs/dag.md)".
     pub const SUITE_DAG: &str = "acp-plan-conformance plan files (docs/dag.md)";
+    /// Cites "Acts of Emergence 010: Agent/Plan".
     pub const EMERGENCE_PLAN: &str = "Acts of Emergence 010: Agent/Plan";
+    /// Cites "Acts of Emergence 009: Agent/State (companion essay, not a seed)".
     pub const EMERGENCE_STATE: &str =
         "Acts of Emergence 009: Agent/State (companion essay, not a seed)";
 }
@@ -280,8 +327,11 @@ pub mod docs {
 /// Diagnostics by severity (all of them, kept or not).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Counts {
+    /// Errors (MUST broken).
     pub errors: u64,
+    /// Warnings (SHOULD broken, heuristics).
     pub warnings: u64,
+    /// Infos.
     pub infos: u64,
     /// Diagnostics saying something was not checked (the checker's limits).
     pub incomplete: u64,
@@ -294,6 +344,7 @@ impl Counts {
         self.errors + self.warnings + self.infos + self.incomplete
     }
 
+    /// Adds `other`'s counts to these.
     pub fn merge(&mut self, other: Counts) {
         self.errors += other.errors;
         self.warnings += other.warnings;

@@ -7,16 +7,22 @@ use crate::text::shorten;
 /// Longest session or plan id kept in a diagnostic; hostile ids can be huge.
 const MAX_ID_CHARS: usize = 120;
 
+/// One finding: a rule broken (or a limit hit) at a place in a trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// The rule the finding is about.
     pub rule: &'static Rule,
     /// 1-based line of the trace (or transcript) the message is on.
     pub line: u64,
     /// JSON pointer into the JSON-RPC message ("" is the whole message).
     pub pointer: String,
+    /// The session the message belongs to, if any.
     pub session: Option<String>,
+    /// The plan id the finding is about, if any.
     pub plan: Option<String>,
+    /// What was found, for people.
     pub message: String,
+    /// How to fix it, if the suite knows.
     pub hint: Option<String>,
     /// The offending line, shortened around the pointer, for human output.
     pub snippet: Option<String>,
@@ -64,38 +70,45 @@ impl Diagnostic {
         }
     }
 
+    /// Sets the JSON pointer of the offending member.
     #[cold]
     pub fn at(mut self, pointer: impl Into<String>) -> Self {
         self.pointer = pointer.into();
         self
     }
 
+    /// Adds a hint on how to fix it.
     #[cold]
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
     }
 
+    /// Names the plan the finding is about.
     #[cold]
     pub fn plan(mut self, plan: &str) -> Self {
         self.set_plan(plan);
         self
     }
 
+    /// Names the plan the finding is about, in place.
     pub fn set_plan(&mut self, plan: &str) {
         self.plan = Some(shorten(plan, MAX_ID_CHARS));
     }
 
+    /// Names the session the message belongs to.
     #[cold]
     pub fn session(mut self, session: &str) -> Self {
         self.set_session(session);
         self
     }
 
+    /// Names the session the message belongs to, in place.
     pub fn set_session(&mut self, session: &str) {
         self.session = Some(shorten(session, MAX_ID_CHARS));
     }
 
+    /// The severity of the rule broken.
     pub fn severity(&self) -> Severity {
         self.rule.severity()
     }

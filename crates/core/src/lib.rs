@@ -50,18 +50,37 @@
 //! The workspace's `examples/rust-agent` is a tiny agent whose own tests
 //! gate on the suite exactly this way.
 //!
+//! # Entry points
+//!
+//! - Check recorded traces: [`check_file`] (and [`check_file_with`], a
+//!   [`CheckedFile`] to assert on), [`check_reader`] for any reader,
+//!   [`check_paths`] for many files at once, all giving a [`TraceReport`]
+//!   of [`Diagnostic`]s; [`Validator`] to feed messages one at a time, as
+//!   a live harness sees them. [`Config`] chooses the revision
+//!   ([`SpecChoice`]) and the [`Limits`] that bound memory on hostile input.
+//! - The rule catalog: every [`Rule`] with its id, [`Level`], revisions
+//!   and the spec's words ([`catalog`]); [`rules::trace_rules`] lists them
+//!   and [`rules::find`] looks one up by id.
+//! - The reference client state a conformant client would show
+//!   ([`ClientState`], read-only, from [`TraceReport::state`]).
+//! - Live gates: [`live::Scenarios`] runs an agent through the scenarios.
+//! - Accepted failures: [`baseline`] files, judged against reports.
+//! - Reports in every format of `acp-plan`: [`report::render`].
+//!
 //! # How it works
 //!
-//! Data flows one way: bytes ([`trace`]) → JSON-RPC frames with a direction
-//! ([`jsonrpc`]) → typed plan messages for a revision ([`spec`],
-//! [`rules::shape`]) → validator state ([`validate`], [`state`]) →
-//! diagnostics ([`diag`]) → reports ([`report`]). The live modes
-//! ([`live`]) feed the same validator from a running agent. Every layer may
-//! read the leaf text helpers ([`text`]) and, above [`spec`], the rule
-//! vocabulary ([`catalog`]); `tests/suite/layers.rs` keeps the imports one way.
+//! Data flows one way: bytes (trace framing) → JSON-RPC frames with a
+//! [`Direction`] → typed plan messages for a [`Revision`] ([`spec`]) →
+//! validator state ([`Validator`], [`state`]) → diagnostics ([`diag`]) →
+//! reports ([`report`]). The live modes ([`live`]) feed the same validator
+//! from a running agent. `tests/suite/layers.rs` keeps the imports one way.
 //!
 //! The `acp-plan` command lives in the `acp-plan` package (`conformance/`),
-//! the checker of tool-call plans in `acp-plan-dag` (`crates/dag/`).
+//! the checker of tool-call plans in `acp-plan-dag` (`crates/dag/`). They
+//! build on internals that the `cli` feature makes public (the generator,
+//! the trace reader, the live tap, relay and fake peers, the report files);
+//! the `fuzzing` feature adds the invariants of the fuzz targets. Neither is
+//! a stable API.
 //!
 //! ```
 //! use acp_plan_conformance::{check_reader, Config};
@@ -70,21 +89,47 @@
 //! assert_eq!(report.diagnostics[0].rule.id, "SES-UNKNOWN-SESSION");
 //! ```
 
+#![deny(missing_docs)]
+
+/// Declares a module that is public with the `cli` feature, for the
+/// `acp-plan` command and the workspace's other crates that are built from
+/// the suite's parts, and crate-private without it. Such modules are
+/// internals, not an API: their items need no docs (those a Rust
+/// implementer needs are re-exported, documented, where they belong), and
+/// without the feature the parts only the command calls are unused.
+macro_rules! cli_module {
+    ($(#[$attr:meta])* $name:ident) => {
+        $(#[$attr])*
+        #[cfg(feature = "cli")]
+        #[allow(missing_docs)]
+        pub mod $name;
+        $(#[$attr])*
+        #[cfg(not(feature = "cli"))]
+        #[allow(dead_code, unused_imports)]
+        pub(crate) mod $name;
+    };
+}
+
 pub mod baseline;
 pub mod catalog;
 pub mod diag;
-pub mod fuzzing;
-pub mod gate;
-pub mod gen;
-pub mod jsonrpc;
 pub mod live;
 pub mod report;
 pub mod rules;
 pub mod spec;
 pub mod state;
-pub mod text;
-pub mod trace;
-pub mod validate;
+
+mod gate;
+cli_module!(gen);
+cli_module!(jsonrpc);
+cli_module!(text);
+cli_module!(trace);
+cli_module!(validate);
+/// The invariants the fuzz targets check (`fuzz/`, and the official
+/// schema's differential target in `acp-plan-official`).
+#[cfg(feature = "fuzzing")]
+#[allow(missing_docs)]
+pub mod fuzzing;
 
 pub use catalog::{Counts, Level, Rule, Severity};
 pub use diag::Diagnostic;
@@ -93,4 +138,4 @@ pub use jsonrpc::Direction;
 pub use spec::{Revision, RevisionChoice, SpecChoice};
 pub use state::{ClientState, SessionPlans};
 pub use trace::Limits;
-pub use validate::{check_reader, Config, Occupancy, TraceReport, Validator};
+pub use validate::{check_paths, check_reader, Config, Occupancy, TraceReport, Validator};

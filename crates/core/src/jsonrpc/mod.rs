@@ -21,11 +21,14 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
+    /// From the client to the agent.
     ClientToAgent,
+    /// From the agent to the client.
     AgentToClient,
 }
 
 impl Direction {
+    /// The other direction.
     pub fn opposite(self) -> Direction {
         match self {
             Direction::ClientToAgent => Direction::AgentToClient,
@@ -33,6 +36,7 @@ impl Direction {
         }
     }
 
+    /// The direction as traces and reports spell it (`client_to_agent`).
     pub fn as_str(self) -> &'static str {
         match self {
             Direction::ClientToAgent => "client_to_agent",
@@ -55,6 +59,7 @@ impl Direction {
         }
     }
 
+    /// Reads a direction as [`Direction::as_str`] spells it.
     pub fn parse(text: &str) -> Option<Direction> {
         match text {
             "client_to_agent" => Some(Direction::ClientToAgent),

@@ -1,12 +1,14 @@
 //! Live modes: drive a real agent through scenarios as a client
-//! ([`runner`], `acp-plan agent`), watch a real client-agent connection
-//! ([`tap`], `acp-plan tap`), and play a scripted agent ([`fake_agent`],
-//! `acp-plan fake-agent`), and play a conformant (or hostile) agent to a
-//! client under test ([`client_gate`], `acp-plan client`).
+//! ([`Scenarios`] from Rust; `runner`, `acp-plan agent`), watch a real
+//! client-agent connection (`tap`, `acp-plan tap`), play a scripted agent
+//! (`fake_agent`, `acp-plan fake-agent`), and play a conformant (or
+//! hostile) agent to a client under test (`client_gate`, `acp-plan
+//! client`). The modules named are the command's, public with the `cli`
+//! feature.
 //!
 //! Everything goes through the same [`Validator`] as
 //! `check`, line by line, with the line numbers of the transcript
-//! ([`transcript`]) that `check` re-checks with the same result.
+//! (`transcript`) that `check` re-checks with the same result.
 //!
 //! Agents run as child processes in their own process group; whatever
 //! happens, the group is killed when a scenario ends, so nothing an agent
@@ -15,31 +17,44 @@
 
 #[cfg(unix)]
 mod client;
-pub mod client_fuzz;
-#[cfg(unix)]
-pub mod client_gate;
-#[cfg(unix)]
-pub mod client_report;
-pub mod client_scenario;
-pub mod fake_agent;
-pub mod fake_client;
-#[cfg(unix)]
-pub mod process;
-#[cfg(unix)]
-pub mod relay;
-pub mod report;
-#[cfg(unix)]
-pub mod runner;
-pub mod scenario;
+cli_module!(client_fuzz);
+cli_module!(
+    #[cfg(unix)]
+    client_gate
+);
+cli_module!(
+    #[cfg(unix)]
+    client_report
+);
+cli_module!(client_scenario);
+cli_module!(fake_agent);
+cli_module!(fake_client);
+cli_module!(
+    #[cfg(unix)]
+    process
+);
+cli_module!(
+    #[cfg(unix)]
+    relay
+);
+cli_module!(report);
+cli_module!(
+    #[cfg(unix)]
+    runner
+);
+cli_module!(scenario);
 #[cfg(unix)]
 mod suite;
-#[cfg(unix)]
-pub mod tap;
-pub mod transcript;
+cli_module!(
+    #[cfg(unix)]
+    tap
+);
+cli_module!(transcript);
 
-pub use scenario::{Scenario, ScenarioOutcome, ScenarioResult};
+pub use scenario::{Evidence, Scenario, ScenarioError, ScenarioOutcome, ScenarioResult};
 #[cfg(unix)]
 pub use suite::{AgentRun, LiveRun, Scenarios};
+pub use transcript::RecentMessage;
 
 use crate::catalog::Counts;
 use crate::jsonrpc::Direction;
@@ -120,7 +135,6 @@ fn new_report(name: &str, validator: &Validator) -> TraceReport {
         name: name.to_owned(),
         revision: validator.revision().clone(),
         diagnostics: Vec::new(),
-        dropped: Vec::new(),
         counts: Counts::default(),
         by_rule: Default::default(),
         lines: 0,
@@ -157,6 +171,7 @@ pub struct SessionEnd {
     /// Lines of traffic the checker skipped because it fell behind
     /// (forwarded unchanged, not checked), and their bytes.
     pub skipped_lines: u64,
+    /// The bytes of the skipped lines.
     pub skipped_bytes: u64,
 }
 
@@ -165,7 +180,9 @@ pub struct SessionEnd {
 pub struct Unanswered {
     /// Who sent the request.
     pub direction: Direction,
+    /// The request's id, as written.
     pub id: String,
+    /// The request's method.
     pub method: String,
     /// Its line in the trace.
     pub line: u64,
@@ -276,6 +293,7 @@ impl PlanCounts {
         }
     }
 
+    /// The plan messages counted, of all kinds.
     pub fn total(&self) -> u64 {
         self.0.iter().sum()
     }

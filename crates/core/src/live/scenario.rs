@@ -41,6 +41,7 @@ impl Scenario {
         Scenario::Load,
     ];
 
+    /// The scenario's name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Scenario::NoCapability => "no-capability",
@@ -183,9 +184,12 @@ pub fn protocol_version(revision: Revision) -> u64 {
 /// A scenario asked for that cannot run.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ScenarioError {
+    /// The scenario needs a plan capability the client revision does not have.
     #[error("scenario `{scenario}` does not apply under {client} (no plan capability); run `capability` or `load`")]
     NotApplicable {
+        /// The scenario asked for.
         scenario: Scenario,
+        /// The revision the suite's client speaks.
         client: Revision,
     },
 }
@@ -219,7 +223,9 @@ pub fn select(requested: &[Scenario], client: Revision) -> Result<Vec<Scenario>,
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ScenarioResult {
+    /// The agent did what the scenario checks, with no error.
     Pass,
+    /// The agent broke a rule, failed or hung.
     Fail,
     /// Nothing the scenario needed happened (no plan message was seen).
     NotExercised,
@@ -248,7 +254,9 @@ impl ScenarioResult {
 /// What happened to one scenario.
 #[derive(Debug)]
 pub struct ScenarioOutcome {
+    /// The scenario run.
     pub scenario: Scenario,
+    /// How it ended.
     pub result: ScenarioResult,
     /// One line on why.
     pub reason: String,

@@ -54,8 +54,11 @@ fn recent_text(bytes: &[u8], max: usize, out: &mut String) {
 /// One recent message, shortened, for reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecentMessage {
+    /// Its line in the transcript.
     pub line: u64,
+    /// Who sent it.
     pub direction: Direction,
+    /// The message, shortened.
     pub text: String,
 }
 

@@ -1,13 +1,13 @@
 //! Report writers. They read a finished [`Run`] (traces, and the baseline
 //! applied to them) and never reach back into validation.
 
-pub mod files;
-pub mod github;
-pub mod human;
-pub mod json;
-pub mod junit;
-pub mod reference;
-pub mod sarif;
+cli_module!(files);
+cli_module!(github);
+cli_module!(human);
+cli_module!(json);
+cli_module!(junit);
+cli_module!(reference);
+cli_module!(sarif);
 
 use crate::baseline::{EntryOutcome, Judgement};
 use crate::catalog::Counts;
@@ -32,10 +32,13 @@ pub enum Format {
     Github,
 }
 
+/// What the suite concludes about a run, before any baseline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
+    /// No error found (and no warning, with `--deny-warnings`).
     Conformant,
+    /// At least one error (or warning, with `--deny-warnings`).
     NotConformant,
     /// No error found, but part of the input was not checked (the checker's
     /// limits): the suite cannot call it conformant.
@@ -43,6 +46,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdict as reports spell it.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Conformant => "conformant",
@@ -58,11 +62,14 @@ impl Verdict {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
+    /// The run passes (exit status 0).
     Pass,
+    /// The run fails (exit status 1).
     Fail,
 }
 
 impl Outcome {
+    /// The outcome as reports spell it.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Pass => "pass",
@@ -75,21 +82,28 @@ impl Outcome {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
+    /// `acp-plan check`: recorded traces.
     #[default]
     Check,
+    /// `acp-plan agent`: an agent driven through scenarios.
     Agent,
+    /// `acp-plan tap`: a watched client-agent connection.
     Tap,
+    /// `acp-plan client`: a client under test.
     Client,
 }
 
 /// Options that change the verdict or what is shown.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ReportOptions {
+    /// Fail the run on warnings too (`--deny-warnings`).
     pub deny_warnings: bool,
     /// Pass a run whose only problem is input the checker could not check
     /// (`--incomplete warn`); by default such a run fails closed.
     pub accept_incomplete: bool,
+    /// Show the reference client state in human reports (`--show-state`).
     pub show_state: bool,
+    /// Show only failing traces and the summary (`--quiet`).
     pub quiet: bool,
 }
 
@@ -97,13 +111,18 @@ pub struct ReportOptions {
 /// invocation and the baseline applied to them.
 #[derive(Clone, Copy, Debug)]
 pub struct Run<'a> {
+    /// Which subcommand produced the run.
     pub mode: Mode,
+    /// The reports of the run's traces (or scenario transcripts).
     pub traces: &'a [TraceReport],
+    /// The baseline applied to them, if any.
     pub baseline: Option<&'a Judgement>,
+    /// The options that change the verdict or what is shown.
     pub options: ReportOptions,
 }
 
 impl<'a> Run<'a> {
+    /// A `check` run of `traces`, without a baseline.
     pub fn new(traces: &'a [TraceReport], options: ReportOptions) -> Self {
         Run {
             mode: Mode::Check,
@@ -113,6 +132,7 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// The run with `baseline` applied.
     pub fn with_baseline(mut self, baseline: Option<&'a Judgement>) -> Self {
         self.baseline = baseline;
         self
@@ -201,6 +221,7 @@ pub fn totals(traces: &[TraceReport]) -> Counts {
     total
 }
 
+/// The verdict on `traces` as a whole.
 pub fn verdict(traces: &[TraceReport], options: ReportOptions) -> Verdict {
     verdict_of(totals(traces), options)
 }

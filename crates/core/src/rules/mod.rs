@@ -12,15 +12,15 @@
 //! family's). The older families still decide inside `validate/` and only
 //! keep their constants and message builders here.
 
-pub mod cap;
-pub mod env;
-pub mod full;
-pub mod id;
-pub mod init;
-pub mod load;
-pub mod ses;
-pub mod shape;
-pub mod trace_format;
+cli_module!(cap);
+cli_module!(env);
+cli_module!(full);
+cli_module!(id);
+cli_module!(init);
+cli_module!(load);
+cli_module!(ses);
+cli_module!(shape);
+cli_module!(trace_format);
 pub(crate) mod unit;
 
 use crate::catalog::Rule;

@@ -26,10 +26,12 @@ impl RawJson {
         RawJson(text.trim().into())
     }
 
+    /// The text of `value`.
     pub fn from_value(value: &Value) -> RawJson {
         RawJson(value.to_string().into())
     }
 
+    /// The JSON text.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -57,34 +59,51 @@ pub enum PlanMessage {
     Removed(PlanRemoved),
 }
 
+/// The legacy `plan` session update.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LegacyPlan {
+    /// The plan's entries, in order.
     pub entries: Vec<PlanEntry>,
+    /// Its `_meta`, as sent.
     pub meta: Meta,
 }
 
+/// The `plan_update` session update.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanUpdate {
+    /// The plan, in full.
     pub plan: Plan,
+    /// Its `_meta`, as sent.
     pub meta: Meta,
 }
 
+/// A keyed plan.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
+    /// The plan's id.
     pub id: String,
+    /// What the plan holds.
     pub content: PlanContent,
+    /// Its `_meta`, as sent.
     pub meta: Meta,
 }
 
+/// What a keyed plan holds, by its `type`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlanContent {
+    /// `items`: a list of entries.
     Items {
+        /// The entries, in order.
         entries: Vec<PlanEntry>,
     },
+    /// `file`: a plan held in a file (before schema 1.20.0).
     File {
+        /// The file's URI.
         uri: String,
     },
+    /// `markdown`: a plan written in Markdown.
     Markdown {
+        /// The Markdown text.
         content: String,
         /// The absolute path of the file that holds the plan (schema 1.20.0).
         path: Option<String>,
@@ -92,12 +111,15 @@ pub enum PlanContent {
     /// A v2 `_`-prefixed custom type, with its other members as sent (in
     /// member order; their values as text, see [`RawJson`]).
     Custom {
+        /// The custom type, `_`-prefixed.
         type_name: String,
+        /// The other members, in member order.
         fields: Vec<(String, RawJson)>,
     },
 }
 
 impl PlanContent {
+    /// The plan's `type` as sent.
     pub fn type_name(&self) -> &str {
         match self {
             PlanContent::Items { .. } => "items",
@@ -108,33 +130,49 @@ impl PlanContent {
     }
 }
 
+/// The `plan_removed` session update.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanRemoved {
+    /// The id of the plan removed.
     pub plan_id: String,
+    /// Its `_meta`, as sent.
     pub meta: Meta,
 }
 
+/// One entry of a plan.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanEntry {
+    /// What the entry says.
     pub content: String,
+    /// How important it is.
     pub priority: Priority,
+    /// How far along it is.
     pub status: Status,
+    /// Its `_meta`, as sent.
     pub meta: Meta,
 }
 
+/// A plan entry's `priority`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Priority {
+    /// `high`.
     High,
+    /// `medium`.
     Medium,
+    /// `low`.
     Low,
     /// v2 only: a `_`-prefixed custom value.
     Custom(String),
 }
 
+/// A plan entry's `status`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
+    /// `pending`.
     Pending,
+    /// `in_progress`.
     InProgress,
+    /// `completed`.
     Completed,
     /// v2 only.
     Cancelled,
@@ -143,6 +181,7 @@ pub enum Status {
 }
 
 impl Priority {
+    /// The priority as the wire spells it.
     pub fn as_str(&self) -> &str {
         match self {
             Priority::High => "high",
@@ -164,6 +203,7 @@ impl Priority {
 }
 
 impl Status {
+    /// The status as the wire spells it.
     pub fn as_str(&self) -> &str {
         match self {
             Status::Pending => "pending",
@@ -174,6 +214,7 @@ impl Status {
         }
     }
 
+    /// The known value spelled `text` (custom values are the parser's call).
     pub fn known(text: &str) -> Option<Status> {
         match text {
             "pending" => Some(Status::Pending),
@@ -247,6 +288,7 @@ impl PlanMessage {
 }
 
 impl PlanEntry {
+    /// The entry as the wire spells it.
     pub fn to_json(&self) -> Value {
         let mut entry = Map::new();
         entry.insert("content".into(), Value::from(self.content.as_str()));

@@ -3,7 +3,7 @@
 //! Rules consult [`Revision::spelling`] instead of matching on revisions, so a
 //! new revision is a new row here, not a fork of the checks.
 
-pub mod capability;
+cli_module!(capability);
 pub mod messages;
 
 use serde::{Deserialize, Serialize};
@@ -46,6 +46,7 @@ impl Revision {
         Revision::V2,
     ];
 
+    /// The revision's name on the command line and in reports (`v1`, `v2-1.17`).
     pub fn as_str(self) -> &'static str {
         match self {
             Revision::Draft202605 => "draft-2026-05",
@@ -171,7 +172,9 @@ pub struct Spelling {
     pub legacy_plan: bool,
     /// Plan content types of `plan_update.plan.type`.
     pub plan_types: &'static [&'static str],
+    /// Values of a plan entry's `priority`.
     pub priorities: &'static [&'static str],
+    /// Values of a plan entry's `status`.
     pub statuses: &'static [&'static str],
     /// Whether `_`-prefixed custom values are allowed in `type`, `priority`
     /// and `status` (v2's open enums).
@@ -213,6 +216,7 @@ pub enum PlanObject {
 }
 
 impl PlanObject {
+    /// Every plan object.
     pub const ALL: [PlanObject; 7] = [
         PlanObject::LegacyUpdate,
         PlanObject::PlanUpdate,
@@ -227,23 +231,33 @@ impl PlanObject {
 /// A member of a plan object: a fixed name, or the revision's plan id key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Member {
+    /// A member with this fixed name.
     Named(&'static str),
+    /// The plan id, under the revision's [`Spelling::plan_id_key`].
     PlanId,
 }
 
 /// The members of each [`PlanObject`], for one or more revisions.
 #[derive(Debug)]
 pub struct PlanMembers {
+    /// Members of the legacy `plan` update.
     pub legacy_update: &'static [Member],
+    /// Members of `plan_update`.
     pub plan_update: &'static [Member],
+    /// Members of `plan_removed`.
     pub plan_removed: &'static [Member],
+    /// Members of an `items` plan.
     pub items_plan: &'static [Member],
+    /// Members of a `file` plan.
     pub file_plan: &'static [Member],
+    /// Members of a `markdown` plan.
     pub markdown_plan: &'static [Member],
+    /// Members of a plan entry.
     pub entry: &'static [Member],
 }
 
 impl PlanMembers {
+    /// The members `object` allows.
     pub fn of(&self, object: PlanObject) -> &'static [Member] {
         match object {
             PlanObject::LegacyUpdate => self.legacy_update,
@@ -378,15 +392,19 @@ pub const ALL_PLAN_ID_KEYS: &[&str] = &["planId", "id"];
 /// How the revision was chosen, for the report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RevisionChoice {
+    /// The revision the trace is judged by.
     pub revision: Revision,
+    /// Why that one (`--spec`, or what the handshake said).
     pub reason: String,
 }
 
 /// `--spec`: a fixed revision, or detection from the handshake.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SpecChoice {
+    /// Detect the revision from the handshake (v1 until it says otherwise).
     #[default]
     Auto,
+    /// Judge by this revision, whatever the handshake says.
     Fixed(Revision),
 }
 

@@ -32,6 +32,7 @@ enum Repr {
 }
 
 impl Key {
+    /// The key of plan id `id`.
     pub fn new(id: &str) -> Key {
         let mut bytes = [0; INLINE];
         match (bytes.get_mut(..id.len()), u8::try_from(id.len())) {
@@ -43,6 +44,7 @@ impl Key {
         }
     }
 
+    /// The plan id.
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Repr::Inline { len, bytes } => {

@@ -20,24 +20,30 @@ pub use plans::Plans;
 /// A keyed plan as the client shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlanView {
+    /// What the plan shows.
     pub content: PlanContent,
 }
 
 /// What one session shows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SessionPlans {
+    /// The legacy plan's entries, once a legacy `plan` update was shown.
     pub legacy: Option<Vec<PlanEntry>>,
+    /// The keyed plans, in the order first shown.
     pub plans: Plans,
 }
 
-/// What the client shows, for every session of the connection.
+/// What the client shows, for every session of the connection: the
+/// reference state a conformant client reaches (read it from
+/// [`TraceReport::state`](crate::TraceReport::state); only the validator
+/// changes it).
 ///
 /// Sessions are kept in the order they were opened, each in a slot that
 /// never moves while it is shown: forgetting one (a failed `session/load`)
 /// empties its slot instead of moving every later session down, which made
 /// a trace whose loads failed in the order sent cost each answer every
 /// session opened since. Empty slots are dropped by
-/// [`ClientState::compact`] once they outnumber the sessions shown.
+/// compaction once they outnumber the sessions shown.
 #[derive(Clone, Default)]
 pub struct ClientState {
     slots: Vec<Option<(Key, SessionPlans)>>,
@@ -77,6 +83,7 @@ impl PartialEq for ClientState {
 }
 
 impl ClientState {
+    /// A state with no session.
     pub fn new() -> Self {
         Self::default()
     }
@@ -87,7 +94,7 @@ impl ClientState {
     /// given to another). `None`, and nothing shown, when `u32::MAX` slots
     /// are taken already (the most the index numbers; a validator's
     /// `max_sessions` stops far below).
-    pub fn open_session(&mut self, session: &str) -> Option<usize> {
+    pub(crate) fn open_session(&mut self, session: &str) -> Option<usize> {
         let Self {
             slots,
             by_id,
@@ -113,7 +120,7 @@ impl ClientState {
 
     /// Stop showing a session. Returns the index it had, if it was shown;
     /// no other session's index changes (see [`ClientState::compact`]).
-    pub fn forget_session(&mut self, session: &str) -> Option<usize> {
+    pub(crate) fn forget_session(&mut self, session: &str) -> Option<usize> {
         let hash = self.hasher.hash_one(session);
         let slots = &self.slots;
         let found = self
@@ -130,7 +137,7 @@ impl ClientState {
     /// Whether forgotten sessions' empty slots are worth dropping: more of
     /// them than sessions shown (so each [`ClientState::compact`] is paid
     /// for by as many forgets as it moves sessions).
-    pub fn is_sparse(&self) -> bool {
+    pub(crate) fn is_sparse(&self) -> bool {
         let empty = self.slots.len() - self.by_id.len();
         empty > 64 && empty > self.by_id.len()
     }
@@ -139,7 +146,7 @@ impl ClientState {
     /// empty slots before it, keeping its order. A caller that keeps
     /// something of its own by index drops the same slots (those where
     /// [`ClientState::session_at`] was `None` before the call).
-    pub fn compact(&mut self) {
+    pub(crate) fn compact(&mut self) {
         self.slots.retain(Option::is_some);
         let Self {
             slots,
@@ -158,6 +165,7 @@ impl ClientState {
         }
     }
 
+    /// What session `session` shows, if it is open.
     pub fn session(&self, session: &str) -> Option<&SessionPlans> {
         self.session_at(self.session_index(session)?)
     }
@@ -165,7 +173,7 @@ impl ClientState {
     /// The index of a session shown (see [`ClientState::open_session`]): a
     /// caller that keeps something of its own per session keeps it by index
     /// and looks the session up once per message.
-    pub fn session_index(&self, session: &str) -> Option<usize> {
+    pub(crate) fn session_index(&self, session: &str) -> Option<usize> {
         let slots = &self.slots;
         self.by_id
             .find(self.hasher.hash_one(session), |&index| {
@@ -176,7 +184,7 @@ impl ClientState {
 
     /// The session at `index` (see [`ClientState::session_index`]); `None`
     /// for a forgotten session's empty slot.
-    pub fn session_at(&self, index: usize) -> Option<&SessionPlans> {
+    pub(crate) fn session_at(&self, index: usize) -> Option<&SessionPlans> {
         self.slots.get(index)?.as_ref().map(|(_, plans)| plans)
     }
 
@@ -188,13 +196,15 @@ impl ClientState {
             .map(|(id, plans)| (&**id, plans))
     }
 
+    /// The number of sessions shown.
     pub fn session_count(&self) -> usize {
         self.by_id.len()
     }
 
     /// Apply a plan message to a session that is open. Returns false (and
     /// changes nothing) for a session that is not.
-    pub fn apply(&mut self, session: &str, message: &PlanMessage) -> bool {
+    #[cfg(test)]
+    pub(crate) fn apply(&mut self, session: &str, message: &PlanMessage) -> bool {
         if self.session_index(session).is_none() {
             return false;
         }
@@ -204,7 +214,8 @@ impl ClientState {
     /// [`ClientState::apply`], keeping the message's entries and id
     /// instead of copies of them (the validator's way: it reads each
     /// message for the state alone).
-    pub fn apply_owned(&mut self, session: &str, message: PlanMessage) -> bool {
+    #[cfg(test)]
+    pub(crate) fn apply_owned(&mut self, session: &str, message: PlanMessage) -> bool {
         match self.session_index(session) {
             Some(index) => self.apply_at(index, message),
             None => false,
@@ -212,7 +223,7 @@ impl ClientState {
     }
 
     /// [`ClientState::apply_owned`] to the session at `index`.
-    pub fn apply_at(&mut self, index: usize, message: PlanMessage) -> bool {
+    pub(crate) fn apply_at(&mut self, index: usize, message: PlanMessage) -> bool {
         let Some(Some((_, plans))) = self.slots.get_mut(index) else {
             return false;
         };
@@ -318,6 +329,7 @@ fn shown_entries(mut entries: Vec<PlanEntry>) -> Vec<PlanEntry> {
 }
 
 impl SessionPlans {
+    /// The session's plans as JSON (the `--show-state` document).
     pub fn to_json(&self) -> Value {
         let legacy = match &self.legacy {
             Some(entries) => entries_json(entries),

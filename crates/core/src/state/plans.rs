@@ -44,6 +44,7 @@ impl Plans {
     /// Plans kept in a list; one more moves them to a hashed map.
     pub const FEW: usize = 8;
 
+    /// The number of plans.
     pub fn len(&self) -> usize {
         match &self.0 {
             Repr::Few(plans) => plans.len(),
@@ -51,6 +52,7 @@ impl Plans {
         }
     }
 
+    /// Whether there is no plan.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -71,12 +73,13 @@ impl Plans {
         }
     }
 
+    /// Plan `id`, if shown.
     pub fn get(&self, id: &str) -> Option<&PlanView> {
         let index = self.get_index_of(id)?;
         self.get_index(index).map(|(_, view)| view)
     }
 
-    pub fn get_mut(&mut self, id: &str) -> Option<&mut PlanView> {
+    pub(crate) fn get_mut(&mut self, id: &str) -> Option<&mut PlanView> {
         match &mut self.0 {
             Repr::Few(plans) => plans
                 .iter_mut()
@@ -86,6 +89,7 @@ impl Plans {
         }
     }
 
+    /// Whether plan `id` is shown.
     pub fn contains_key(&self, id: &str) -> bool {
         self.get_index_of(id).is_some()
     }
@@ -134,10 +138,12 @@ impl Plans {
         })
     }
 
+    /// The plan ids, in the order shown.
     pub fn keys(&self) -> impl Iterator<Item = &Key> {
         self.iter().map(|(key, _)| key)
     }
 
+    /// The plans, in the order shown.
     pub fn values(&self) -> impl Iterator<Item = &PlanView> {
         self.iter().map(|(_, view)| view)
     }

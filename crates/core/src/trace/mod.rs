@@ -3,8 +3,8 @@
 //!
 //! Nothing here knows JSON-RPC; it only reports what a line is.
 
-pub mod discover;
-pub mod interop;
+cli_module!(discover);
+cli_module!(interop);
 mod lines;
 mod names;
 mod record;
@@ -37,7 +37,7 @@ pub struct Limits {
     /// Longest line read; a longer one is skipped (without buffering it).
     pub max_line_bytes: usize,
     /// Deepest nesting of arrays and objects in one line (at most
-    /// [`MAX_SUPPORTED_DEPTH`]; a larger value acts as that).
+    /// `MAX_SUPPORTED_DEPTH`, 128; a larger value acts as that).
     pub max_depth: usize,
     /// Sessions tracked at once on one connection.
     pub max_sessions: usize,

@@ -58,7 +58,9 @@ type At = (u64, u32);
 /// How to check.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
+    /// Which revision to judge by.
     pub spec: SpecChoice,
+    /// The bounds on memory and output.
     pub limits: Limits,
 }
 
@@ -171,6 +173,7 @@ const CENTRED_SNIPPETS_PER_LINE: usize = 16;
 const SNIPPET_HEAD_BYTES: usize = 1024;
 
 impl Validator {
+    /// A validator for a new connection.
     pub fn new(config: Config) -> Self {
         Validator {
             correlator: jsonrpc::Correlator::new(config.limits.max_outstanding_requests),
@@ -324,7 +327,8 @@ impl Validator {
         std::mem::take(&mut self.not_kept)
     }
 
-    /// Feed one line of a trace (as read by [`LineReader`]).
+    /// Feed one line of a trace (as read by the trace reader, `LineReader`,
+    /// public with the `cli` feature).
     pub fn push_line(&mut self, line_no: u64, line: RawLine<'_>) {
         self.line = line_no;
         match line {
@@ -559,18 +563,22 @@ pub struct Occupancy {
 /// The outcome of checking one trace.
 #[derive(Clone, Debug)]
 pub struct TraceReport {
+    /// The trace's name (its path, or `<stdin>`).
     pub name: String,
+    /// The revision it was judged by, and why.
     pub revision: RevisionChoice,
     /// Kept diagnostics, in the order found (at most `max_diagnostics`).
     pub diagnostics: Vec<Diagnostic>,
-    /// Diagnostics found beyond `max_diagnostics`, counted but not kept.
-    pub dropped: Vec<Diagnostic>,
+    /// Diagnostics by severity, kept or not.
     pub counts: Counts,
     /// Diagnostics per rule id (all of them, kept or not): what baselines and
     /// per-rule reports (JUnit) count.
     pub by_rule: BTreeMap<&'static str, u64>,
+    /// Lines read.
     pub lines: u64,
+    /// JSON-RPC messages read.
     pub messages: u64,
+    /// The reference client state at the end of the trace.
     pub state: ClientState,
 }
 
@@ -656,7 +664,6 @@ fn check_reader_then<R: BufRead>(name: &str, reader: R, config: Config) -> io::R
         name: name.to_owned(),
         revision: validator.revision().clone(),
         diagnostics: Vec::new(),
-        dropped: Vec::new(),
         counts: Counts::default(),
         by_rule: BTreeMap::new(),
         lines: 0,
