@@ -304,6 +304,30 @@ def readings2(rev):
             c.expect("ENV-DUPLICATE-KEY", c.last, "/params/update/sessionUpdate")
             c.update(SESSION, items(rev, "plan-1", steps3("completed")))
 
+            c = case(f"update-readings-state-idle-in-one-value-{how}",
+                     f"A cancelled v2 turn and a state_update whose `state` is given twice, `running` then `idle`, in "
+                     f"{where}: one reading ends the turn, the other does not, so the turn is not taken as ended.",
+                     near_miss=["SES-UPDATE-AFTER-CANCEL"], docs=[(RFC8259, "4. Objects")])
+            c.initialize()
+            c.new_session(SESSION)
+            cancelled_v2_turn(c, SESSION)
+            update_twice(c, bare, SESSION, '"state":"idle"', '"state":"running"', '"state":"idle"')
+            c.expect("ENV-DUPLICATE-KEY", c.last, "/params/update/state")
+            c.update(SESSION, items(rev, "plan-1", steps3("completed")))
+
+            c = case(f"update-readings-state-idle-in-every-value-{how}",
+                     f"Near miss of the one above: `state` given twice, `idle` and `\\u0069dle` (the same value), in "
+                     f"{where}: every reading ends the turn, so a plan update after it is a late update of the "
+                     "cancelled turn.",
+                     docs=[(RFC8259, "4. Objects")])
+            c.initialize()
+            c.new_session(SESSION)
+            cancelled_v2_turn(c, SESSION)
+            update_twice(c, bare, SESSION, '"state":"idle"', '"state":"idle"', '"state":"\\u0069dle"')
+            c.expect("ENV-DUPLICATE-KEY", c.last, "/params/update/state")
+            u = c.update(SESSION, items(rev, "plan-1", steps3("completed")))
+            c.expect("SES-UPDATE-AFTER-CANCEL", u, "/params/update/sessionUpdate")
+
     c = case("update-readings-of-two-unnamed-sessions",
              "Two session/new answers without a session id (the agent's SES-NEW-SESSION-ID), then an update whose "
              "`sessionId` is given twice with two new ids: one message is one of the unnamed sessions, whichever "

@@ -145,12 +145,18 @@ impl Validator {
             && (self.turns.cancelling.contains_key(session)
                 || self.turns.running.contains_key(session))
         {
-            let idle = update
+            // Every value of a repeated `state` is a reading: the turn ends
+            // only when each is idle (ending it on one reading would judge
+            // later updates by a state another reading contradicts).
+            let states = update
                 .or_else(|| reread_update(params))
-                .and_then(|u| last_member(u, "state"))
-                // By value: `"\u0069dle"` is idle too.
-                .and_then(|s| interop::read_string(s.get()))
-                .is_some_and(|(state, _)| state == "idle");
+                .map(|u| crate::trace::members_named(u, "state"))
+                .unwrap_or_default();
+            let idle = !states.is_empty()
+                && states.iter().all(|s| {
+                    // By value: `"\u0069dle"` is idle too.
+                    interop::read_string(s.get()).is_some_and(|(state, _)| state == "idle")
+                });
             if idle {
                 match &mut self.update_readings {
                     // Once for the message, when every reading ends it.
