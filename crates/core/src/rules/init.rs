@@ -1,5 +1,6 @@
 //! INIT-*: the `initialize` exchange itself (the client's request, a second
-//! one, and a version no revision the suite knows defines).
+//! one, and a version no revision the suite knows defines, or readings of
+//! the answer that negotiate different versions).
 
 use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
@@ -55,21 +56,33 @@ pub const CAPABILITIES_DIFFER: Rule = Rule {
 };
 
 /// The handshake negotiated no protocol version a revision of the suite
-/// defines (or none): only what holds under every revision is judged.
+/// defines (or none), or its readings negotiate different versions: only
+/// what holds under every revision is judged.
 pub const VERSION_UNKNOWN: Rule = Rule {
     id: "INIT-VERSION-UNKNOWN",
     level: Level::Limit,
     basis: Basis::Text,
     revisions: ALL_REVISIONS,
-    summary: "The handshake names no protocol version the suite has a revision for; only what every revision requires is checked",
+    summary: "The handshake names no one protocol version the suite has a revision for (a version no revision defines, none, or readings that negotiate different versions); only what every revision requires is checked",
     citation: Citation {
-        document: docs::SUITE,
-        section: "Inputs that can be read more than one way",
-        text: "A trace whose handshake names no protocol version the suite knows is checked only against what every revision requires, so the suite cannot call it conformant.",
-        note: "The checker's own limit, not a violation by either party (an answer without a protocolVersion is also the agent's SES-PROTOCOL-VERSION). `--spec` names the revision and lifts the limit.",
+        document: docs::INITIALIZATION_V1,
+        section: "Protocol version",
+        text: "Clients and Agents MUST agree on a protocol version and act according to its specification.",
+        note: VERSION_UNKNOWN_NOTE,
     },
-    revision_citations: &[],
+    revision_citations: &[RevisionCitation {
+        revision: Revision::V2,
+        citation: Citation {
+            document: docs::INITIALIZATION_V2,
+            section: "Protocol version",
+            text: "Clients and Agents MUST agree on a protocol version and act according to its specification.",
+            note: VERSION_UNKNOWN_NOTE,
+        },
+    }],
 };
+
+/// INIT-VERSION-UNKNOWN's note: both causes, beside the quotation.
+const VERSION_UNKNOWN_NOTE: &str = "Which specification the peers act by is known only from the version they agreed on. The suite does not know it when the initialize answer negotiates a version no revision of the suite defines, names none, or can be read more than one way (a repeated `protocolVersion`, or a repeated `result`) with readings that negotiate different versions: it then checks only what every revision requires, so it cannot call the trace conformant. The checker's own limit, not a violation by either party (an answer without a protocolVersion is also the agent's SES-PROTOCOL-VERSION; a repeat is ENV-DUPLICATE-KEY, against the agent). `--spec` names the revision and lifts the limit.";
 
 pub const RULES: &[&Rule] = &[&CLIENT_VERSION, &CAPABILITIES_DIFFER, &VERSION_UNKNOWN];
 
