@@ -327,12 +327,11 @@ def readings(rev):
     c.expect("SES-NEW-SESSION-ID", c.agent_result(new["id"], {}), "/result")
 
     c = case("repeat-method-in-initialize-answered-with-unreadable-version",
-             "The client writes `method` twice in its first request, `initialize` then `session/prompt`. Read as a session/prompt, it comes before initialize (the client's own reading, its error). The agent's answer gives `protocolVersion` as a string, its error only if the request is an initialize, so it is not judged, and under that reading the answer still completes the handshake: the session the client then opens shows its plan.",
-             near_miss=["SES-PROTOCOL-VERSION"], docs=[(RFC8259, "4. Objects")])
+             "The client writes `method` twice in its first request, `initialize` then `session/prompt`. One reading is the initialize itself, so SES-BEFORE-INIT, which every reading would have to break, is not reported (the repeat is, once). The agent's answer gives `protocolVersion` as a string, its error only if the request is an initialize, so it is not judged, and under that reading the answer still completes the handshake: the session the client then opens shows its plan.",
+             near_miss=["SES-PROTOCOL-VERSION", "SES-BEFORE-INIT"], docs=[(RFC8259, "4. Objects")])
     init = c.client_message("initialize", {"protocolVersion": rev.protocol_version, "clientCapabilities": c.capabilities()})
     first = c.raw("client_to_agent", repeat(init, '"method":"initialize"', '"method":"initialize"', '"method":"session/prompt"'))
     c.expect("ENV-DUPLICATE-KEY", first, "/method")
-    c.expect("SES-BEFORE-INIT", first, "/method")
     c.agent_result(init["id"], {"protocolVersion": "one"})
     c.new_session()
     c.update(SESSION, plan_of(steps3()))

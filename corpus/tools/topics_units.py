@@ -69,6 +69,37 @@ def units(rev):
         c.close(SESSION)
         return at
 
+    # ---- SES-BEFORE-INIT (a unit on the client's calls): every reading of a
+    # repeated `method` must be a session method for the client to be judged.
+    def before_init_line(c, methods, bare_lines):
+        """A client request sent first, whose `method` is given once per
+        entry of `methods`; its params fit initialize and session/new alike."""
+        message = c.client_message("@@", {"protocolVersion": rev.protocol_version, "clientCapabilities": {},
+                                          "cwd": "/home/user/project", "mcpServers": []})
+        text = line(message).replace('"method":"@@"', ",".join('"method":"%s"' % m for m in methods))
+        return c.record(text) if bare_lines else c.raw("client_to_agent", text)
+
+    for bare_lines in (False, True):
+        tail = "-bare" if bare_lines else ""
+        c = case("ses-before-init-method-may-be-initialize" + tail,
+                 "The client's first line gives `method` twice, `initialize` then `session/new`"
+                 + (" (a bare line)" if bare_lines else "") + ": one reading is the initialize itself, so the "
+                 "client is not judged on \"Before a Session can be created, Clients MUST initialize the "
+                 "connection\" (the repeat is said once).",
+                 near_miss=["SES-BEFORE-INIT"], docs=[])
+        c.expect("ENV-DUPLICATE-KEY", before_init_line(c, ["initialize", "session/new"], bare_lines), "/method")
+
+        c = case("ses-before-init-every-reading-a-session-method" + tail,
+                 "Near miss of the one above: `method` given twice, `session/new` then `session/prompt`, before "
+                 "any initialize" + (" (a bare line)" if bare_lines else "") + ": every reading is a session "
+                 "method sent before the connection was initialized.",
+                 docs=[])
+        at = before_init_line(c, ["session/new", "session/prompt"], bare_lines)
+        c.expect("ENV-DUPLICATE-KEY", at, "/method")
+        # One for each reading: each names its own method.
+        c.expect("SES-BEFORE-INIT", at, "/method")
+        c.expect("SES-BEFORE-INIT", at, "/method")
+
     if v2:
         c = case("ses-close-baseline",
                  "v2: the agent's initialize answer gives `session: {}` and no close capability; session/close is "

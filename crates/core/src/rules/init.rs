@@ -97,7 +97,7 @@ pub fn holds_in_every_revision(rule: &Rule) -> bool {
     let batch = rule.id.starts_with("ENV-BATCH");
     (family_reads_no_revision && !batch && rule.revisions.len() == ALL_REVISIONS.len())
         || rule.id == super::ses::PROTOCOL_VERSION.id
-        || rule.id == super::ses::BEFORE_INIT.id
+        || rule.id == super::before_init::BEFORE_INIT.id
 }
 
 /// An `initialize` request (every reading of it) without `protocolVersion`.

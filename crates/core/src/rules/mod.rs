@@ -29,6 +29,7 @@ use crate::catalog::Rule;
 // their findings on one line). One row per unit: `module => Type,`
 // declares `rules/module.rs` and registers `module::Type`.
 unit::units! {
+    before_init => BeforeInit,
     session_offers => SessionOffers,
     session_close => CloseOffer,
 }

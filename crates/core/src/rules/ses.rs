@@ -5,31 +5,6 @@ use crate::diag::Diagnostic;
 use crate::spec::capability::{VersionFault, MAX_PROTOCOL_VERSION};
 use crate::spec::Revision;
 
-pub const BEFORE_INIT: Rule = Rule {
-    id: "SES-BEFORE-INIT",
-    level: Level::Must,
-    basis: Basis::Text,
-    revisions: ALL_REVISIONS,
-    summary: "No session message before `initialize` has been answered",
-    citation: Citation {
-        document: docs::INITIALIZATION_V1,
-        section: "Initialization",
-        text: "Before a Session can be created, Clients MUST initialize the connection by calling the initialize method",
-        note: "The suite treats a session/update before the initialize answer the same way: no session can exist yet.",
-    },
-    revision_citations: &[
-        RevisionCitation {
-            revision: Revision::V2,
-            citation: Citation {
-                document: docs::INITIALIZATION_V2,
-                section: "Initialization",
-                text: "Before a Session can be created, Clients MUST initialize the connection by calling the initialize method",
-                note: "",
-            },
-        },
-    ],
-};
-
 pub const UNKNOWN_SESSION: Rule = Rule {
     id: "SES-UNKNOWN-SESSION",
     // No MUST binds the agent here: the one that says a session must be
@@ -284,7 +259,6 @@ pub const SESSION_ID_REUSED: Rule = Rule {
 };
 
 pub const RULES: &[&Rule] = &[
-    &BEFORE_INIT,
     &UNKNOWN_SESSION,
     &UPDATE_PARAMS,
     &UPDATE_NOTIFICATION,
@@ -433,23 +407,6 @@ pub fn update_after_cancel(session: &str, end_line: u64) -> Diagnostic {
 
 /// `failed_at`: the line of the error answer to the connection's last
 /// `initialize`, when every answer so far was an error.
-pub fn before_init(method: &str, failed_at: Option<u64>) -> Diagnostic {
-    let method = crate::text::shorten(method, 80);
-    let (message, hint) = match failed_at {
-        None => (
-            format!("`{method}` before `initialize` was answered"),
-            "the client calls initialize first and waits for its response",
-        ),
-        Some(line) => (
-            format!("`{method}` after `initialize` was answered with an error (line {line}), so the connection is not initialized"),
-            "the client initializes again and waits for a successful response",
-        ),
-    };
-    Diagnostic::new(&BEFORE_INIT, message)
-        .at("/method")
-        .hint(hint)
-}
-
 pub fn unknown_session(session: &str) -> Diagnostic {
     Diagnostic::new(
         &UNKNOWN_SESSION,
@@ -495,14 +452,3 @@ pub fn session_id_reused(method: &str, session: &str) -> Diagnostic {
     .hint("answer each session/new with a session id not used before on the connection")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_huge_method_name_is_not_repeated() {
-        let method = format!("session/{}", "m".repeat(100_000));
-        assert!(before_init(&method, None).message.len() < 200);
-        assert!(before_init(&method, Some(3)).message.len() < 250);
-    }
-}

@@ -68,6 +68,7 @@ impl Unit for CloseOffer {
             Event::ClientCall {
                 method: "session/close",
                 readings_agree,
+                ..
             } => {
                 if self.close.offer == Offer::NotOffered
                     && self.close.judges(facts, readings_agree)
@@ -94,6 +95,7 @@ mod tests {
         Event::ClientCall {
             method: "session/close",
             readings_agree: true,
+            every_method: &[],
         }
     }
 
@@ -185,6 +187,7 @@ mod tests {
         let split = Event::ClientCall {
             method: "session/close",
             readings_agree: false,
+            every_method: &[],
         };
         let events = [
             (answered(&without), facts(Revision::V1, false)),
@@ -195,6 +198,7 @@ mod tests {
         let prompt = Event::ClientCall {
             method: "session/prompt",
             readings_agree: true,
+            every_method: &[],
         };
         let events = [
             (answered(&without), facts(Revision::V1, false)),

@@ -269,6 +269,7 @@ impl Unit for SessionOffers {
             Event::ClientCall {
                 method,
                 readings_agree,
+                ..
             } => {
                 if !self.offers.judges(facts, readings_agree) {
                     return;
@@ -318,6 +319,7 @@ pub(crate) mod tests {
         Facts {
             revision,
             initialized,
+            initialize_failed_at: None,
             lost_at: 0,
             garbled_at: 0,
         }
@@ -340,6 +342,7 @@ pub(crate) mod tests {
         Event::ClientCall {
             method,
             readings_agree: true,
+            every_method: &[],
         }
     }
 
@@ -431,6 +434,7 @@ pub(crate) mod tests {
         let split = Event::ClientCall {
             method: "session/load",
             readings_agree: false,
+            every_method: &[],
         };
         let events = [(answered, facts(Revision::V1, false)), (split, initialized)];
         assert!(said(&mut SessionOffers::default(), &events).is_empty());

@@ -41,6 +41,10 @@ pub(crate) enum Event<'a> {
     ClientCall {
         method: &'a str,
         readings_agree: bool,
+        /// The method of every reading of the line, decoded (a value that
+        /// is not a string reads as ""), when they differ; empty when they
+        /// agree. A rule that holds for every reading reads them all.
+        every_method: &'a [String],
     },
 }
 
@@ -56,6 +60,9 @@ pub(crate) struct Facts {
     /// Whether an `initialize` was answered successfully (before the event:
     /// for [`Event::InitializeAnswered`], by an earlier answer).
     pub(crate) initialized: bool,
+    /// The line of the error that answered the last `initialize`, while
+    /// no later one succeeded; `None` otherwise.
+    pub(crate) initialize_failed_at: Option<u64>,
     /// The last line the checker's limits kept it from reading, 0 if none.
     pub(crate) lost_at: u64,
     /// The last line that may have been an answer the engine could not

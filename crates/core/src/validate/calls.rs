@@ -1,7 +1,7 @@
 //! Requests, notifications and their answers: what they establish
 //! (sessions, the revision, turns) for the rules of later lines.
 
-use super::handshake::{Handshake, ReadAs};
+use super::handshake::ReadAs;
 use super::turns::Turns;
 use super::{repeated_member, At, Call, Validator};
 use crate::jsonrpc::{self, Direction, Frame, RequestOutcome, ResponseOutcome};
@@ -286,11 +286,13 @@ impl Validator {
         if direction != Direction::ClientToAgent {
             return;
         }
-        self.before_init(method);
+        let every_method = std::mem::take(&mut self.reading_methods);
         self.tell_units(Event::ClientCall {
             method,
             readings_agree: !self.methods_differ,
+            every_method: &every_method,
         });
+        self.reading_methods = every_method;
         match method {
             "initialize" => self.initialize_requested(params),
             "session/load" | "session/resume" => {
@@ -372,22 +374,6 @@ impl Validator {
         turns.replayed.remove(session);
         turns.replay_ends.remove(session);
         self.replay_unjudged(session);
-    }
-
-    /// SES-BEFORE-INIT for a client's `method`, when it is a session method
-    /// sent before `initialize` was answered (and no line went unread: that
-    /// line may have been the initialize or its answer).
-    fn before_init(&mut self, method: &str) {
-        if method.starts_with("session/")
-            && self.handshake != Handshake::Answered
-            && self.lost_at == 0
-        {
-            let failed_at = match self.handshake {
-                Handshake::Failed { line } => Some(line),
-                _ => None,
-            };
-            self.emit(ses::before_init(method, failed_at));
-        }
     }
 
     /// A `session/load` or `session/resume` of `session`; `replay_from`:

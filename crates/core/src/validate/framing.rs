@@ -366,6 +366,11 @@ impl Validator {
         self.methods_differ = methods
             .iter()
             .any(|m| !crate::trace::same_json_value(m.get(), methods[0].get()));
+        if self.methods_differ {
+            self.reading_methods = (methods.iter())
+                .map(|m| serde_json::from_str::<String>(m.get()).unwrap_or_default())
+                .collect();
+        }
         // Read one at a time (a hostile line costs one reading at a time);
         // a response's readings are kept to be paired once, together.
         let max_depth = self.config.limits.max_depth;
@@ -388,6 +393,7 @@ impl Validator {
             self.emit(env::message_readings_cut());
         }
         self.methods_differ = false;
+        self.reading_methods.clear();
         // One message, however many readings.
         self.messages = messages + 1;
     }

@@ -102,6 +102,9 @@ pub struct Validator {
     /// differ are read: a rule on what the client may call judges no
     /// reading, since another reading calls something else.
     methods_differ: bool,
+    /// While such a line is read: the method of each of its readings,
+    /// decoded (units judge a rule that must hold in every reading).
+    reading_methods: Vec<String>,
     /// While the distinct readings of one `session/update` are read: the
     /// state changes they hold (`replay_complete` markers, turn ends, a
     /// session nobody named), made once for the message, not per reading.
@@ -186,6 +189,7 @@ impl Validator {
             plan_capability: cap::Advertised::No,
             units: Units::default(),
             methods_differ: false,
+            reading_methods: Vec::new(),
             update_readings: None,
             response_readings: None,
             closed_any: false,
@@ -447,6 +451,10 @@ impl Validator {
         let facts = Facts {
             revision: self.revision.revision,
             initialized: self.handshake == Handshake::Answered,
+            initialize_failed_at: match self.handshake {
+                Handshake::Failed { line } => Some(line),
+                _ => None,
+            },
             lost_at: self.lost_at,
             garbled_at: self.garbled_at,
         };
