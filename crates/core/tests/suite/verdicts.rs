@@ -295,8 +295,9 @@ fn an_answer_that_may_be_a_session_new_s_opens_an_unnamed_session() {
 /// unreadable `protocolVersion` is the agent's error only under the
 /// initialize reading, so it is not judged, while the answer still
 /// completes the handshake (with no revision known, as for a plain one:
-/// INIT-VERSION-UNKNOWN). The client's repeat is said, and the client is checked
-/// under each reading.
+/// INIT-VERSION-UNKNOWN). The client's repeat is said once; SES-BEFORE-INIT,
+/// which the session/prompt reading alone would break, is not (one reading
+/// is the initialize itself).
 #[test]
 fn an_initialize_read_two_ways_is_not_judged_on_its_answer() {
     let ambiguous = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","method":"session/prompt","params":{"protocolVersion":1,"clientCapabilities":{"plan":{}}}}"#;
@@ -306,7 +307,6 @@ fn an_initialize_read_two_ways_is_not_judged_on_its_answer() {
         found(&report),
         [
             ("ENV-DUPLICATE-KEY", 1, "/method".into()),
-            ("SES-BEFORE-INIT", 1, "/method".into()),
             ("INIT-VERSION-UNKNOWN", 2, "/result".into()),
         ]
     );
