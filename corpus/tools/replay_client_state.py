@@ -90,6 +90,25 @@ def whole_characters(value):
     return value
 
 
+class Members(dict):
+    """A JSON object as read: the last value of a repeated member (as
+    Python and JavaScript read it), and in `every` each value of each name.
+    RFC 8259 leaves a repeat's meaning open; where a response repeats
+    `result`, the reference client opens every session any reading names."""
+
+    def __init__(self, pairs):
+        super().__init__(pairs)
+        self.every = {}
+        for name, value in pairs:
+            self.every.setdefault(name, []).append(value)
+
+
+def every_value(message, name):
+    """Each value of member `name` of `message` (one unless repeated)."""
+    every = getattr(message, "every", {})
+    return every.get(name, [message[name]] if name in message else [])
+
+
 def read_item(item):
     """The JSON-RPC messages of an item as the client's transport would read
     them: one, the messages of a batch, or none (a line that is not a
@@ -99,9 +118,15 @@ def read_item(item):
     if "raw" in item or "raw_hex" in item:
         data = item["raw"].encode("utf-8") if "raw" in item else bytes.fromhex(item["raw_hex"])
         try:
-            message = whole_characters(json.loads(data.decode("utf-8")))
+            text = data.decode("utf-8")
+            message = whole_characters(json.loads(text))
+            top = json.loads(text, object_pairs_hook=Members)
         except ValueError:  # not UTF-8, not JSON
             return []
+        if isinstance(message, dict) and isinstance(top, Members):
+            # Keep the top level's repeats beside the whole-character read.
+            message = Members(list(message.items()))
+            message.every = {k: [whole_characters(v) for v in vs] for k, vs in top.every.items()}
         if isinstance(message, list):  # a JSON-RPC batch
             return [m for m in message if isinstance(m, dict)]
         return [message] if isinstance(message, dict) else []
@@ -153,14 +178,16 @@ def receive_message(store, sent, direction, message):
         method, opened = sent.pop(json.dumps(message["id"]), (None, None))
         result = message.get("result")
         if method in ("session/new", "session/fork") and "error" not in message and "result" in message:
-            session = result.get("sessionId") if isinstance(result, dict) else None
-            if isinstance(session, str):
+            # Every reading of a repeated `result` names a session it may be.
+            named = [r.get("sessionId") for r in every_value(message, "result") if isinstance(r, dict)]
+            named = [session for session in named if isinstance(session, str)]
+            for session in dict.fromkeys(named):
                 if session in store.sessions and session not in store.loading:
                     # An id reused (SES-SESSION-ID-REUSED): a new conversation, shown afresh.
                     del store.sessions[session]
                 store.loading.pop(session, None)
                 store.open(session)
-            else:
+            if not named:
                 store.unnamed += 1
         if method == "session/close":
             if "error" not in message and "result" in message:
