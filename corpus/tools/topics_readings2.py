@@ -328,6 +328,41 @@ def readings2(rev):
             u = c.update(SESSION, items(rev, "plan-1", steps3("completed")))
             c.expect("SES-UPDATE-AFTER-CANCEL", u, "/params/update/sessionUpdate")
 
+    # ---- a rule only one reading of a repeated member breaks is no error
+    for bare in (False, True):
+        how = "bare" if bare else "enveloped"
+        where = "a bare line" if bare else "an envelope"
+        c = case(f"repeat-jsonrpc-one-reading-wrong-{how}",
+                 f"An agent's session/update gives `jsonrpc` twice, \"2.0\" then \"1.0\", in {where}: only one "
+                 "reading breaks \"MUST be exactly \\\"2.0\\\"\", so ENV-VERSION is not reported (the repeat is).",
+                 near_miss=["ENV-VERSION"], docs=[(RFC8259, "4. Objects")])
+        c.initialize()
+        c.new_session(SESSION)
+        text = twice(session_update(SESSION, chunk("Working.")), '"jsonrpc":"2.0"', '"jsonrpc":"2.0"', '"jsonrpc":"1.0"')
+        c.expect("ENV-DUPLICATE-KEY", send(c, bare, text), "/jsonrpc")
+
+        c = case(f"repeat-jsonrpc-every-reading-wrong-{how}",
+                 f"Near miss of the one above: `jsonrpc` given twice, \"1.0\" then \"3.0\", in {where}: every reading "
+                 "breaks the rule, so ENV-VERSION is reported, once.",
+                 docs=[(RFC8259, "4. Objects")])
+        c.initialize()
+        c.new_session(SESSION)
+        text = twice(session_update(SESSION, chunk("Working.")), '"jsonrpc":"2.0"', '"jsonrpc":"1.0"', '"jsonrpc":"3.0"')
+        at = send(c, bare, text)
+        c.expect("ENV-DUPLICATE-KEY", at, "/jsonrpc")
+        c.expect("ENV-VERSION", at, "/jsonrpc")
+
+        c = case(f"client-line-may-be-session-update-{how}",
+                 f"The client writes `method` twice, `session/cancel` then `session/update`, in {where}: one reading "
+                 "is a cancel, so SES-UPDATE-NOTIFICATION (a client's session/update) is not reported.",
+                 near_miss=["SES-UPDATE-NOTIFICATION"], docs=[(RFC8259, "4. Objects")])
+        c.initialize()
+        c.new_session(SESSION)
+        text = line({"jsonrpc": "2.0", "method": "@@", "params": {"sessionId": SESSION, "update": chunk("x")}})
+        text = text.replace('"method":"@@"', '"method":"session/cancel","method":"session/update"')
+        at = c.record(text) if bare else c.raw("client_to_agent", text)
+        c.expect("ENV-DUPLICATE-KEY", at, "/method")
+
     c = case("update-readings-of-two-unnamed-sessions",
              "Two session/new answers without a session id (the agent's SES-NEW-SESSION-ID), then an update whose "
              "`sessionId` is given twice with two new ids: one message is one of the unnamed sessions, whichever "

@@ -16,8 +16,16 @@ impl Validator {
     pub(super) fn message(&mut self, direction: Option<Direction>, object: &LineObject<'_>) {
         self.messages += 1;
         let (frame, faults) = jsonrpc::classify(object);
-        for fault in &faults {
-            self.emit(env::frame_fault(fault));
+        let faults: Vec<_> = faults.iter().map(env::frame_fault).collect();
+        match &mut self.faults_of_readings {
+            // One reading of a line that repeats a member: its faults are
+            // said when every reading has them (`repeated_members`).
+            Some(readings) => readings.push(faults),
+            None => {
+                for fault in faults {
+                    self.emit(fault);
+                }
+            }
         }
         let Some(frame) = frame else {
             // Whatever it was, it may have been an answer.
@@ -273,11 +281,16 @@ impl Validator {
         // paired: an untracked request's answer is never read as its own.
         let awaits_answer = call == Call::Request { tracked: true };
         if method == "session/update" {
-            if call != Call::Notification {
+            // An error only where every reading of a repeated `method` is
+            // session/update: another reading is another call.
+            let every_reading = (self.reading_methods.iter()).all(|m| m == "session/update");
+            if call != Call::Notification && every_reading {
                 self.emit(ses::update_as_request());
             }
             if direction == Direction::ClientToAgent {
-                self.emit(ses::update_from_client());
+                if every_reading {
+                    self.emit(ses::update_from_client());
+                }
                 return;
             }
             self.session_update(params);

@@ -375,6 +375,7 @@ impl Validator {
         // a response's readings are kept to be paired once, together.
         let max_depth = self.config.limits.max_depth;
         let outer = self.response_readings.replace(Default::default());
+        let outer_faults = self.faults_of_readings.replace(Vec::new());
         let complete = crate::trace::each_top_level_reading(text, |reading| {
             if envelope {
                 match parse_record(reading.as_bytes(), max_depth) {
@@ -385,6 +386,10 @@ impl Validator {
                 self.message(direction, &object);
             }
         });
+        let faults = std::mem::replace(&mut self.faults_of_readings, outer_faults);
+        if complete == Some(true) {
+            self.faults_in_every_reading(faults.unwrap_or_default());
+        }
         let responses = std::mem::replace(&mut self.response_readings, outer);
         if let Some(responses) = responses {
             self.response_readings_read(responses);
@@ -396,6 +401,25 @@ impl Validator {
         self.reading_methods.clear();
         // One message, however many readings.
         self.messages = messages + 1;
+    }
+
+    /// Of the frame faults each reading of a line has (`readings`), those
+    /// every reading has: a fault of one reading (`"jsonrpc":"2.0"` given
+    /// again as `"1.0"`) rests on a value another reading contradicts.
+    fn faults_in_every_reading(&mut self, readings: Vec<Vec<Diagnostic>>) {
+        let mut readings = readings.into_iter();
+        let Some(first) = readings.next() else {
+            return;
+        };
+        let others: Vec<Vec<Diagnostic>> = readings.collect();
+        for fault in first {
+            // The same rule at the same place, whatever value each reading
+            // gives there.
+            let broken = |f: &Diagnostic| f.rule.id == fault.rule.id && f.pointer == fault.pointer;
+            if (others.iter()).all(|faults| faults.iter().any(broken)) {
+                self.emit(fault);
+            }
+        }
     }
 }
 

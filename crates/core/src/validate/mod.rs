@@ -105,6 +105,9 @@ pub struct Validator {
     /// While such a line is read: the method of each of its readings,
     /// decoded (units judge a rule that must hold in every reading).
     reading_methods: Vec<String>,
+    /// While such a line is read: the JSON-RPC frame faults of each
+    /// reading, said once the line is read where every reading has them.
+    faults_of_readings: Option<Vec<Vec<Diagnostic>>>,
     /// While the distinct readings of one `session/update` are read: the
     /// state changes they hold (`replay_complete` markers, turn ends, a
     /// session nobody named), made once for the message, not per reading.
@@ -190,6 +193,7 @@ impl Validator {
             units: Units::default(),
             methods_differ: false,
             reading_methods: Vec::new(),
+            faults_of_readings: None,
             update_readings: None,
             response_readings: None,
             closed_any: false,
