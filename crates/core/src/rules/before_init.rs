@@ -3,7 +3,7 @@
 //! [`Event::ClientCall`]: the engine's [`Facts`] say whether the handshake
 //! was answered, failed, or may have been on a line it could not read.
 
-use super::unit::{Emit, Event, Facts, Unit};
+use super::unit::{every_reading_calls, Emit, Event, Facts, Unit};
 use crate::catalog::{docs, Basis, Citation, Level, Rule, RevisionCitation, ALL_REVISIONS};
 use crate::diag::Diagnostic;
 use crate::spec::Revision;
@@ -72,12 +72,8 @@ impl Unit for BeforeInit {
         // Every reading of the line calls a session method (a line whose
         // `method` repeats may also read as `initialize`), and no line
         // went unread (it may have been the initialize or its answer).
-        let session_method = |m: &str| m.starts_with("session/");
-        let every_reading = if every_method.is_empty() {
-            session_method(method)
-        } else {
-            every_method.iter().all(|m| session_method(m))
-        };
+        let every_reading =
+            every_reading_calls(method, every_method, |m| m.starts_with("session/"));
         if every_reading && !facts.initialized && facts.lost_at == 0 {
             out.say(before_init(method, facts.initialize_failed_at));
         }
@@ -92,7 +88,6 @@ mod tests {
     fn call<'a>(method: &'a str, every_method: &'a [String]) -> Event<'a> {
         Event::ClientCall {
             method,
-            readings_agree: every_method.is_empty(),
             every_method,
         }
     }

@@ -67,11 +67,10 @@ impl Unit for CloseOffer {
             }
             Event::ClientCall {
                 method: "session/close",
-                readings_agree,
-                ..
+                every_method,
             } => {
                 if self.close.offer == Offer::NotOffered
-                    && self.close.judges(facts, readings_agree)
+                    && self.close.judges(facts, every_method.is_empty())
                     && applies(&CLOSE_NOT_ADVERTISED, facts.revision)
                 {
                     out.say(close_not_advertised(self.close.answer_line));
@@ -94,7 +93,6 @@ mod tests {
     fn close() -> Event<'static> {
         Event::ClientCall {
             method: "session/close",
-            readings_agree: true,
             every_method: &[],
         }
     }
@@ -184,10 +182,10 @@ mod tests {
         };
         let events = [(answered(&without), facts(Revision::V1, false)), (close(), lost)];
         assert!(said(&mut CloseOffer::default(), &events).is_empty());
+        let methods = ["session/close".to_owned(), "session/cancel".to_owned()];
         let split = Event::ClientCall {
             method: "session/close",
-            readings_agree: false,
-            every_method: &[],
+            every_method: &methods,
         };
         let events = [
             (answered(&without), facts(Revision::V1, false)),
@@ -197,7 +195,6 @@ mod tests {
         // Other methods are not this rule's.
         let prompt = Event::ClientCall {
             method: "session/prompt",
-            readings_agree: true,
             every_method: &[],
         };
         let events = [

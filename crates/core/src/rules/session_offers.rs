@@ -268,10 +268,9 @@ impl Unit for SessionOffers {
             }
             Event::ClientCall {
                 method,
-                readings_agree,
-                ..
+                every_method,
             } => {
-                if !self.offers.judges(facts, readings_agree) {
+                if !self.offers.judges(facts, every_method.is_empty()) {
                     return;
                 }
                 let revision = facts.revision;
@@ -341,7 +340,6 @@ pub(crate) mod tests {
     fn call(method: &str) -> Event<'_> {
         Event::ClientCall {
             method,
-            readings_agree: true,
             every_method: &[],
         }
     }
@@ -431,10 +429,10 @@ pub(crate) mod tests {
             ["SES-LOAD-NOT-ADVERTISED"]
         );
         // Another reading of the line calls another method.
+        let methods = ["session/load".to_owned(), "session/new".to_owned()];
         let split = Event::ClientCall {
             method: "session/load",
-            readings_agree: false,
-            every_method: &[],
+            every_method: &methods,
         };
         let events = [(answered, facts(Revision::V1, false)), (split, initialized)];
         assert!(said(&mut SessionOffers::default(), &events).is_empty());

@@ -36,14 +36,13 @@ pub(crate) enum Event<'a> {
         line: u64,
     },
     /// A client's request or notification (other than `session/update`):
-    /// one reading of its line. `readings_agree`: every reading of the
-    /// line's `method` is this one (by JSON value).
+    /// one reading of its line.
     ClientCall {
         method: &'a str,
-        readings_agree: bool,
         /// The method of every reading of the line, decoded (a value that
-        /// is not a string reads as ""), when they differ; empty when they
-        /// agree. A rule that holds for every reading reads them all.
+        /// is not a string reads as ""), when they differ by JSON value;
+        /// empty when every reading calls `method`. A rule that holds for
+        /// every reading reads them all.
         every_method: &'a [String],
     },
 }
@@ -77,6 +76,21 @@ impl Facts {
     /// `initialize` answer.
     pub(crate) fn unknown_since(&self) -> u64 {
         self.lost_at.max(self.garbled_at)
+    }
+}
+
+/// Whether every reading of a line calls a method `is` accepts: `method`,
+/// the one being read, when the readings agree (`every_method` empty), or
+/// each of `every_method` (see [`Event::ClientCall`]).
+pub(crate) fn every_reading_calls(
+    method: &str,
+    every_method: &[String],
+    is: impl Fn(&str) -> bool,
+) -> bool {
+    if every_method.is_empty() {
+        is(method)
+    } else {
+        every_method.iter().all(|m| is(m))
     }
 }
 

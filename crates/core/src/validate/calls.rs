@@ -5,7 +5,7 @@ use super::handshake::ReadAs;
 use super::turns::Turns;
 use super::{repeated_member, At, Call, Validator};
 use crate::jsonrpc::{self, Direction, Frame, RequestOutcome, ResponseOutcome};
-use crate::rules::unit::Event;
+use crate::rules::unit::{every_reading_calls, Event};
 use crate::rules::{env, ses, trace_format};
 use crate::state::Key;
 use crate::trace::interop::{self, Unpredictable};
@@ -283,7 +283,8 @@ impl Validator {
         if method == "session/update" {
             // An error only where every reading of a repeated `method` is
             // session/update: another reading is another call.
-            let every_reading = (self.reading_methods.iter()).all(|m| m == "session/update");
+            let every_reading =
+                every_reading_calls(method, &self.reading_methods, |m| m == "session/update");
             if call != Call::Notification && every_reading {
                 self.emit(ses::update_as_request());
             }
@@ -302,7 +303,6 @@ impl Validator {
         let every_method = std::mem::take(&mut self.reading_methods);
         self.tell_units(Event::ClientCall {
             method,
-            readings_agree: !self.methods_differ,
             every_method: &every_method,
         });
         self.reading_methods = every_method;

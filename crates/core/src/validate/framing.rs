@@ -363,10 +363,10 @@ impl Validator {
         let messages = self.messages;
         let methods = crate::trace::members_named(text, "method");
         // By value: `"session/load"` and `"session\/load"` are one method.
-        self.methods_differ = methods
+        let differ = methods
             .iter()
             .any(|m| !crate::trace::same_json_value(m.get(), methods[0].get()));
-        if self.methods_differ {
+        if differ {
             self.reading_methods = (methods.iter())
                 .map(|m| serde_json::from_str::<String>(m.get()).unwrap_or_default())
                 .collect();
@@ -397,7 +397,6 @@ impl Validator {
         if complete == Some(false) {
             self.emit(env::message_readings_cut());
         }
-        self.methods_differ = false;
         self.reading_methods.clear();
         // One message, however many readings.
         self.messages = messages + 1;

@@ -107,7 +107,7 @@ impl Validator {
         }
         let keys = capability::read_capability_keys(params);
         let at = (self.line, self.element);
-        let names_version = self.methods_differ
+        let names_version = self.methods_differ()
             || params.is_some_and(|p| {
                 !crate::trace::members_named(p.get(), "protocolVersion").is_empty()
             });
@@ -189,7 +189,7 @@ impl Validator {
                 at: first,
                 text: kept,
             } => {
-                if !self.methods_differ && !crate::trace::same_json_value(kept, text) {
+                if !self.methods_differ() && !crate::trace::same_json_value(kept, text) {
                     return Some(first.0);
                 }
             }

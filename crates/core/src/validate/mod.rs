@@ -99,11 +99,9 @@ pub struct Validator {
     /// of the connection, they keep their own state.
     units: Units,
     /// While the readings of a line whose `method` repeats with values that
-    /// differ are read: a rule on what the client may call judges no
-    /// reading, since another reading calls something else.
-    methods_differ: bool,
-    /// While such a line is read: the method of each of its readings,
-    /// decoded (units judge a rule that must hold in every reading).
+    /// differ are read: the method of each reading, decoded (empty
+    /// otherwise). A rule on what the client may call holds only where
+    /// every reading breaks it, since another reading calls something else.
     reading_methods: Vec<String>,
     /// While such a line is read: the JSON-RPC frame faults of each
     /// reading, said once the line is read where every reading has them.
@@ -191,7 +189,6 @@ impl Validator {
             revision_unknown_said: false,
             plan_capability: cap::Advertised::No,
             units: Units::default(),
-            methods_differ: false,
             reading_methods: Vec::new(),
             faults_of_readings: None,
             update_readings: None,
@@ -451,6 +448,12 @@ impl Validator {
 
     /// Tell the units `event`, and say what they find (through `emit`, so
     /// that it is placed and limited as every finding is).
+    /// Whether the line being read repeats `method` with values that
+    /// differ (see `reading_methods`).
+    fn methods_differ(&self) -> bool {
+        !self.reading_methods.is_empty()
+    }
+
     fn tell_units(&mut self, event: Event<'_>) {
         let facts = Facts {
             revision: self.revision.revision,
