@@ -650,6 +650,9 @@ def render(results, expected=None):
     rows = results["rows"]
     if expected is None:
         expected = json.load(open(EXPECTED)) if os.path.exists(EXPECTED) else {}
+    # Today's verdict of each scenario's kept transcript, read once.
+    today = {id(s): rechecked(s, expected) for r in rows if r["status"] == "ran"
+             for run in r["runs"] for s in run["scenarios"]}
     lines = [
         "# Interop matrix: real ACP agents and their plan messages",
         "",
@@ -678,7 +681,7 @@ def render(results, expected=None):
             if run.get("error"):
                 counts["could not run"] = counts.get("could not run", 0) + 1
             for s in run["scenarios"]:
-                result = "fail" if rechecked(s, expected) else s["result"]
+                result = "fail" if today[id(s)] else s["result"]
                 counts[result] = counts.get(result, 0) + 1
             for d in run["diagnostics"]:
                 if d.get("sender") == "client_to_agent":
@@ -696,7 +699,7 @@ def render(results, expected=None):
         r["agent"], r["version"], run["name"], s["name"], now[0],
         ", ".join("`%s` (error) at line %d" % e for e in now[1]))
         for r in rows if r["status"] == "ran" for run in r["runs"] for s in run["scenarios"]
-        for now in [rechecked(s, expected)] if now]
+        for now in [today[id(s)]] if now]
     lines += ["", "## What the runs show", ""] + findings(rows)
     lines += ["- Verdicts that changed since the run (the rules moved; `acp-plan check` re-judges "
               "the kept transcript): %s." % ("; ".join(changed) or "none")]
@@ -720,7 +723,7 @@ def render(results, expected=None):
                 lines.append("| %s | — | **could not run** | — | — | — | %s |" % (label, md(run["error"])))
             for s in run["scenarios"]:
                 trace = "[%s](../%s)" % (s["name"], s["trace"]) if s.get("trace") else s["name"]
-                now = rechecked(s, expected)
+                now = today[id(s)]
                 result = s["result"] if not now else "%s in the run; **fail** re-checked (%s)" % (
                     s["result"], ", ".join("`%s` line %d" % e for e in now[1]))
                 lines.append("| %s | %s | %s | %s | %d | %d | %s |" % (
