@@ -22,6 +22,7 @@ pub struct Pending {
     /// Other methods the same request may carry: readings of a request
     /// that repeats `method` with different values.
     pub also: Vec<String>,
+    /// The line the request was read on.
     pub line: u64,
     /// Its place in the line's batch (the element's index + 1), 0 when the
     /// line is one message: a batch puts several requests on one line.
@@ -36,22 +37,29 @@ impl Pending {
     }
 }
 
+/// What became of a request handed to [`Correlator::request`].
 #[derive(Debug, PartialEq, Eq)]
 pub enum RequestOutcome {
+    /// The request is in flight until its response comes.
     Tracked,
     /// The sender already has a request with this id in flight.
     Reused {
+        /// The line of the request still in flight with that id.
         previous_line: u64,
     },
     /// Too many requests in flight; this one is not tracked.
     Overflow,
 }
 
+/// What a response answers, from [`Correlator::response`]: the request it pairs with, or why it
+/// pairs with none (each a different finding).
 #[derive(Debug, PartialEq, Eq)]
 pub enum ResponseOutcome {
     /// Answers `request`; the response travels in `direction`.
     Answers {
+        /// The direction the response travels (the opposite of the request's).
         direction: Direction,
+        /// The request answered; it is no longer in flight.
         request: Pending,
     },
     /// A bare response whose id is in flight in both directions: the older
@@ -59,26 +67,46 @@ pub enum ResponseOutcome {
     /// later response of such a pair (`repeat`), which takes the remaining
     /// request and may equally answer the one taken first.
     Ambiguous {
+        /// The direction the response is taken to travel.
         direction: Direction,
+        /// The request taken as answered.
         request: Pending,
+        /// The request of the other direction it may answer instead.
         alternative: Pending,
+        /// Whether this is the second response of the ambiguous pair.
         repeat: bool,
     },
     /// Answers a request whose direction was never placed.
-    AnswersUnplaced { method: String },
+    AnswersUnplaced {
+        /// The method of the request answered.
+        method: String,
+    },
     /// Answers `request`, or repeats an answer to it: an earlier response
     /// read more than one way (a repeated `id`) may have answered it (see
     /// [`Correlator::maybe_answered`]).
-    MaybeAnswers { request: Pending },
+    MaybeAnswers {
+        /// The request that may have been answered before.
+        request: Pending,
+    },
     /// The id was answered already.
-    Duplicate { direction: Direction },
+    Duplicate {
+        /// The direction the duplicate response travels.
+        direction: Direction,
+    },
     /// A bare response whose id was answered already by a bare response:
     /// either `direction`'s sender answered twice, or the other party sent
     /// one of the two to no request of `direction`'s sender. No reading
     /// judges the same party, so neither is judged.
-    DuplicateOrStray { direction: Direction },
+    DuplicateOrStray {
+        /// The direction the responses are taken to travel.
+        direction: Direction,
+    },
     /// No request with this id is in flight.
-    Unknown { direction: Option<Direction> },
+    Unknown {
+        /// The direction the response travels, when it is known (an envelope's, or a bare
+        /// response's inferred one).
+        direction: Option<Direction>,
+    },
     /// Requests were dropped at the outstanding limit, so an unmatched
     /// response proves nothing.
     Untracked,
@@ -86,6 +114,11 @@ pub enum ResponseOutcome {
     NullId,
 }
 
+/// Pairs responses with requests, separately for each direction a request travels (each party
+/// numbers its own requests, so the same id may be in flight both ways). Memory is bounded: at
+/// most `max_outstanding` requests are tracked, and the answered and ambiguous ids remembered
+/// are capped; past a cap, findings that would rest on forgotten state are not made
+/// ([`ResponseOutcome::Untracked`]).
 #[derive(Debug)]
 pub struct Correlator {
     /// Indexed by the direction the *request* travelled.
@@ -104,6 +137,8 @@ pub struct Correlator {
 }
 
 impl Correlator {
+    /// A correlator that tracks at most `max_outstanding` requests in flight (the
+    /// [`crate::Limits`] bound); the rest are counted as overflow.
     pub fn new(max_outstanding: usize) -> Self {
         Correlator {
             outstanding: [HashMap::default(), HashMap::default()],

@@ -138,6 +138,8 @@ impl Id {
         }
     }
 
+    /// Whether the id is `null`, which answers a request the peer could not read (JSON-RPC 2.0
+    /// §5) and so pairs with none.
     pub fn is_null(&self) -> bool {
         self.0 == "null"
     }
@@ -184,23 +186,36 @@ impl fmt::Display for Id {
 /// A classified JSON-RPC message.
 #[derive(Debug)]
 pub enum Frame<'a> {
+    /// A message with `method` and `id`: it expects a response.
     Request {
+        /// The request's id, canonical.
         id: Id,
+        /// The method name (an unpaired surrogate read as U+FFFD).
         method: String,
+        /// The raw `params`, when present.
         params: Option<&'a RawValue>,
     },
+    /// A message with `method` and no `id`: no response is expected.
     Notification {
+        /// The method name (an unpaired surrogate read as U+FFFD).
         method: String,
+        /// The raw `params`, when present.
         params: Option<&'a RawValue>,
     },
+    /// A message with `id` and `result` or `error` (or neither: a fault the classification
+    /// reports alongside).
     Response {
+        /// The id of the request answered (`null` for one the peer could not read).
         id: Id,
+        /// The raw `result`, when present.
         result: Option<&'a RawValue>,
+        /// The raw `error`, when present.
         error: Option<&'a RawValue>,
     },
 }
 
 impl Frame<'_> {
+    /// The method of a request or notification; `None` for a response.
     pub fn method(&self) -> Option<&str> {
         match self {
             Frame::Request { method, .. } | Frame::Notification { method, .. } => Some(method),
@@ -208,6 +223,7 @@ impl Frame<'_> {
         }
     }
 
+    /// The `params` of a request or notification; `None` for a response (or when absent).
     pub fn params(&self) -> Option<&RawValue> {
         match self {
             Frame::Request { params, .. } | Frame::Notification { params, .. } => *params,
@@ -220,7 +236,10 @@ impl Frame<'_> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FrameFault {
     /// `jsonrpc` missing or not exactly "2.0".
-    Version { found: Option<String> },
+    Version {
+        /// What `jsonrpc` holds (its JSON text, shortened), `None` when it is missing.
+        found: Option<String>,
+    },
     /// `method` present but not a string.
     MethodNotString,
     /// An `id` but no `method`, `result` or `error`.
@@ -236,7 +255,9 @@ pub enum FrameFault {
     /// A string `method` or `id` holding an unpaired surrogate escape: read
     /// as U+FFFD, and the message still classified.
     Unpredictable {
+        /// The member: `"method"` or `"id"`.
         member: &'static str,
+        /// The escape found, and where.
         found: Unpredictable,
     },
 }

@@ -14,11 +14,13 @@ use crate::text::{member_pointer, shorten};
 pub struct Unpredictable {
     /// JSON pointer relative to the scanned value.
     pub pointer: String,
+    /// Which of the two unpredictable things it is.
     pub kind: UnpredictableKind,
     /// The value as written (shortened).
     pub text: String,
 }
 
+/// The two kinds of grammatical JSON whose meaning RFC 8259 leaves to the reader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnpredictableKind {
     /// A number whose magnitude exceeds the largest finite double.
@@ -31,8 +33,12 @@ pub enum UnpredictableKind {
 /// `limit` named, all counted) and the value rewritten readable, or `None`
 /// when it holds nothing unpredictable (or is not JSON).
 pub struct Scanned {
+    /// What was found, in order, at most `limit` of them.
     pub found: Vec<Unpredictable>,
+    /// How many were found in all, named or not (the report says how many it left out).
     pub total: usize,
+    /// The value as the rules read it: surrogates as U+FFFD, numbers clamped to the largest
+    /// finite double.
     pub readable: String,
 }
 

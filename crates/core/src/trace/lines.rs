@@ -8,7 +8,10 @@ pub enum RawLine<'a> {
     /// The line's bytes, without the newline (and without a trailing `\r`).
     Bytes(&'a [u8]),
     /// The line was longer than the limit; its bytes were skipped, not kept.
-    TooLong { bytes: u64 },
+    TooLong {
+        /// The line's length, counted while it was skipped.
+        bytes: u64,
+    },
 }
 
 /// Reads newline-delimited lines, never buffering more than `max` bytes of one.
@@ -23,6 +26,8 @@ pub struct LineReader<R> {
 }
 
 impl<R: BufRead> LineReader<R> {
+    /// A reader of `inner` that hands out lines of at most `max_line_bytes` bytes; a longer
+    /// line is reported as [`RawLine::TooLong`] and skipped without being kept.
     pub fn new(inner: R, max_line_bytes: usize) -> Self {
         LineReader {
             inner,

@@ -5,17 +5,28 @@ use serde_json::value::RawValue;
 
 /// The members of a line's top-level object that anyone downstream reads,
 /// borrowed from the line. Payloads stay raw until a rule needs them.
+/// Each member is `Some` when the line has it, even as `null`: absent and
+/// `null` break different rules.
 #[derive(Debug, Default)]
 pub struct LineObject<'a> {
+    /// The protocol version, which must be exactly `"2.0"`.
     pub jsonrpc: Option<&'a RawValue>,
+    /// The request or response id, raw; [`crate::jsonrpc::Id`] reads it canonical.
     pub id: Option<&'a RawValue>,
+    /// The method name of a request or notification, raw (a non-string is a frame fault).
     pub method: Option<&'a RawValue>,
+    /// The method's parameters, raw, read by the plan layer when the method is ACP's.
     pub params: Option<&'a RawValue>,
+    /// A response's result, raw.
     pub result: Option<&'a RawValue>,
+    /// A response's error object, raw.
     pub error: Option<&'a RawValue>,
     // Envelope members.
+    /// The envelope's `direction` (`"client_to_agent"` or `"agent_to_client"`).
     pub direction: Option<&'a RawValue>,
+    /// The envelope's wrapped JSON-RPC message.
     pub message: Option<&'a RawValue>,
+    /// The envelope's optional timestamp; only its type is checked.
     pub time: Option<&'a RawValue>,
 }
 
@@ -75,8 +86,11 @@ pub enum Record<'a> {
     /// An envelope: the direction as written, and the message; `remarks`
     /// are faults of the envelope that do not stop its message being read.
     Envelope {
+        /// The `direction` as written, already one of the two values.
         direction: &'a str,
+        /// The wrapped message's members.
         message: LineObject<'a>,
+        /// The envelope's faults, at most a few named per line.
         remarks: Vec<EnvelopeRemark>,
     },
 }
@@ -86,36 +100,56 @@ pub enum Record<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EnvelopeRemark {
     /// `time` is there but not a string (its JSON type).
-    TimeNotString { found: &'static str },
+    TimeNotString {
+        /// The JSON type `time` has instead, as the report says it (`"a number"`, `"null"`, …).
+        found: &'static str,
+    },
     /// A member other than direction, message and time.
-    UnknownMember { name: String },
+    UnknownMember {
+        /// The member's name as written (shortened for the report).
+        name: String,
+    },
 }
 
 /// Why a line is not a record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecordFault {
+    /// The line is not UTF-8.
     NotUtf8 {
+        /// The 1-based byte column of the first byte that is not UTF-8.
         column: usize,
     },
+    /// The line is not JSON (serde_json's verdict).
     NotJson {
+        /// The 1-based byte column where reading failed.
         column: usize,
+        /// serde_json's message, without its own position.
         reason: String,
     },
+    /// The line nests deeper than the limit; it is not parsed, so a hostile line cannot exhaust
+    /// the stack.
     TooDeep {
+        /// The depth limit in force (the configured one, capped at what the reader supports).
         limit: usize,
     },
     /// The top-level value is an array: a JSON-RPC batch.
     Batch,
     /// The top-level value (or the envelope's `message`) is not an object.
     NotObject {
+        /// Whether the object is the envelope's `message` rather than the line itself.
         in_envelope: bool,
     },
+    /// A top-level member of the object appears twice, so its value depends on the reader
+    /// (serde stops at the first repeat).
     DuplicateKey {
+        /// serde_json's message naming the member, without its position.
         reason: String,
+        /// Whether the repeat is in the envelope's `message` rather than the line itself.
         in_envelope: bool,
     },
     /// An envelope whose `direction` is not one of the two values.
     BadDirection {
+        /// The `direction` value as written.
         found: String,
     },
     /// An envelope without `message`.

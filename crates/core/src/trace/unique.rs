@@ -19,6 +19,7 @@ use std::fmt;
 pub struct DuplicateMember {
     /// JSON pointer to the member, relative to the scanned value.
     pub pointer: String,
+    /// The member name, decoded (escapes resolved, as a reader compares names).
     pub key: String,
 }
 
