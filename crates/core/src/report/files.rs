@@ -14,6 +14,7 @@ use std::str::FromStr;
 pub struct ReportFile {
     /// `None`: the report of `--format`, sent here instead of the terminal.
     pub format: Option<Format>,
+    /// Where the report is written; created (truncated) before the run starts.
     pub path: PathBuf,
 }
 

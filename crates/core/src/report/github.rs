@@ -13,7 +13,7 @@ use crate::catalog::Severity;
 use crate::diag::Diagnostic;
 use std::fmt::Write;
 
-pub fn render(run: &Run<'_>) -> String {
+pub(crate) fn render(run: &Run<'_>) -> String {
     let mut out = String::new();
     for (index, trace) in run.traces.iter().enumerate() {
         for d in &trace.diagnostics {
@@ -99,6 +99,9 @@ pub fn body(d: &Diagnostic) -> String {
     text
 }
 
+/// Append one workflow command to `out`: `::command file=…,line=…,title=…::message`, with the
+/// properties and the message escaped as `@actions/core` does. No `file` gives an annotation on
+/// the run only; `line` 0 leaves the line out.
 pub fn annotate(
     out: &mut String,
     command: &str,

@@ -8,6 +8,8 @@ use crate::spec::messages::{PlanContent, PlanEntry};
 use crate::state::ClientState;
 use std::fmt::Write;
 
+/// The whole rustc-style report of `run`: each diagnostic with its citation, the per-trace
+/// verdicts, the client state when asked for, the baseline's judgement and the totals.
 pub fn render(run: &Run<'_>) -> String {
     let mut out = render_diagnostics(run);
     out.push_str(&render_summary(run));

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 /// checker's limits are no longer errors), `summary.incomplete`, `unchecked`.
 pub const SCHEMA_VERSION: u64 = 2;
 
-pub fn render(run: &Run<'_>) -> Value {
+pub(crate) fn render(run: &Run<'_>) -> Value {
     let traces = run.traces;
     let diagnostics: Vec<Value> = traces
         .iter()
@@ -91,10 +91,14 @@ fn unchecked(run: &Run<'_>) -> Vec<Value> {
         .collect()
 }
 
+/// The `unchecked` entry of a part the checker's limits left unchecked (a diagnostic of level
+/// `LIMIT`): file, line, the limit's rule id and the reason.
 pub fn unchecked_part(file: &str, d: &Diagnostic) -> Value {
     json!({"file": file, "line": d.line, "rule": d.rule.id, "reason": d.message})
 }
 
+/// The JSON object of one diagnostic in `file`, as the `diagnostics` array of
+/// `schemas/report.schema.json` has it.
 pub fn diagnostic(file: &str, d: &Diagnostic) -> Value {
     json!({
         "rule": d.rule.id,

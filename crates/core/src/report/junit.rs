@@ -28,7 +28,7 @@ use std::time::Duration;
 /// attribute anyway, so every element carries `time="0.000"`.
 const UNTIMED: Duration = Duration::ZERO;
 
-pub fn render(run: &Run<'_>) -> String {
+pub(crate) fn render(run: &Run<'_>) -> String {
     // Serializing to memory only fails on I/O errors, which a Vec never has.
     report(run).to_string().unwrap_or_default()
 }

@@ -19,7 +19,9 @@ use crate::spec::list_revisions;
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
 
+/// The SARIF version the documents follow (`version`).
 pub const SARIF_VERSION: &str = "2.1.0";
+/// The schema the documents name (`$schema`): SARIF 2.1.0 with its errata.
 pub const SARIF_SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 /// Relative artifact URIs are relative to the checked-out repository.
@@ -39,7 +41,7 @@ pub fn suppress(r: &mut Value, run: &Run<'_>, entry: &EntryOutcome) {
     }]);
 }
 
-pub fn render(run: &Run<'_>) -> Value {
+pub(crate) fn render(run: &Run<'_>) -> Value {
     let rules: Vec<&'static Rule> = trace_rules().collect();
     let mut results = Vec::new();
     for (index, trace) in run.traces.iter().enumerate() {
@@ -96,7 +98,7 @@ pub fn render(run: &Run<'_>) -> Value {
     })
 }
 
-pub fn level(level: Level) -> &'static str {
+pub(crate) fn level(level: Level) -> &'static str {
     match level {
         Level::Must => "error",
         Level::Should => "warning",
@@ -169,6 +171,9 @@ pub(crate) fn citation_json(citation: &Citation) -> Value {
     })
 }
 
+/// The SARIF result of diagnostic `d` in `file`: `ruleIndex` into the run's rules when given, a
+/// location unless the input was standard input (then the line is a property), and `kind: open`
+/// for a part left unchecked.
 pub fn result(file: &str, d: &Diagnostic, rule_index: Option<usize>) -> Value {
     let mut text = d.message.clone();
     if let Some(hint) = &d.hint {
@@ -209,7 +214,7 @@ pub fn result(file: &str, d: &Diagnostic, rule_index: Option<usize>) -> Value {
     r
 }
 
-pub fn location(file: &str, line: u64) -> Value {
+pub(crate) fn location(file: &str, line: u64) -> Value {
     let uri = artifact_uri(file);
     let mut artifact = json!({ "uri": uri });
     if !uri.starts_with("file:") {

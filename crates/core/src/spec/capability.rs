@@ -7,8 +7,11 @@ use serde_json::value::RawValue;
 /// What a capability key held.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyValue {
+    /// The client did not send the key.
     Absent,
+    /// The key is `null`, which does not advertise the capability.
     Null,
+    /// An object: the key advertises the capability.
     Object,
     /// An array: the schema wants an object, but serde reads a struct from
     /// an array, so the official crate can take `[]` as an empty object.
@@ -66,7 +69,7 @@ pub struct KeyReadings {
 }
 
 impl KeyReadings {
-    pub const ABSENT: KeyReadings = KeyReadings {
+    pub(crate) const ABSENT: KeyReadings = KeyReadings {
         last: KeyValue::Absent,
         odd: None,
         some_advertise: false,
@@ -120,7 +123,7 @@ pub struct CapabilityKeys {
 }
 
 impl CapabilityKeys {
-    pub const NONE: CapabilityKeys = CapabilityKeys {
+    pub(crate) const NONE: CapabilityKeys = CapabilityKeys {
         plan: KeyReadings::ABSENT,
         plan_capabilities: KeyReadings::ABSENT,
     };
@@ -133,6 +136,8 @@ impl CapabilityKeys {
         }
     }
 
+    /// The readings of the key named as on the wire (`"plan"` or `"planCapabilities"`); any
+    /// other name reads as absent.
     pub fn get(&self, key: &str) -> KeyReadings {
         match key {
             "plan" => self.plan,
