@@ -58,6 +58,7 @@ pub enum RawMutation {
 }
 
 impl RawMutation {
+    /// Every mutation, in the order a fuzz run cycles through them.
     pub const ALL: [RawMutation; 4] = [
         RawMutation::LoneSurrogate,
         RawMutation::RepeatedMember,

@@ -68,13 +68,8 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
-    pub const ALL: [FindingKind; 4] = [
-        FindingKind::Crash,
-        FindingKind::Hang,
-        FindingKind::Memory,
-        FindingKind::TerminalEscape,
-    ];
-
+    /// The finding's id in reports (`ROBUST-…`): shaped like a rule id so reports can carry it,
+    /// though no rule of the catalog backs it.
     pub fn id(self) -> &'static str {
         match self {
             FindingKind::Crash => "ROBUST-CRASH",
@@ -84,6 +79,7 @@ impl FindingKind {
         }
     }
 
+    /// One sentence saying what the finding means, for reports' rule descriptions.
     pub fn summary(self) -> &'static str {
         match self {
             FindingKind::Crash => "The client crashed (a signal or a non-zero exit status)",
@@ -99,7 +95,9 @@ impl FindingKind {
 /// One robustness or security finding in one scenario.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
+    /// What was found.
     pub kind: FindingKind,
+    /// What happened, with the evidence (exit status, bytes, the sequence seen).
     pub message: String,
 }
 
@@ -121,12 +119,19 @@ pub struct ClientOptions {
     /// The relay command the client is to start (program and arguments; the
     /// socket path is appended).
     pub relay: Vec<OsString>,
+    /// Longest wait for the client: to start its agent, to send its next message, to answer the
+    /// permission request, to exit after the turn (`--timeout`).
     pub timeout: Duration,
+    /// Longest time for one scenario (`--scenario-timeout`).
     pub scenario_timeout: Duration,
+    /// Bounds on the checker's memory for the client's traffic.
     pub limits: Limits,
+    /// Where transcripts, the client's stdout and stderr logs and fuzz reproducers go
+    /// (`--out`).
     pub out: Option<PathBuf>,
     /// Bytes of resident memory the client's process group may use.
     pub max_memory_bytes: u64,
+    /// Whether a warning on the client's messages fails a scenario (`--deny-warnings`).
     pub deny_warnings: bool,
     /// Whether robustness findings fail a scenario (the default), or are
     /// only reported.
@@ -262,10 +267,16 @@ pub fn scenario_turns(only: &[ClientScenario]) -> Vec<(String, Turn)> {
 /// What happened in one scenario.
 #[derive(Debug)]
 pub struct ClientOutcome {
+    /// The scenario's name (a [`ClientScenario`]'s, or a fuzz case's).
     pub name: String,
+    /// The scenario's verdict.
     pub result: ScenarioResult,
+    /// Why, in one line: the failures and findings joined, or what the client did when it
+    /// passed.
     pub reason: String,
+    /// What the client negotiated in `initialize`; `None` when it sent none.
     pub negotiated: Option<Negotiated>,
+    /// Robustness and security findings, each already a failure unless `--robustness warn`.
     pub findings: Vec<Finding>,
     /// The client's diagnostics (those on its own messages), as `check`
     /// reports them; named after the scenario.
@@ -273,7 +284,9 @@ pub struct ClientOutcome {
     /// Diagnostics on the suite's own messages (none in the scenarios; the
     /// fuzzer's are deliberate).
     pub suite_diagnostics: Vec<Diagnostic>,
+    /// The transcript written for the scenario, under `--out`.
     pub transcript: Option<PathBuf>,
+    /// The client's stdout and stderr tails and the recent messages, for the report.
     pub evidence: Evidence,
     /// Whether the turn was played (the client prompted).
     pub exercised: bool,
@@ -282,7 +295,7 @@ pub struct ClientOutcome {
 }
 
 impl ClientOutcome {
-    pub fn client_counts(&self) -> Counts {
+    pub(crate) fn client_counts(&self) -> Counts {
         self.report.as_ref().map(|r| r.counts).unwrap_or_default()
     }
 }

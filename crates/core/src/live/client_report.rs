@@ -24,7 +24,9 @@ use std::fmt::Write;
 pub struct ClientReport<'a> {
     /// The client's command line: the run's name.
     pub client: &'a str,
+    /// The outcome of every scenario run, in order.
     pub outcomes: &'a [ClientOutcome],
+    /// The format and what to show.
     pub options: ReportOptions,
     /// The baseline applied (see [`judge_client_scenarios`]), if any.
     pub baseline: Option<&'a Judgement>,

@@ -130,6 +130,7 @@ pub enum ClientScenario {
 }
 
 impl ClientScenario {
+    /// Every scenario, in the order they run.
     pub const ALL: [ClientScenario; 5] = [
         ClientScenario::Legacy,
         ClientScenario::PlanOperations,
@@ -138,6 +139,7 @@ impl ClientScenario {
         ClientScenario::Load,
     ];
 
+    /// The scenario's name in reports and on the command line.
     pub fn name(self) -> &'static str {
         match self {
             ClientScenario::Legacy => "legacy",

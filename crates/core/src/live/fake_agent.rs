@@ -37,16 +37,32 @@ use std::path::Path;
 /// A script that cannot be played.
 #[derive(Debug, thiserror::Error)]
 pub enum ScriptError {
+    /// The script could not be read.
     #[error("cannot read {path}: {source}")]
-    Io { path: String, source: io::Error },
+    Io {
+        /// The script's path as given.
+        path: String,
+        /// Why it could not be read.
+        source: io::Error,
+    },
+    /// A line of the script is wrong.
     #[error("{path}:{line}: {message}")]
     Line {
+        /// The script's path as given.
         path: String,
+        /// The 1-based line number.
         line: u64,
+        /// What is wrong with it.
         message: String,
     },
+    /// The script as a whole is wrong (for instance, `--case` names no case of the vector file).
     #[error("{path}: {message}")]
-    File { path: String, message: String },
+    File {
+        /// The script's path as given.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
 /// The agent side of a script, grouped by the client requests it answers.

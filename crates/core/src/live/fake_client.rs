@@ -33,6 +33,7 @@ pub enum Flaw {
 }
 
 impl Flaw {
+    /// Every flaw, in the order `--flaw` lists them.
     pub const ALL: [Flaw; 6] = [
         Flaw::CapabilitySpelling,
         Flaw::PromptFirst,
@@ -42,6 +43,7 @@ impl Flaw {
         Flaw::LoadWithoutCapability,
     ];
 
+    /// The flaw's name for `--flaw`.
     pub fn name(self) -> &'static str {
         match self {
             Flaw::CapabilitySpelling => "capability-spelling",
@@ -78,12 +80,17 @@ impl FromStr for Flaw {
 pub struct FakeClient {
     /// The agent's command line (split as a POSIX shell splits words).
     pub agent: String,
+    /// The `protocolVersion` sent in `initialize`; 2 and above also send v2's `initialize`
+    /// members (`info`, `capabilities`).
     pub protocol_version: u64,
+    /// The text of the one prompt turn.
     pub prompt: String,
     /// Load (v1: `session/load`, when the agent advertised `loadSession`;
     /// v2: `session/resume` replaying from the start) the session with
     /// this id instead of creating one.
     pub load: Option<String>,
+    /// A protocol fault to commit on purpose, to see a client-side checker catch it; `None`
+    /// plays conformant.
     pub flaw: Option<Flaw>,
 }
 

@@ -19,7 +19,9 @@ use std::time::{Duration, Instant};
 /// How to start an agent.
 #[derive(Clone, Debug, Default)]
 pub struct AgentCommand {
+    /// The program run, looked up in `PATH` as `std::process::Command` does.
     pub program: OsString,
+    /// Its arguments, in order.
     pub args: Vec<OsString>,
     /// Working directory of the agent (default: ours).
     pub cwd: Option<PathBuf>,
@@ -78,10 +80,12 @@ pub enum AgentEvent {
     Line(Vec<u8>),
     /// A line over the length limit; its bytes were skipped, not kept.
     TooLong {
+        /// The line's length, counted while it was skipped.
         bytes: u64,
     },
     /// Stdout was closed (the agent exited, or closed it).
     Closed,
+    /// Reading stdout failed (the error's text); nothing more is read.
     ReadFailed(String),
 }
 
@@ -106,12 +110,14 @@ pub struct AgentProcess {
 /// How the agent ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProcessEnd {
+    /// The exit status (after the kill when `killed`).
     pub status: ExitStatus,
     /// We had to kill it (it did not exit by itself in time).
     pub killed: bool,
 }
 
 impl ProcessEnd {
+    /// One phrase for reports: the exit status or signal, or that the agent had to be killed.
     pub fn describe(&self) -> String {
         if self.killed {
             "still running; killed by acp-plan".to_owned()
@@ -121,7 +127,7 @@ impl ProcessEnd {
     }
 }
 
-pub fn describe_status(status: ExitStatus) -> String {
+pub(crate) fn describe_status(status: ExitStatus) -> String {
     match (status.code(), status.signal()) {
         (Some(code), _) => format!("exit status {code}"),
         (None, Some(signal)) => format!("killed by signal {signal}"),
@@ -194,7 +200,7 @@ impl AgentProcess {
         self.stdin.as_ref().is_some_and(|tx| tx.send(bytes).is_ok())
     }
 
-    pub fn stdin_open(&self) -> bool {
+    pub(crate) fn stdin_open(&self) -> bool {
         self.stdin.is_some()
     }
 

@@ -76,8 +76,11 @@ pub fn progress_line(outcome: &ScenarioOutcome) -> String {
 pub struct AgentReport<'a> {
     /// The agent's command line: the run's name (JUnit suite, SARIF run).
     pub agent: &'a str,
+    /// The outcome of every scenario run, in order.
     pub outcomes: &'a [ScenarioOutcome],
+    /// The format and what to show.
     pub options: ReportOptions,
+    /// Whether a run where no scenario was exercised passes (`--allow-unexercised`).
     pub allow_unexercised: bool,
     /// The baseline applied (see [`judge_scenarios`]), if any.
     pub baseline: Option<&'a Judgement>,

@@ -25,19 +25,27 @@ pub const DEFAULT_PROMPT: &str = "Before you change anything, make a plan of at 
 /// What `acp-plan agent` was asked to do.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
+    /// How to start the agent; a fresh process for every scenario.
     pub agent: AgentCommand,
     /// The scenarios to run, already selected (see [`super::scenario::select`]).
     pub scenarios: Vec<Scenario>,
+    /// The prompts to send, one turn each (`--prompt`; default [`DEFAULT_PROMPT`]).
     pub prompts: Vec<String>,
+    /// The revision to judge by, or how to choose it from the handshake.
     pub spec: SpecChoice,
+    /// Bounds on the checker's memory for the agent's traffic.
     pub limits: Limits,
+    /// Longest wait for each response (`--timeout`).
     pub timeout: Duration,
+    /// Longest time for one scenario (`--scenario-timeout`).
     pub scenario_timeout: Duration,
     /// Sent as `cwd` in `session/new` and `session/load` or `session/resume` (absolute).
     pub cwd: PathBuf,
     /// Where transcripts and stderr logs go.
     pub out: Option<PathBuf>,
+    /// How the suite answers the agent's `session/request_permission`.
     pub permission: PermissionChoice,
+    /// Whether a warning fails a scenario (`--deny-warnings`).
     pub deny_warnings: bool,
     /// Pass a scenario whose only problem is traffic the checker could not check.
     pub accept_incomplete: bool,

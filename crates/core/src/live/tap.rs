@@ -39,7 +39,9 @@ pub type DiagnosticSink = Box<dyn FnMut(&str, &Diagnostic) + Send>;
 
 /// What to run and where the results go.
 pub struct TapOptions {
+    /// The agent the tap starts and sits in front of.
     pub agent: AgentCommand,
+    /// The checker's revision choice and limits.
     pub config: Config,
     /// Write the traffic as an envelope trace here.
     pub trace: Option<PathBuf>,
@@ -49,7 +51,9 @@ pub struct TapOptions {
 
 /// How a tapped connection ended.
 pub struct TapEnd {
+    /// The agent's exit status, which the tap passes on.
     pub status: ExitStatus,
+    /// The checker's report on the traffic both ways.
     pub report: TraceReport,
     /// How the session ended, beyond the rules.
     pub session: SessionEnd,
@@ -64,6 +68,8 @@ impl TapEnd {
     }
 }
 
+/// The exit code a shell would give for `status`: the code itself, or 128 plus the signal
+/// number (1 when neither is known).
 pub fn exit_code(status: ExitStatus) -> u8 {
     match (status.code(), status.signal()) {
         (Some(code), _) => u8::try_from(code & 0xff).unwrap_or(1),
@@ -75,8 +81,11 @@ pub fn exit_code(status: ExitStatus) -> u8 {
 /// A copy of forwarded traffic, for the checker.
 #[derive(Debug)]
 pub enum CopyEvent {
+    /// Bytes forwarded in `direction`, as read (not cut at lines).
     Data {
+        /// The direction the bytes travelled.
         direction: Direction,
+        /// The bytes, as forwarded.
         bytes: Vec<u8>,
         /// Bytes of this direction dropped just before these.
         lost_before: u64,
@@ -85,8 +94,11 @@ pub enum CopyEvent {
     /// the receiving side stopped taking bytes, so a line being written
     /// then was cut by the receiver, not by its sender.
     Closed {
+        /// The direction that ended.
         direction: Direction,
+        /// Bytes of this direction dropped just before the end.
         lost_before: u64,
+        /// Whether the receiving side stopped taking bytes (see above).
         cut_by_peer: bool,
     },
 }
@@ -193,6 +205,7 @@ impl CopyReceiver {
 pub enum ForwardEnd {
     /// The source reached end of file.
     Eof,
+    /// Reading the source failed.
     ReadFailed(io::ErrorKind),
     /// The destination stopped taking bytes (e.g. a closed pipe).
     WriteFailed(io::ErrorKind),

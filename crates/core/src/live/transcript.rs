@@ -62,7 +62,10 @@ pub struct RecentMessage {
     pub text: String,
 }
 
-pub struct Transcript {
+/// The record of one live connection: numbers its lines as `check` of the
+/// written transcript numbers them, writes the envelope trace when asked
+/// to, and keeps the last messages for the report of a failure.
+pub(crate) struct Transcript {
     file: Option<(PathBuf, BufWriter<File>)>,
     write_error: Option<io::Error>,
     lines: u64,
@@ -88,10 +91,6 @@ impl Transcript {
         let mut transcript = Transcript::in_memory(max_depth);
         transcript.file = Some((path.to_owned(), BufWriter::new(file)));
         Ok(transcript)
-    }
-
-    pub fn path(&self) -> Option<&Path> {
-        self.file.as_ref().map(|(path, _)| path.as_path())
     }
 
     /// Lines so far (the number of the last one).
@@ -132,6 +131,7 @@ impl Transcript {
         self.lines
     }
 
+    /// The last messages recorded, oldest first, shortened, for the report of a failure.
     pub fn recent(&self) -> impl Iterator<Item = &RecentMessage> {
         self.recent.iter()
     }
