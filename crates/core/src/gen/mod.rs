@@ -71,6 +71,7 @@ pub enum Capability {
 }
 
 impl Capability {
+    /// Whether a client sending this has the capability: plan operations may be sent to it.
     pub fn advertises(self) -> bool {
         matches!(self, Capability::Object | Capability::ObjectWithMeta)
     }
@@ -93,58 +94,88 @@ pub enum Framing {
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Op {
     /// `session/new` and its result.
-    NewSession { session: SessionRef },
+    NewSession {
+        /// The session it creates.
+        session: SessionRef,
+    },
     /// `session/load`, the updates the agent replays while loading, then
     /// the result.
     LoadSession {
+        /// The session loaded (it must not be live).
         session: SessionRef,
+        /// The updates the agent sends during the load, before its result.
         replay: Vec<SessionUpdate>,
     },
     /// One `session/update` notification.
     Update {
+        /// The session the update is for.
         session: SessionRef,
+        /// What it reports.
         update: SessionUpdate,
     },
     /// `session/prompt`: opens a turn, answered by [`Op::EndTurn`].
-    Prompt { session: SessionRef },
+    Prompt {
+        /// The session prompted; it must have no turn open.
+        session: SessionRef,
+    },
     /// The agent answers the session's open prompt.
     EndTurn {
+        /// The session whose turn ends.
         session: SessionRef,
+        /// The `stopReason` of the result.
         stop: StopReason,
     },
     /// `session/cancel` notification.
-    Cancel { session: SessionRef },
+    Cancel {
+        /// The session whose turn is cancelled.
+        session: SessionRef,
+    },
     /// A request from the agent to the client (answered by
     /// [`Op::ClientResponse`]).
     AgentRequest {
+        /// The session the request is about.
         session: SessionRef,
+        /// Which request.
         kind: AgentRequestKind,
     },
     /// The client answers one of the session's open agent requests (`pick`
     /// indexes them, oldest first).
     ClientResponse {
+        /// The session whose request is answered.
         session: SessionRef,
+        /// Which open request (modulo their number).
         pick: u8,
+        /// Answer with a JSON-RPC error instead of a result.
         error: bool,
     },
     /// A `_`-prefixed extension notification.
-    ExtNotification { from_agent: bool },
+    ExtNotification {
+        /// Sent by the agent (else by the client).
+        from_agent: bool,
+    },
     /// One line that breaks one rule.
     Violation(Violation),
 }
 
+/// The `stopReason` a prompt's result gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum StopReason {
+    /// `end_turn`
     EndTurn,
+    /// `cancelled`
     Cancelled,
+    /// `max_tokens`
     MaxTokens,
 }
 
+/// What the agent asks of the client.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum AgentRequestKind {
+    /// `session/request_permission` (the client selects `allow`).
     Permission,
+    /// `fs/read_text_file`.
     ReadTextFile,
     /// `_acme/lookup`: only with envelopes (a bare one cannot be placed).
     Extension,
@@ -154,7 +185,9 @@ pub enum AgentRequestKind {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum SessionUpdate {
+    /// A plan message: legacy `plan`, `plan_update` or `plan_removed`.
     Plan(PlanOp),
+    /// Any other kind; never an error by itself.
     Other(OtherUpdate),
 }
 
@@ -163,34 +196,56 @@ pub enum SessionUpdate {
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum PlanOp {
     /// The legacy `plan` update.
-    Legacy { entries: Vec<Entry>, meta: Meta },
+    Legacy {
+        /// The plan's entries, in order.
+        entries: Vec<Entry>,
+        /// The update's own `_meta`.
+        meta: Meta,
+    },
     /// `plan_update`: the full content of one keyed plan.
     Update {
+        /// The plan's id (`plan-N`).
         plan: PlanRef,
+        /// What the plan holds.
         content: Content,
+        /// The `_meta` of the plan object.
         plan_meta: Meta,
+        /// The update's own `_meta`.
         meta: Meta,
     },
     /// `plan_removed`.
-    Remove { plan: PlanRef, meta: Meta },
+    Remove {
+        /// The plan's id (`plan-N`).
+        plan: PlanRef,
+        /// The update's own `_meta`.
+        meta: Meta,
+    },
 }
 
 /// The content of a keyed plan.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Content {
+    /// An `items` plan: a list of entries.
     Items {
+        /// The entries, in order.
         entries: Vec<Entry>,
     },
+    /// A `file` plan: a reference to a document.
     File {
+        /// Where the document is.
         uri: FileUri,
     },
+    /// A `markdown` plan: the plan as text.
     Markdown {
+        /// The text.
         text: String,
     },
     /// A v2 custom type `_custom-N` with one member `data`.
     Custom {
+        /// `N` of the type name.
         name: u8,
+        /// The value of `data`.
         data: u32,
     },
 }
@@ -207,6 +262,7 @@ impl Content {
     }
 }
 
+/// The `uri` of a `file` plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum FileUri {
@@ -217,6 +273,7 @@ pub enum FileUri {
 }
 
 impl FileUri {
+    /// The URI as sent.
     pub fn render(self) -> String {
         match self {
             FileUri::Absolute(n) => format!("file:///work/plans/plan-{n}.md"),
@@ -225,26 +282,36 @@ impl FileUri {
     }
 }
 
+/// One entry of a plan's list.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Entry {
+    /// What the step is.
     pub content: String,
+    /// Its `priority`.
     pub priority: Priority,
+    /// Its `status`.
     pub status: Status,
+    /// The entry's `_meta`.
     pub meta: Meta,
 }
 
+/// An entry's `priority`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Priority {
+    /// `high`
     High,
+    /// `medium`
     Medium,
+    /// `low`
     Low,
     /// v2: `_priority-N`.
     Custom(u8),
 }
 
 impl Priority {
+    /// The value as sent.
     pub fn render(self) -> String {
         match self {
             Priority::High => "high".into(),
@@ -255,11 +322,15 @@ impl Priority {
     }
 }
 
+/// An entry's `status`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Status {
+    /// `pending`
     Pending,
+    /// `in_progress`
     InProgress,
+    /// `completed`
     Completed,
     /// v2 only.
     Cancelled,
@@ -268,6 +339,7 @@ pub enum Status {
 }
 
 impl Status {
+    /// The value as sent.
     pub fn render(self) -> String {
         match self {
             Status::Pending => "pending".into(),
@@ -283,7 +355,9 @@ impl Status {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Meta {
+    /// Not sent.
     Absent,
+    /// `"_meta": null`.
     Null,
     /// `{"trace": N}`
     Object(u8),
@@ -293,17 +367,24 @@ pub enum Meta {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum OtherUpdate {
+    /// `agent_message_chunk` with this text.
     AgentMessageChunk {
+        /// The chunk's text.
         text: String,
     },
+    /// `tool_call` with id `call-N`.
     ToolCall {
+        /// `N` of the tool call's id.
         call: u8,
     },
+    /// `usage_update` with this many tokens used.
     UsageUpdate {
+        /// Tokens used.
         used: u32,
     },
     /// A kind newer than this suite: `future_kind_N`.
     Unknown {
+        /// `N` of `future_kind_N`.
         kind: u8,
     },
 }
@@ -312,14 +393,18 @@ pub enum OtherUpdate {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct Connection {
+    /// The revision the trace is written in.
     pub revision: Revision,
+    /// What the client sends for the plan capability.
     pub capability: Capability,
+    /// How each message is written.
     pub framing: Framing,
     /// Check with `--spec <revision>` instead of `auto`. Required where the
     /// handshake alone does not select the revision (a draft client that
     /// does not advertise `planCapabilities`); [`Connection::legalize`] sets it
     /// then.
     pub pin_spec: bool,
+    /// The steps after the handshake, in order.
     pub ops: Vec<Op>,
 }
 
@@ -368,6 +453,7 @@ impl Connection {
             .collect();
     }
 
+    /// [`Connection::legalize`], by value.
     pub fn legalized(mut self) -> Connection {
         self.legalize();
         self

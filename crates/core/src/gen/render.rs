@@ -17,6 +17,7 @@ use std::ops::Range;
 /// A diagnostic the validator must report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Expected {
+    /// The rule broken.
     pub rule: &'static Rule,
     /// 1-based line of the rendered trace.
     pub line: u64,
@@ -104,10 +105,13 @@ pub struct Renderer {
 }
 
 impl Renderer {
+    /// A renderer for `scenario`'s revision, capability and framing, at line 0.
     pub fn new(scenario: &Connection) -> Renderer {
         Renderer::for_connection(scenario.revision, scenario.capability, scenario.framing)
     }
 
+    /// A renderer for a connection with this revision, capability and framing, at line 0 (the
+    /// handshake is rendered by the caller).
     pub fn for_connection(
         revision: Revision,
         capability: Capability,
@@ -145,6 +149,7 @@ impl Renderer {
         std::mem::take(&mut self.expected)
     }
 
+    /// Every expected diagnostic not yet taken, at the end of rendering.
     pub fn into_expected(self) -> Vec<Expected> {
         self.expected
     }

@@ -19,7 +19,9 @@ use std::io::{self, Write};
 /// What to generate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SyntheticParams {
+    /// The revision the trace is written in.
     pub revision: Revision,
+    /// How each message is written.
     pub framing: Framing,
     /// Sessions opened at the start (every fourth one by `session/load`).
     pub sessions: u16,
@@ -118,7 +120,9 @@ fn python_spaced(line: &str) -> String {
 /// What was written.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SyntheticSummary {
+    /// Lines written.
     pub lines: u64,
+    /// Bytes written.
     pub bytes: u64,
     /// The diagnostics the injected violations must produce.
     pub expected: Vec<Expected>,
@@ -127,12 +131,21 @@ pub struct SyntheticSummary {
 /// Why parameters cannot be generated.
 #[derive(Debug, thiserror::Error)]
 pub enum SyntheticError {
+    /// The rule cannot be injected with these parameters (for instance, not in this revision).
     #[error("{rule} cannot be injected here: {why}")]
-    CannotInject { rule: &'static str, why: String },
+    CannotInject {
+        /// The rule's id.
+        rule: &'static str,
+        /// Why it cannot be.
+        why: String,
+    },
+    /// `--non-plan-share` outside 0..=1.
     #[error("--non-plan-share must be between 0 and 1, got {0}")]
     Share(f64),
+    /// `--turn-length` 0.
     #[error("--turn-length must be at least 1")]
     TurnLength,
+    /// Writing the trace failed.
     #[error(transparent)]
     Io(#[from] io::Error),
 }

@@ -13,7 +13,9 @@ use crate::rules::cap;
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct PlanOpWithoutCapability {
+    /// The session the message is sent on.
     pub session: SessionRef,
+    /// The keyed message sent.
     pub op: KeyedOp,
 }
 
@@ -53,7 +55,9 @@ impl Kind for PlanOpWithoutCapability {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct LegacyInV2 {
+    /// The session the update is sent on.
     pub session: SessionRef,
+    /// The entries of the legacy `plan`.
     pub entries: Vec<Entry>,
 }
 

@@ -13,9 +13,11 @@ use serde_json::json;
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct BrokenEnvelope {
+    /// What is wrong with the envelope.
     pub fault: EnvelopeFault,
 }
 
+/// The ways [`BrokenEnvelope`] breaks an envelope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum EnvelopeFault {
@@ -70,6 +72,7 @@ impl Kind for BrokenEnvelope {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct TruncatedJson {
+    /// Where the message is cut (modulo its length).
     pub cut: u16,
 }
 
@@ -112,13 +115,17 @@ impl Kind for TruncatedJson {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct WrongJsonRpcVersion {
+    /// The session of the `agent_message_chunk`.
     pub session: SessionRef,
+    /// What is wrong with `jsonrpc`.
     pub fault: VersionFault,
 }
 
+/// The ways [`WrongJsonRpcVersion`] gets `jsonrpc` wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum VersionFault {
+    /// No `jsonrpc` member.
     Missing,
     /// `"1.0"`
     OldVersion,
@@ -171,7 +178,9 @@ impl Kind for WrongJsonRpcVersion {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct UnknownResponse {
+    /// Sent by the agent (else by the client).
     pub from_agent: bool,
+    /// `N` of its id, `stray-N`.
     pub stray: u8,
 }
 

@@ -61,8 +61,18 @@ pub(in crate::gen) trait Kind: Sized {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum KeyedOp {
-    Update { plan: PlanRef, content: Content },
-    Remove { plan: PlanRef },
+    /// A `plan_update`.
+    Update {
+        /// The plan's id (`plan-N`).
+        plan: PlanRef,
+        /// What the plan holds.
+        content: Content,
+    },
+    /// A `plan_removed`.
+    Remove {
+        /// The plan's id (`plan-N`).
+        plan: PlanRef,
+    },
 }
 
 impl KeyedOp {

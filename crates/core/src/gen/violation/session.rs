@@ -11,7 +11,9 @@ use crate::rules::{id, ses};
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct UnknownSession {
+    /// `N` of the unknown session's id, `ghost-N`.
     pub ghost: u8,
+    /// The update sent.
     pub update: SessionUpdate,
 }
 
@@ -56,7 +58,9 @@ impl Kind for UnknownSession {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct RemoveNotLive {
+    /// The session the removal is sent on.
     pub session: SessionRef,
+    /// The plan removed, which is not live there.
     pub plan: PlanRef,
 }
 

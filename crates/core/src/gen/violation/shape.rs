@@ -17,7 +17,9 @@ use serde_json::json;
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct WrongIdKey {
+    /// The session the message is sent on.
     pub session: SessionRef,
+    /// The keyed message, sent with the wrong id key.
     pub op: KeyedOp,
 }
 
@@ -86,6 +88,7 @@ pub enum MissingField {
 }
 
 impl MissingField {
+    /// Every field, in the order the generator's tests go through them.
     pub const ALL: [MissingField; 11] = [
         MissingField::EntryContent,
         MissingField::EntryPriority,
@@ -100,6 +103,7 @@ impl MissingField {
         MissingField::Update,
     ];
 
+    /// The rule broken when this field is missing.
     pub fn rule(self) -> &'static Rule {
         match self {
             MissingField::EntryContent => &shape::ENTRY,
@@ -140,10 +144,15 @@ impl MissingField {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct MissingMember {
+    /// The session the message is sent on.
     pub session: SessionRef,
+    /// Which member is left out.
     pub field: MissingField,
+    /// Which message carries it, for a member of an entry.
     pub carrier: Carrier,
+    /// The entries of the carrier.
     pub entries: Vec<Entry>,
+    /// Which entry loses the member, for a member of an entry (modulo their number).
     pub pick: u8,
 }
 
@@ -261,10 +270,15 @@ impl Kind for MissingMember {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct BadStatus {
+    /// The session the message is sent on.
     pub session: SessionRef,
+    /// Which message carries the entry.
     pub carrier: Carrier,
+    /// The entries of the carrier.
     pub entries: Vec<Entry>,
+    /// Which entry gets the bad status (modulo their number).
     pub pick: u8,
+    /// The value sent.
     pub value: BadValue,
 }
 
@@ -272,10 +286,15 @@ pub struct BadStatus {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct BadPriority {
+    /// The session the message is sent on.
     pub session: SessionRef,
+    /// Which message carries the entry.
     pub carrier: Carrier,
+    /// The entries of the carrier.
     pub entries: Vec<Entry>,
+    /// Which entry gets the bad priority (modulo their number).
     pub pick: u8,
+    /// The value sent.
     pub value: BadValue,
 }
 
@@ -414,9 +433,14 @@ impl Kind for BadPriority {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct UnknownPlanType {
+    /// The session the message is sent on.
     pub session: SessionRef,
+    /// The plan's id (`plan-N`).
     pub plan: PlanRef,
+    /// `N` of `diagram-N`.
     pub name: u8,
+    /// Prefix the type with `_` (a custom type before v2, where that is still unknown; v2
+    /// allows it, so legalizing clears it).
     pub underscore: bool,
 }
 
@@ -466,8 +490,11 @@ impl Kind for UnknownPlanType {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct RelativeFileUri {
+    /// The session the message is sent on.
     pub session: SessionRef,
+    /// The plan's id (`plan-N`).
     pub plan: PlanRef,
+    /// `N` of the relative URI `plans/plan-N.md`.
     pub file: u8,
 }
 
@@ -516,7 +543,9 @@ impl Kind for RelativeFileUri {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct BadMeta {
+    /// The session the message is sent on.
     pub session: SessionRef,
+    /// The plan message, sent with `"_meta": 42`.
     pub op: PlanOp,
 }
 
@@ -556,7 +585,9 @@ impl Kind for BadMeta {
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub struct UnknownMember {
+    /// The session the message is sent on.
     pub session: SessionRef,
+    /// The plan message, sent with a `title` member.
     pub op: PlanOp,
 }
 
