@@ -94,14 +94,13 @@
 /// Declares a module that is public with the `cli` feature, for the
 /// `acp-plan` command and the workspace's other crates that are built from
 /// the suite's parts, and crate-private without it. Such modules are
-/// internals, not an API: their items need no docs (those a Rust
-/// implementer needs are re-exported, documented, where they belong), and
+/// internals, not a stable API, but they are documented for their
+/// maintainers like the rest (`missing_docs` holds with the feature on);
 /// without the feature the parts only the command calls are unused.
 macro_rules! cli_module {
     ($(#[$attr:meta])* $name:ident) => {
         $(#[$attr])*
         #[cfg(feature = "cli")]
-        #[allow(missing_docs)]
         pub mod $name;
         $(#[$attr])*
         #[cfg(not(feature = "cli"))]
@@ -115,6 +114,10 @@ pub mod catalog;
 pub mod diag;
 pub mod live;
 pub mod report;
+// The `cli` internals of `rules/` are documented once the units move lands
+// (the rules are moving into units now); until then only they are exempt.
+// Without the feature the lint holds here as everywhere.
+#[cfg_attr(feature = "cli", allow(missing_docs))]
 pub mod rules;
 pub mod spec;
 pub mod state;
@@ -124,11 +127,15 @@ cli_module!(gen);
 cli_module!(jsonrpc);
 cli_module!(text);
 cli_module!(trace);
-cli_module!(validate);
-/// The invariants the fuzz targets check (`fuzz/`, and the official
-/// schema's differential target in `acp-plan-official`).
+// Documented once the units move lands (validate/ is being restructured
+// now); only this module is exempt.
+cli_module!(
+    #[allow(missing_docs)]
+    validate
+);
+// Documented in the module itself: an outer doc here would make rustdoc
+// resolve the module doc's links from the crate root.
 #[cfg(feature = "fuzzing")]
-#[allow(missing_docs)]
 pub mod fuzzing;
 
 pub use catalog::{Counts, Level, Rule, Severity};

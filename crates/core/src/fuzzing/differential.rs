@@ -51,14 +51,23 @@ pub enum Agreement {
     Same,
     /// The official crate accepts but loses or changes data; the suite
     /// reports these rules.
-    OfficialLossy { rules: Vec<&'static str> },
+    OfficialLossy {
+        /// The ids of the rules the suite reports.
+        rules: Vec<&'static str>,
+    },
     /// The suite rejects (with these rules) what the official crate reads
     /// without loss.
-    StricterHere { rules: Vec<&'static str> },
+    StricterHere {
+        /// The ids of the rules the suite rejects with.
+        rules: Vec<&'static str>,
+    },
     /// Readers disagree on the input (the official crate is one reading):
     /// the suite reports these rules against the sender and judges no one
     /// on the disputed reading.
-    Ambiguous { rules: Vec<&'static str> },
+    Ambiguous {
+        /// The ids of the rules the suite reports against the sender.
+        rules: Vec<&'static str>,
+    },
 }
 
 /// Compare both readings of `data`, as an `update` object or as

@@ -22,6 +22,9 @@ const READ_CAPACITIES: [usize; 4] = [1, 2, 7, 8192];
 /// the oracle can measure the depth of anything the checker accepts.
 const DEPTH_LIMITS: [usize; 2] = [4, 100];
 
+/// The `frame` target: reads `data` as a trace under several line limits, read buffer sizes and
+/// depth limits, and checks that framing does not depend on how reads are cut and that every
+/// line's record and frame agree with a `serde_json::Value` oracle.
 pub fn check(data: &[u8]) -> Checked {
     for max in LINE_LIMITS {
         let expected = expected_lines(data, max);

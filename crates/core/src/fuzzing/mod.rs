@@ -1,4 +1,5 @@
-//! The invariants the fuzz targets check, written once.
+//! The invariants the fuzz targets check, written once (`fuzz/`, and the
+//! official schema's differential target in `acp-plan-official`).
 //!
 //! Each target under `fuzz/fuzz_targets/` is a thin wrapper that calls one
 //! `check` function here and panics on a [`Broken`]; the regression test
@@ -224,8 +225,11 @@ pub fn check_pointer_in_message(
 /// pointer can be followed through every value of a repeated member.
 #[derive(Clone, Debug)]
 pub enum Written {
+    /// A number, string, boolean or null: nothing to follow.
     Scalar,
+    /// The elements, in order.
     Array(Vec<Written>),
+    /// The members in document order, each name as many times as it is written.
     Object(Vec<(String, Written)>),
 }
 

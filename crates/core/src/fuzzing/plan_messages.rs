@@ -20,6 +20,9 @@ use serde_json::{json, Value};
 /// A small entry limit the fuzzer reaches (the default one is tried too).
 const SMALL_ENTRY_LIMIT: usize = 3;
 
+/// The `plan_messages` target: parses `data` (one `update` object) under every revision and two
+/// entry limits, and checks that every rejection is explained by a rule and that an accepted
+/// message re-serializes and parses back equal.
 pub fn check(data: &[u8]) -> Checked {
     let Ok(text) = std::str::from_utf8(data) else {
         return Ok(());

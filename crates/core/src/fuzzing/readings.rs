@@ -25,10 +25,19 @@ pub enum Rewrite {
     /// Write the `choice`-th object member of the message (document order,
     /// any depth; modulo their number) twice; the second time with the value
     /// of the `other`-th member when `other` is given.
-    Repeat { choice: usize, other: Option<usize> },
+    Repeat {
+        /// Which member to repeat, counted over every object member of the message (modulo
+        /// their number).
+        choice: usize,
+        /// Which member's value the repeat takes; `None` repeats the same value.
+        other: Option<usize>,
+    },
     /// Write characters of strings (keys and values) as `\u` escapes, those
     /// picked by `seed`.
-    Escape { seed: u64 },
+    Escape {
+        /// Picks the characters to escape (same seed, same escapes).
+        seed: u64,
+    },
 }
 
 /// An envelope line with its message rewritten, or `None` when the line is

@@ -17,6 +17,7 @@ pub struct Seed {
     pub target: &'static str,
     /// A file name that says where it came from.
     pub name: String,
+    /// The file's contents, the input given to the target.
     pub bytes: Vec<u8>,
 }
 

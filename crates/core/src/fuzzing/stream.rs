@@ -44,6 +44,10 @@ pub fn tiny_limits() -> Limits {
     }
 }
 
+/// The `stream` target: checks `data` as a whole trace under the default and tiny limits, and
+/// checks the report's invariants (diagnostic lines within the input, verdict agreeing with the
+/// error count, state only for established sessions, live state within the limits) and that
+/// streaming and chunked reading give the same report.
 pub fn check(data: &[u8]) -> Checked {
     for limits in [Limits::default(), tiny_limits()] {
         check_with(
