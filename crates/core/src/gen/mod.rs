@@ -71,7 +71,8 @@ pub enum Capability {
 }
 
 impl Capability {
-    /// Whether a client sending this has the capability: plan operations may be sent to it.
+    /// Whether this advertises the capability (before v2, what lets the agent send plan
+    /// operations).
     pub fn advertises(self) -> bool {
         matches!(self, Capability::Object | Capability::ObjectWithMeta)
     }
@@ -95,13 +96,13 @@ pub enum Framing {
 pub enum Op {
     /// `session/new` and its result.
     NewSession {
-        /// The session it creates.
+        /// The session it creates; legalizing gives it the next number.
         session: SessionRef,
     },
     /// `session/load`, the updates the agent replays while loading, then
     /// the result.
     LoadSession {
-        /// The session loaded (it must not be live).
+        /// The session loaded; legalizing gives it the next number, as for a new one.
         session: SessionRef,
         /// The updates the agent sends during the load, before its result.
         replay: Vec<SessionUpdate>,

@@ -110,8 +110,8 @@ impl Renderer {
         Renderer::for_connection(scenario.revision, scenario.capability, scenario.framing)
     }
 
-    /// A renderer for a connection with this revision, capability and framing, at line 0 (the
-    /// handshake is rendered by the caller).
+    /// [`Renderer::new`] for callers that have no [`Connection`] (the
+    /// synthetic traces, written op by op).
     pub fn for_connection(
         revision: Revision,
         capability: Capability,

@@ -103,8 +103,8 @@ pub enum ResponseOutcome {
     },
     /// No request with this id is in flight.
     Unknown {
-        /// The direction the response travels, when it is known (an envelope's, or a bare
-        /// response's inferred one).
+        /// The direction the response travels as its envelope says; `None` for a bare
+        /// response, which nothing places.
         direction: Option<Direction>,
     },
     /// Requests were dropped at the outstanding limit, so an unmatched
@@ -114,11 +114,12 @@ pub enum ResponseOutcome {
     NullId,
 }
 
-/// Pairs responses with requests, separately for each direction a request travels (each party
-/// numbers its own requests, so the same id may be in flight both ways). Memory is bounded: at
-/// most `max_outstanding` requests are tracked, and the answered and ambiguous ids remembered
-/// are capped; past a cap, findings that would rest on forgotten state are not made
-/// ([`ResponseOutcome::Untracked`]).
+/// Pairs responses with requests, separately for each direction a request
+/// travels (each party numbers its own requests, so one id may be in flight
+/// both ways at once). Memory is bounded: at most `max_outstanding` requests
+/// in flight are tracked (past that, or after a lost message, a response
+/// that pairs with none is [`ResponseOutcome::Untracked`], not unknown), and
+/// the rings of answered, unplaced and ambiguous ids keep only the latest.
 #[derive(Debug)]
 pub struct Correlator {
     /// Indexed by the direction the *request* travelled.
@@ -137,8 +138,9 @@ pub struct Correlator {
 }
 
 impl Correlator {
-    /// A correlator that tracks at most `max_outstanding` requests in flight (the
-    /// [`crate::Limits`] bound); the rest are counted as overflow.
+    /// A correlator that tracks at most `max_outstanding` requests in flight
+    /// (the [`crate::Limits`] bound); a request past it is
+    /// [`RequestOutcome::Overflow`].
     pub fn new(max_outstanding: usize) -> Self {
         Correlator {
             outstanding: [HashMap::default(), HashMap::default()],

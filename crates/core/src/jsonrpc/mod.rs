@@ -202,8 +202,8 @@ pub enum Frame<'a> {
         /// The raw `params`, when present.
         params: Option<&'a RawValue>,
     },
-    /// A message with `id` and `result` or `error` (or neither: a fault the classification
-    /// reports alongside).
+    /// A message with `id` and `result` or `error` (both: a fault reported
+    /// alongside); the answer to a request.
     Response {
         /// The id of the request answered (`null` for one the peer could not read).
         id: Id,

@@ -139,8 +139,9 @@ pub enum RecordFault {
         /// Whether the object is the envelope's `message` rather than the line itself.
         in_envelope: bool,
     },
-    /// A top-level member of the object appears twice, so its value depends on the reader
-    /// (serde stops at the first repeat).
+    /// One of the members read ([`LineObject::MEMBERS`]) appears twice in the
+    /// object, so its value depends on the reader; the validator then reads
+    /// the line once per reading (nothing hides a violation).
     DuplicateKey {
         /// serde_json's message naming the member, without its position.
         reason: String,
