@@ -63,7 +63,7 @@ pub fn json_type(value: &serde_json::Value) -> &'static str {
 }
 
 /// The JSON type of a raw (valid) JSON value, named as [`json_type`] does.
-pub fn json_type_of_raw(raw: &str) -> &'static str {
+pub(crate) fn json_type_of_raw(raw: &str) -> &'static str {
     match raw.trim_start().as_bytes().first() {
         Some(b'n') => "null",
         Some(b't' | b'f') => "a boolean",
@@ -89,7 +89,7 @@ pub fn pointer_token(token: &str) -> String {
 
 /// The member name one JSON pointer reference token stands for (RFC 6901:
 /// `~1` before `~0`, the inverse of [`pointer_token`]).
-pub fn unescape_pointer_token(token: &str) -> String {
+pub(crate) fn unescape_pointer_token(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
 }
 
@@ -99,7 +99,7 @@ const MAX_POINTER_KEY_CHARS: usize = 120;
 /// Pointer to member `key` of the object at `parent`, or to `parent` itself
 /// when the name is too long to repeat (a pointer cannot be shortened and
 /// still point somewhere).
-pub fn member_pointer(parent: &str, key: &str) -> String {
+pub(crate) fn member_pointer(parent: &str, key: &str) -> String {
     if key.chars().count() > MAX_POINTER_KEY_CHARS {
         return parent.to_owned();
     }

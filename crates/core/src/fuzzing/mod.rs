@@ -98,15 +98,15 @@ fn inputs(dir: &Path) -> Vec<PathBuf> {
 
 /// Longest message or hint any diagnostic may carry, whatever the input:
 /// reports must not grow with hostile ids, keys or values.
-pub const MAX_DIAGNOSTIC_TEXT: usize = 1024;
+pub(crate) const MAX_DIAGNOSTIC_TEXT: usize = 1024;
 /// Longest snippet (the shortened line, plus two `…`).
-pub const MAX_SNIPPET: usize = 142;
+pub(crate) const MAX_SNIPPET: usize = 142;
 /// Longest session or plan id kept in a diagnostic (plus `…`).
-pub const MAX_ID_IN_DIAGNOSTIC: usize = 121;
+pub(crate) const MAX_ID_IN_DIAGNOSTIC: usize = 121;
 
 /// Invariants every diagnostic of a trace keeps, whatever the input: its
 /// rule is a trace rule, and [`check_bounds`].
-pub fn check_diagnostic(d: &Diagnostic) -> Checked {
+pub(crate) fn check_diagnostic(d: &Diagnostic) -> Checked {
     ensure!(
         crate::rules::find(d.rule.id).is_some(),
         "diagnostic rule {} is not in the catalog",
@@ -164,7 +164,7 @@ pub fn check_bounds(d: &Diagnostic) -> Checked {
 /// A diagnostic's pointer names a value of `message`, or a missing member
 /// of an object that is there ("`x` is missing" may point at `x` or at its
 /// parent).
-pub fn check_pointer(d: &Diagnostic, message: &Value) -> Checked {
+pub(crate) fn check_pointer(d: &Diagnostic, message: &Value) -> Checked {
     if d.pointer.is_empty() || message.pointer(&d.pointer).is_some() {
         return Ok(());
     }
@@ -182,7 +182,7 @@ pub fn check_pointer(d: &Diagnostic, message: &Value) -> Checked {
 /// validator checks each value of a repeated member (every reading, see
 /// [`crate::trace::readings`]), so a pointer may name something in any one
 /// of the readings. `readings` must not be empty.
-pub fn check_pointer_in_readings(d: &Diagnostic, readings: &[Value]) -> Checked {
+pub(crate) fn check_pointer_in_readings(d: &Diagnostic, readings: &[Value]) -> Checked {
     let mut outcome = Err(Broken(format!(
         "{} pointer {} checked against no reading of the message",
         d.rule.id, d.pointer
@@ -202,7 +202,7 @@ pub fn check_pointer_in_readings(d: &Diagnostic, readings: &[Value]) -> Checked 
 /// [`crate::trace::MAX_READINGS`] a repeat may sit in no reading, so that
 /// report's pointer must name a member of one of `written` when any value
 /// of a repeated member may be followed.
-pub fn check_pointer_in_message(
+pub(crate) fn check_pointer_in_message(
     d: &Diagnostic,
     readings: &[Value],
     written: &[Written],
@@ -242,7 +242,7 @@ impl Written {
 
     /// Whether `pointer` names a value here, following every member of a
     /// repeated name, or a missing member of an object there (as
-    /// [`check_pointer`] allows).
+    /// `check_pointer` allows).
     pub fn names(&self, pointer: &str) -> bool {
         if pointer.is_empty() {
             return true;
@@ -341,7 +341,7 @@ impl<'de> serde::Deserialize<'de> for Written {
 /// name repeats; see [`crate::trace::readings`]), each parsed by
 /// serde_json. Readings serde_json will not build (a number beyond f64, an
 /// unpaired surrogate) are left out.
-pub fn readings_of(text: &str) -> Vec<Value> {
+pub(crate) fn readings_of(text: &str) -> Vec<Value> {
     crate::trace::readings(text)
         .texts
         .iter()
@@ -366,7 +366,7 @@ pub(crate) fn read_value(json: &str) -> serde_json::Result<Value> {
 }
 
 /// Nesting depth of arrays and objects (a scalar is 0).
-pub fn json_depth(value: &Value) -> usize {
+pub(crate) fn json_depth(value: &Value) -> usize {
     // Iterative: the oracle must not overflow the stack the checked code guards.
     let mut deepest = 0;
     let mut stack = vec![(value, 0usize)];

@@ -42,7 +42,7 @@ pub enum Rewrite {
 
 /// An envelope line with its message rewritten, or `None` when the line is
 /// not an envelope whose message is an object (or has no member to repeat).
-pub fn rewrite_line(line: &str, rewrite: Rewrite) -> Option<String> {
+pub(crate) fn rewrite_line(line: &str, rewrite: Rewrite) -> Option<String> {
     let Value::Object(mut envelope) = serde_json::from_str::<Value>(line).ok()? else {
         return None;
     };

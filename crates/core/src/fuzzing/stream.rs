@@ -31,7 +31,7 @@ use serde_json::Value;
 use std::io::BufReader;
 
 /// Limits small enough for fuzz inputs to hit each one.
-pub fn tiny_limits() -> Limits {
+pub(crate) fn tiny_limits() -> Limits {
     Limits {
         max_line_bytes: 2048,
         max_depth: 12,

@@ -22,7 +22,7 @@ use crate::spec::Revision;
 use serde_json::{json, Map, Value};
 
 /// The session the fuzz turns name (the suite's first `session/new` answer).
-pub const FUZZ_SESSION: &str = super::client_scenario::FIRST_SESSION_ID;
+pub(crate) const FUZZ_SESSION: &str = super::client_scenario::FIRST_SESSION_ID;
 
 /// Most messages in one iteration before a flood.
 const MAX_MESSAGES: usize = 6;
@@ -121,7 +121,7 @@ fn member_slot(text: &str, member: &str) -> Option<(usize, String)> {
 }
 
 /// The seed of iteration `iteration` of a run from `seed`.
-pub fn iteration_seed(seed: u64, iteration: u64) -> u64 {
+pub(crate) fn iteration_seed(seed: u64, iteration: u64) -> u64 {
     // SplitMix64's mixing: neighbouring iterations get unrelated streams.
     let mut z = seed ^ iteration.wrapping_mul(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -130,7 +130,7 @@ pub fn iteration_seed(seed: u64, iteration: u64) -> u64 {
 }
 
 /// The lines (`session/update` notifications) of one fuzz iteration.
-pub fn fuzz_lines(seed: u64, iteration: u64) -> Vec<Vec<u8>> {
+pub(crate) fn fuzz_lines(seed: u64, iteration: u64) -> Vec<Vec<u8>> {
     let mut rng = fastrand::Rng::with_seed(iteration_seed(seed, iteration));
     let renderer = Renderer::for_connection(Revision::V1, Capability::Object, Framing::Envelope);
     let count = rng.usize(1..=MAX_MESSAGES);

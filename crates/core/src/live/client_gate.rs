@@ -171,7 +171,7 @@ pub fn run(
 const MAX_MINIMISING_RUNS: usize = 24;
 
 /// `--fuzz iterations --seed seed`: each iteration a turn of
-/// [`super::client_fuzz::fuzz_lines`]; each one with robustness findings is
+/// `client_fuzz::fuzz_lines`; each one with robustness findings is
 /// minimised and written as a `fake-agent --script` reproducer into
 /// `reproducers` (`fuzz-N.reproducer.jsonl`).
 pub fn run_fuzz(
@@ -286,7 +286,7 @@ pub struct ClientOutcome {
     pub suite_diagnostics: Vec<Diagnostic>,
     /// The transcript written for the scenario, under `--out`.
     pub transcript: Option<PathBuf>,
-    /// The client's stdout and stderr tails and the recent messages, for the report.
+    /// How the client ended, its stderr tail and the last messages, for the report.
     pub evidence: Evidence,
     /// Whether the turn was played (the client prompted).
     pub exercised: bool,
@@ -308,7 +308,7 @@ pub fn has_placeholder(client: &AgentCommand) -> bool {
 }
 
 /// `words` as one shell command line (single-quoted where needed).
-pub fn shell_join(words: &[OsString]) -> String {
+pub(crate) fn shell_join(words: &[OsString]) -> String {
     let quoted: Vec<String> = words
         .iter()
         .map(|w| {
@@ -327,7 +327,7 @@ pub fn shell_join(words: &[OsString]) -> String {
 }
 
 /// Run the client through `turn`, named `name`.
-pub fn run_turn(options: &ClientOptions, name: &str, turn: &Turn) -> io::Result<ClientOutcome> {
+pub(crate) fn run_turn(options: &ClientOptions, name: &str, turn: &Turn) -> io::Result<ClientOutcome> {
     let scratch = tempfile::Builder::new()
         .prefix("acp-plan-client")
         .tempdir()?;

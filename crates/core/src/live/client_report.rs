@@ -76,7 +76,7 @@ impl ClientReport<'_> {
     }
 
     /// "fail (2 passed, 1 failed, 0 not exercised; 0 errors, 1 warning from the client; 1 robustness finding)".
-    pub fn result_line(&self) -> String {
+    pub(crate) fn result_line(&self) -> String {
         let count = |r: ScenarioResult| self.outcomes.iter().filter(|o| o.result == r).count();
         let total = report::totals(&self.traces());
         format!(

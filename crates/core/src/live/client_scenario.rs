@@ -29,7 +29,7 @@ impl Negotiated {
     /// supports only that revision would. Plan operations may be sent when
     /// the revision needs no capability for them, or the client advertised
     /// the revision's capability key as an object.
-    pub fn from_initialize(params: Option<&Value>, spec: SpecChoice) -> Negotiated {
+    pub(crate) fn from_initialize(params: Option<&Value>, spec: SpecChoice) -> Negotiated {
         let revision = match spec {
             SpecChoice::Fixed(revision) => revision,
             SpecChoice::Auto => {
@@ -65,7 +65,7 @@ impl Negotiated {
     /// The suite's `initialize` result; `load_session`: whether it advertises
     /// `agentCapabilities.loadSession` (v1; v2's `session/resume` comes with
     /// the session capability).
-    pub fn initialize_result(self, load_session: bool) -> Value {
+    pub(crate) fn initialize_result(self, load_session: bool) -> Value {
         let info = json!({
             "name": "acp-plan",
             "title": "acp-plan conformance agent",
@@ -96,7 +96,7 @@ impl Negotiated {
 /// terminal control sequences through raw: an OSC that sets the window
 /// title, and a CSI that clears the screen, each next to a marker so that
 /// a client's own colours are never mistaken for them.
-pub const ESCAPE_PROBES: [&str; 2] = [
+pub(crate) const ESCAPE_PROBES: [&str; 2] = [
     "\u{1b}]0;acp-plan-probe-title\u{7}",
     "\u{1b}[2Jacp-plan-probe-clear",
 ];
@@ -118,7 +118,7 @@ pub enum ClientScenario {
     /// it is allowed, and under v2 `_`-prefixed custom enum values.
     EdgeSizes,
     /// Legal plan text holding terminal control sequences
-    /// ([`ESCAPE_PROBES`]): a robustness finding if they reach the
+    /// (`ESCAPE_PROBES`): a robustness finding if they reach the
     /// client's stdout or stderr raw.
     TerminalEscapes,
     /// The only scenario whose `initialize` answer advertises `loadSession`
@@ -152,7 +152,7 @@ impl ClientScenario {
 
     /// Why the scenario cannot be played to a client that negotiated
     /// `negotiated`, if it cannot.
-    pub fn not_applicable(self, negotiated: Negotiated) -> Option<String> {
+    pub(crate) fn not_applicable(self, negotiated: Negotiated) -> Option<String> {
         let spelling = negotiated.revision.spelling();
         match self {
             ClientScenario::Legacy if !spelling.legacy_plan => Some(format!(
@@ -168,13 +168,13 @@ impl ClientScenario {
     }
 
     /// Whether the suite advertises `loadSession` in this scenario.
-    pub fn advertises_load(self) -> bool {
+    pub(crate) fn advertises_load(self) -> bool {
         self == ClientScenario::Load
     }
 
     /// The `update` objects of the prompt turn, in order: the scenario's
     /// plans, or for `load` the step that continues the replayed plans.
-    pub fn turn_updates(self, negotiated: Negotiated) -> Vec<Value> {
+    pub(crate) fn turn_updates(self, negotiated: Negotiated) -> Vec<Value> {
         if self != ClientScenario::Load {
             return self.updates(negotiated);
         }
@@ -425,7 +425,7 @@ fn edge_updates(negotiated: Negotiated) -> Vec<Value> {
 /// the options to allow or reject it. Protocol v2 spells it otherwise: a
 /// required `title` and the call as its `subject` (RequestPermissionRequest,
 /// schema 1.17.0 and 1.20.0 v2).
-pub fn permission_params(session: &str, protocol_version: u64) -> Value {
+pub(crate) fn permission_params(session: &str, protocol_version: u64) -> Value {
     let call = json!({"toolCallId": "acp-plan-call-1", "title": "Write PLAN.md", "kind": "edit",
                       "status": "pending"});
     let options = json!([

@@ -97,7 +97,7 @@ pub struct FakeClient {
 /// Split a command line into words: whitespace separates, single quotes
 /// keep everything, double quotes keep all but `\"` and `\\`, a backslash
 /// outside quotes keeps the next character.
-pub fn split_words(line: &str) -> Result<Vec<String>, String> {
+pub(crate) fn split_words(line: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut chars = line.chars();
@@ -149,7 +149,7 @@ pub fn split_words(line: &str) -> Result<Vec<String>, String> {
 
 /// Plan text as printed: control characters escaped (`\u{1b}`), so that
 /// an agent's text can never drive the user's terminal.
-pub fn printable(text: &str) -> String {
+pub(crate) fn printable(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_control() && c != '\n' && c != '\t' {

@@ -190,7 +190,7 @@ pub struct Unanswered {
 
 impl SessionEnd {
     /// Whether anything but a clean end happened.
-    pub fn abnormal(&self) -> bool {
+    pub(crate) fn abnormal(&self) -> bool {
         self.agent_failed
             || !self.unanswered.is_empty()
             || !self.cut_lines.is_empty()
@@ -275,7 +275,7 @@ impl SessionEnd {
 
 /// Plan messages seen from the agent, by kind (well-formed or not).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PlanCounts([u64; 3]);
+pub(crate) struct PlanCounts([u64; 3]);
 
 impl PlanCounts {
     /// Count `message` if it is a plan-related `session/update`.

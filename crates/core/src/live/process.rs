@@ -75,7 +75,7 @@ impl AgentCommand {
 
 /// What the agent's stdout produced.
 #[derive(Debug)]
-pub enum AgentEvent {
+pub(crate) enum AgentEvent {
     /// One line, without its newline (nor a trailing `\r`).
     Line(Vec<u8>),
     /// A line over the length limit; its bytes were skipped, not kept.
@@ -97,7 +97,7 @@ const STDERR_TAIL_LINES: usize = 20;
 const LINES_AHEAD: usize = 16;
 
 /// A running agent.
-pub struct AgentProcess {
+pub(crate) struct AgentProcess {
     child: Child,
     pgid: libc::pid_t,
     stdin: Option<Sender<Vec<u8>>>,
@@ -109,7 +109,7 @@ pub struct AgentProcess {
 
 /// How the agent ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ProcessEnd {
+pub(crate) struct ProcessEnd {
     /// The exit status (after the kill when `killed`).
     pub status: ExitStatus,
     /// We had to kill it (it did not exit by itself in time).
@@ -205,12 +205,12 @@ impl AgentProcess {
     }
 
     /// Close the agent's stdin once what is queued has been written.
-    pub fn close_stdin(&mut self) {
+    pub(crate) fn close_stdin(&mut self) {
         self.stdin = None;
     }
 
     /// The next event, or `None` if nothing came before `deadline`.
-    pub fn next_event(&self, deadline: Instant) -> Option<AgentEvent> {
+    pub(crate) fn next_event(&self, deadline: Instant) -> Option<AgentEvent> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.events.recv_timeout(wait) {
             Ok(event) => Some(event),
@@ -220,7 +220,7 @@ impl AgentProcess {
     }
 
     /// Wait up to `grace` for the agent to exit by itself.
-    pub fn wait_exit(&mut self, grace: Duration) -> Option<ExitStatus> {
+    pub(crate) fn wait_exit(&mut self, grace: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + grace;
         loop {
             if let Some(status) = self.status {
@@ -253,7 +253,7 @@ impl AgentProcess {
     }
 
     /// Kill the whole process group now and reap the agent.
-    pub fn kill_group(&mut self) -> ExitStatus {
+    pub(crate) fn kill_group(&mut self) -> ExitStatus {
         self.close_stdin();
         // The group outlives its leader while members remain, and its id is
         // not reused until the group is empty, so this is safe after the

@@ -25,7 +25,7 @@ use std::time::Duration;
 
 /// The gate of an agent run: it fails when a scenario failed, or when none
 /// was exercised (unless that is allowed).
-pub fn agent_outcome(outcomes: &[ScenarioOutcome], allow_unexercised: bool) -> Outcome {
+pub(crate) fn agent_outcome(outcomes: &[ScenarioOutcome], allow_unexercised: bool) -> Outcome {
     let failed = outcomes.iter().any(|o| o.result == ScenarioResult::Fail);
     let exercised = outcomes.iter().any(|o| o.result == ScenarioResult::Pass);
     if failed || !(exercised || allow_unexercised) {
@@ -87,7 +87,7 @@ pub struct AgentReport<'a> {
 }
 
 impl AgentReport<'_> {
-    /// The gate: [`agent_outcome`], failed too by a baseline entry that
+    /// The gate: `agent_outcome`, failed too by a baseline entry that
     /// expired or matches nothing.
     pub fn outcome(&self) -> Outcome {
         let stale = self.baseline.is_some_and(|b| b.problems().next().is_some());
@@ -109,7 +109,7 @@ impl AgentReport<'_> {
     }
 
     /// "fail (1 passed, 1 failed, 0 not exercised; 1 error, 0 warnings from the agent)".
-    pub fn result_line(&self) -> String {
+    pub(crate) fn result_line(&self) -> String {
         let total = report::totals(&traces(self.outcomes));
         format!(
             "{} ({} passed, {} failed, {} not exercised{}; {}, {} from the agent{}{})",
@@ -279,7 +279,7 @@ fn indent(text: &str, prefix: &str) -> String {
 
 /// How the agent ended, the stderr tail and the last messages, one item a
 /// line (bounded: the tail and the messages are).
-pub fn evidence_text(o: &ScenarioOutcome) -> String {
+pub(crate) fn evidence_text(o: &ScenarioOutcome) -> String {
     match &o.evidence {
         Some(evidence) => evidence_lines(evidence, "agent"),
         None => String::new(),
@@ -288,7 +288,7 @@ pub fn evidence_text(o: &ScenarioOutcome) -> String {
 
 /// How the `process` (the agent, or the client under test) ended, the
 /// stderr tail and the last messages, one item a line.
-pub fn evidence_lines(evidence: &Evidence, process: &str) -> String {
+pub(crate) fn evidence_lines(evidence: &Evidence, process: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{process}: {}", evidence.agent_end);
     if evidence.stderr_tail.is_empty() {

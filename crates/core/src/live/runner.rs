@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// The prompt sent when no `--prompt` is given.
-pub const DEFAULT_PROMPT: &str = "Before you change anything, make a plan of at least three steps for this task and keep it up to date as you go: add a `--verbose` flag to a small command-line tool, document it, and add a test for it. Then carry out the first step.";
+pub(crate) const DEFAULT_PROMPT: &str = "Before you change anything, make a plan of at least three steps for this task and keep it up to date as you go: add a `--verbose` flag to a small command-line tool, document it, and add a test for it. Then carry out the first step.";
 
 /// What `acp-plan agent` was asked to do.
 #[derive(Clone, Debug)]
@@ -29,7 +29,7 @@ pub struct RunOptions {
     pub agent: AgentCommand,
     /// The scenarios to run, already selected (see [`super::scenario::select`]).
     pub scenarios: Vec<Scenario>,
-    /// The prompts to send, one turn each (`--prompt`; default [`DEFAULT_PROMPT`]).
+    /// The prompts to send, one turn each (`--prompt`; default `DEFAULT_PROMPT`).
     pub prompts: Vec<String>,
     /// The revision to judge by, or how to choose it from the handshake.
     pub spec: SpecChoice,

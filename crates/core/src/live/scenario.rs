@@ -63,7 +63,7 @@ impl Scenario {
 
     /// The `initialize` params the client sends: v1's `clientCapabilities`
     /// and `clientInfo`, or v2's `capabilities` and `info`.
-    pub fn initialize_params(self, client: Revision) -> Value {
+    pub(crate) fn initialize_params(self, client: Revision) -> Value {
         let info = json!({
             "name": "acp-plan",
             "title": "acp-plan conformance client",
@@ -121,7 +121,7 @@ impl Scenario {
     /// the handshake decides, except where the client deliberately spells
     /// the capability as another revision does: detection would take that
     /// spelling at its word, so the client's own revision is fixed.
-    pub fn validator_spec(self, spec: SpecChoice, client: Revision) -> SpecChoice {
+    pub(crate) fn validator_spec(self, spec: SpecChoice, client: Revision) -> SpecChoice {
         match (self, spec) {
             (Scenario::OtherRevisionKey, SpecChoice::Auto) => SpecChoice::Fixed(client),
             _ => spec,
@@ -166,7 +166,7 @@ impl FromStr for Scenario {
 
 /// The revision the client speaks: the fixed one, or v1 (the shipped
 /// protocol) under `auto`.
-pub fn client_revision(spec: SpecChoice) -> Revision {
+pub(crate) fn client_revision(spec: SpecChoice) -> Revision {
     match spec {
         SpecChoice::Fixed(revision) => revision,
         SpecChoice::Auto => Revision::V1,

@@ -32,7 +32,7 @@ use std::sync::Arc;
 use std::thread;
 
 /// Bytes read (and copied) at a time.
-pub const CHUNK_BYTES: usize = 64 * 1024;
+pub(crate) const CHUNK_BYTES: usize = 64 * 1024;
 
 /// Sees each diagnostic as it is found, with the connection's name.
 pub type DiagnosticSink = Box<dyn FnMut(&str, &Diagnostic) + Send>;
@@ -80,7 +80,7 @@ pub fn exit_code(status: ExitStatus) -> u8 {
 
 /// A copy of forwarded traffic, for the checker.
 #[derive(Debug)]
-pub enum CopyEvent {
+pub(crate) enum CopyEvent {
     /// Bytes forwarded in `direction`, as read (not cut at lines).
     Data {
         /// The direction the bytes travelled.
@@ -116,7 +116,7 @@ pub struct CopyQueue {
 }
 
 /// The checker's end of a [`CopyQueue`].
-pub struct CopyReceiver {
+pub(crate) struct CopyReceiver {
     events: Receiver<CopyEvent>,
     queued_bytes: Arc<AtomicUsize>,
     dropped_lines: Arc<AtomicU64>,
@@ -124,7 +124,7 @@ pub struct CopyReceiver {
 
 /// A queue that holds at most `limit_bytes` of copied data (and always at
 /// least one chunk, so a tiny limit still lets the checker see something).
-pub fn copy_queue(limit_bytes: usize) -> (CopyQueue, CopyReceiver) {
+pub(crate) fn copy_queue(limit_bytes: usize) -> (CopyQueue, CopyReceiver) {
     let (events, receiver) = mpsc::channel();
     let queued_bytes = Arc::new(AtomicUsize::new(0));
     let dropped_lines = Arc::new(AtomicU64::new(0));
@@ -175,21 +175,22 @@ impl CopyQueue {
 
 impl CopyReceiver {
     /// The next copy, waiting for it; `None` once every sender is gone.
-    pub fn recv(&self) -> Option<CopyEvent> {
+    pub(crate) fn recv(&self) -> Option<CopyEvent> {
         let event = self.events.recv().ok()?;
         self.release(&event);
         Some(event)
     }
 
-    /// The copies queued now, without waiting.
-    pub fn drain(&self) -> Vec<CopyEvent> {
+    /// The copies queued now, without waiting (the tests' view of the queue).
+    #[cfg(test)]
+    fn drain(&self) -> Vec<CopyEvent> {
         let events: Vec<CopyEvent> = self.events.try_iter().collect();
         events.iter().for_each(|e| self.release(e));
         events
     }
 
     /// Newlines in the copies dropped so far.
-    pub fn dropped_lines(&self) -> u64 {
+    pub(crate) fn dropped_lines(&self) -> u64 {
         self.dropped_lines.load(Ordering::Relaxed)
     }
 

@@ -75,7 +75,7 @@ pub(crate) struct Transcript {
 
 impl Transcript {
     /// A transcript that only numbers lines and remembers recent messages.
-    pub fn in_memory(max_depth: usize) -> Transcript {
+    pub(crate) fn in_memory(max_depth: usize) -> Transcript {
         Transcript {
             file: None,
             write_error: None,
@@ -86,7 +86,7 @@ impl Transcript {
     }
 
     /// A transcript written to `path` (created or truncated).
-    pub fn to_file(path: &Path, max_depth: usize) -> io::Result<Transcript> {
+    pub(crate) fn to_file(path: &Path, max_depth: usize) -> io::Result<Transcript> {
         let file = File::create(path)?;
         let mut transcript = Transcript::in_memory(max_depth);
         transcript.file = Some((path.to_owned(), BufWriter::new(file)));
@@ -125,7 +125,7 @@ impl Transcript {
 
     /// Record a line whose bytes were not kept (over the length limit, or
     /// skipped by the tap); returns its line number.
-    pub fn record_gap(&mut self) -> u64 {
+    pub(crate) fn record_gap(&mut self) -> u64 {
         self.lines += 1;
         self.write(b"\n");
         self.lines
@@ -163,7 +163,7 @@ impl Transcript {
 }
 
 /// One transcript line (with its newline) for a message.
-pub fn envelope_line(direction: Direction, bytes: &[u8], max_depth: usize) -> Vec<u8> {
+pub(crate) fn envelope_line(direction: Direction, bytes: &[u8], max_depth: usize) -> Vec<u8> {
     let mut line = Vec::with_capacity(bytes.len() + 96);
     // The envelope adds one level of nesting around the message.
     if parse_message(bytes, max_depth.saturating_sub(1)).is_ok() {

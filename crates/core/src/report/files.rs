@@ -19,7 +19,7 @@ pub struct ReportFile {
 }
 
 /// The names `--format` and `--report` take.
-pub const FORMAT_NAMES: [(&str, Format); 5] = [
+pub(crate) const FORMAT_NAMES: [(&str, Format); 5] = [
     ("human", Format::Human),
     ("json", Format::Json),
     ("junit", Format::Junit),

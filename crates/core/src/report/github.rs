@@ -66,7 +66,7 @@ pub(crate) fn render(run: &Run<'_>) -> String {
 
 /// An `::error` on the baseline file for each entry that expired or
 /// matches nothing.
-pub fn annotate_baseline_problems(out: &mut String, baseline: &Judgement) {
+pub(crate) fn annotate_baseline_problems(out: &mut String, baseline: &Judgement) {
     for entry in baseline.problems() {
         let body = format!(
             "{}\nreason: {}",
@@ -127,14 +127,14 @@ pub fn annotate(
 }
 
 /// Escaping of a command's message, as in `@actions/core` (`escapeData`).
-pub fn escape_data(text: &str) -> String {
+pub(crate) fn escape_data(text: &str) -> String {
     text.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// Escaping of a command property, as in `@actions/core` (`escapeProperty`).
-pub fn escape_property(text: &str) -> String {
+pub(crate) fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 

@@ -17,7 +17,7 @@ pub fn render(run: &Run<'_>) -> String {
 }
 
 /// The diagnostics, and the baseline entries that fail the run.
-pub fn render_diagnostics(run: &Run<'_>) -> String {
+pub(crate) fn render_diagnostics(run: &Run<'_>) -> String {
     let options = run.options;
     let mut out = String::new();
     for (index, trace) in run.traces.iter().enumerate() {
@@ -39,7 +39,7 @@ pub fn render_diagnostics(run: &Run<'_>) -> String {
 
 /// Per trace: lines, messages, revision and counts (and, with
 /// `--show-state`, what a client shows), without a verdict.
-pub fn render_trace_summaries(run: &Run<'_>) -> String {
+pub(crate) fn render_trace_summaries(run: &Run<'_>) -> String {
     let options = run.options;
     let mut out = String::new();
     for (index, trace) in run.traces.iter().enumerate() {
@@ -99,7 +99,7 @@ pub fn render_trace_summaries(run: &Run<'_>) -> String {
 
 /// Everything but the diagnostics: per trace counts, the verdict and the
 /// baseline's result (the tap streams diagnostics as it finds them).
-pub fn render_summary(run: &Run<'_>) -> String {
+pub(crate) fn render_summary(run: &Run<'_>) -> String {
     let options = run.options;
     let mut out = render_trace_summaries(run);
     let total = totals(run.traces);

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 /// added within a version; a removal or change of meaning bumps it. 2: the
 /// verdict `incomplete`, severity `incomplete` and level `LIMIT` (the
 /// checker's limits are no longer errors), `summary.incomplete`, `unchecked`.
-pub const SCHEMA_VERSION: u64 = 2;
+pub(crate) const SCHEMA_VERSION: u64 = 2;
 
 pub(crate) fn render(run: &Run<'_>) -> Value {
     let traces = run.traces;

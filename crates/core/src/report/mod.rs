@@ -239,12 +239,12 @@ pub fn verdict_of(counts: Counts, options: ReportOptions) -> Verdict {
 }
 
 /// The revision all traces were checked under, or "mixed".
-pub fn spec_label(traces: &[TraceReport]) -> String {
+pub(crate) fn spec_label(traces: &[TraceReport]) -> String {
     shared_revision_label(traces, |r| r.to_string())
 }
 
 /// Which text [`spec_label`]'s revision is, or `mixed` / `none`.
-pub fn spec_release_label(traces: &[TraceReport]) -> String {
+pub(crate) fn spec_release_label(traces: &[TraceReport]) -> String {
     shared_revision_label(traces, |r| r.release().to_owned())
 }
 

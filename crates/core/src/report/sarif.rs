@@ -29,7 +29,7 @@ const SOURCE_ROOT: &str = "%SRCROOT%";
 
 /// Mark result `r` as accepted by baseline entry `entry` of `run`: an
 /// external, accepted suppression with the entry's reason, at the entry.
-pub fn suppress(r: &mut Value, run: &Run<'_>, entry: &EntryOutcome) {
+pub(crate) fn suppress(r: &mut Value, run: &Run<'_>, entry: &EntryOutcome) {
     r["suppressions"] = json!([{
         "kind": "external",
         "status": "accepted",
@@ -229,7 +229,7 @@ pub(crate) fn location(file: &str, line: u64) -> Value {
 
 /// A trace path as a URI reference: relative paths stay relative (to the
 /// repository root, where CI runs), absolute ones become `file:` URIs.
-pub fn artifact_uri(path: &str) -> String {
+pub(crate) fn artifact_uri(path: &str) -> String {
     let path = display_path(path);
     let drive = path.len() >= 3
         && path.as_bytes().first().is_some_and(u8::is_ascii_alphabetic)

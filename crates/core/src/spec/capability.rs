@@ -151,7 +151,7 @@ impl CapabilityKeys {
 /// reading: a repeated `clientCapabilities` or capability key contributes
 /// each of its values. Params that do not have the expected shape
 /// advertise nothing.
-pub fn read_capability_keys(params: Option<&RawValue>) -> CapabilityKeys {
+pub(crate) fn read_capability_keys(params: Option<&RawValue>) -> CapabilityKeys {
     let Some(params) = params else {
         return CapabilityKeys::NONE;
     };
@@ -211,7 +211,7 @@ pub enum VersionFault<'a> {
 
 /// The largest protocol version: the schema types `ProtocolVersion` as
 /// `uint16`.
-pub const MAX_PROTOCOL_VERSION: u64 = 65_535;
+pub(crate) const MAX_PROTOCOL_VERSION: u64 = 65_535;
 
 /// The `protocolVersion` of an `initialize` result: an integer as JSON
 /// Schema counts them (by value: `2.0` and `2e0` are the integer 2) within
@@ -219,7 +219,7 @@ pub const MAX_PROTOCOL_VERSION: u64 = 65_535;
 /// its values, the last first: a fault is returned only when every value
 /// has one (the last value's), since no reading may judge the agent that
 /// another reading clears (the repeat is ENV-DUPLICATE-KEY's).
-pub fn read_protocol_version(result: Option<&RawValue>) -> Result<u64, VersionFault<'_>> {
+pub(crate) fn read_protocol_version(result: Option<&RawValue>) -> Result<u64, VersionFault<'_>> {
     let values = result.map_or_else(Vec::new, |r| all_members(r.get(), "protocolVersion"));
     let mut fault = VersionFault::Missing;
     for value in values.iter().rev() {
@@ -237,7 +237,7 @@ pub fn read_protocol_version(result: Option<&RawValue>) -> Result<u64, VersionFa
 /// reads each, so `2` and `2.0` are one; a value that names no version
 /// differs from one that does): each value is a reading, so no one
 /// revision is the handshake's.
-pub fn protocol_versions_disagree(result: Option<&RawValue>) -> bool {
+pub(crate) fn protocol_versions_disagree(result: Option<&RawValue>) -> bool {
     let values = result.map_or_else(Vec::new, |r| all_members(r.get(), "protocolVersion"));
     let mut readings = values.iter().map(|v| protocol_version(v.get()).ok());
     let first = readings.next();
@@ -263,7 +263,7 @@ fn protocol_version(text: &str) -> Result<u64, VersionFault<'_>> {
 }
 
 /// Choose the revision once the handshake is known.
-pub fn choose_revision(
+pub(crate) fn choose_revision(
     spec: SpecChoice,
     keys: CapabilityKeys,
     negotiated: Option<u64>,
@@ -317,7 +317,7 @@ pub fn choose_revision(
 
 /// Whether a revision of the suite is a text of protocol version
 /// `negotiated` (`None`: the answer named none).
-pub fn is_known_version(negotiated: Option<u64>) -> bool {
+pub(crate) fn is_known_version(negotiated: Option<u64>) -> bool {
     negotiated.is_some_and(|version| {
         Revision::ALL
             .iter()
@@ -326,7 +326,7 @@ pub fn is_known_version(negotiated: Option<u64>) -> bool {
 }
 
 /// The revision before (or without) a handshake.
-pub fn provisional_revision(spec: SpecChoice) -> RevisionChoice {
+pub(crate) fn provisional_revision(spec: SpecChoice) -> RevisionChoice {
     match spec {
         SpecChoice::Fixed(revision) => RevisionChoice {
             revision,
