@@ -36,7 +36,10 @@ use std::path::{Path, PathBuf};
 
 /// A broken invariant: what was expected, what happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Broken(pub String);
+pub struct Broken(
+    /// The message the fuzz target panics with.
+    pub String,
+);
 
 impl fmt::Display for Broken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
