@@ -29,6 +29,10 @@ pub fn scenario(data: &[u8]) -> Option<Connection> {
     Some(scenario)
 }
 
+/// The `structured` target: legalizes the scenario `data` describes, checks
+/// that legalizing again changes nothing, renders it and checks that the
+/// validator reports exactly the injected errors and warnings, each at its
+/// line, and that the trace keeps the `stream` invariants.
 pub fn check(data: &[u8]) -> Checked {
     let Some(scenario) = scenario(data) else {
         return Ok(());
