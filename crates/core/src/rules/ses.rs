@@ -105,29 +105,6 @@ pub const PROTOCOL_VERSION: Rule = Rule {
     }],
 };
 
-pub const NEW_SESSION_ID: Rule = Rule {
-    id: "SES-NEW-SESSION-ID",
-    level: Level::Must,
-    basis: Basis::Text,
-    revisions: ALL_REVISIONS,
-    summary: "A successful `session/new` (or `session/fork`) result carries the new session's `sessionId`, a string",
-    citation: Citation {
-        document: docs::SESSION_SETUP_V1,
-        section: "Creating a Session",
-        text: "The Agent MUST respond with a unique Session ID that identifies this conversation:",
-        note: "The agent's later updates that name a session no answer named are then taken as that session's (not SES-UNKNOWN-SESSION): the fault is this answer's.",
-    },
-    revision_citations: &[RevisionCitation {
-        revision: Revision::V2,
-        citation: Citation {
-            document: docs::SESSION_SETUP_V2,
-            section: "Creating a Session",
-            text: "The Agent MUST respond with a unique Session ID that identifies this conversation:",
-            note: "The agent's later updates that name a session no answer named are then taken as that session's (not SES-UNKNOWN-SESSION): the fault is this answer's.",
-        },
-    }],
-};
-
 pub const RESUME_REPLAY: Rule = Rule {
     id: "SES-RESUME-REPLAY",
     level: Level::Must,
@@ -235,41 +212,16 @@ pub const REPLAY_COMPLETE: Rule = Rule {
     revision_citations: &[],
 };
 
-pub const SESSION_ID_REUSED: Rule = Rule {
-    id: "SES-SESSION-ID-REUSED",
-    level: Level::Must,
-    basis: Basis::Text,
-    revisions: ALL_REVISIONS,
-    summary: "A `session/new` (or `session/fork`) answer names no session already established on the connection",
-    citation: Citation {
-        document: docs::SESSION_SETUP_V1,
-        section: "Creating a Session",
-        text: "The Agent MUST respond with a unique Session ID that identifies this conversation:",
-        note: "Judged when every reading of the answer names a session that an earlier session/new or session/fork answer, or an answered session/load or session/resume, established; not while a load of it is in flight (it may fail), nor for a session whose session/close is in flight or was answered (the text does not say whether an id stays unique once its session is closed), nor after a session/close the suite cannot follow to its answer or a line went unread. The reference client shows the answered session afresh (the old conversation's plans are not the new one's).",
-    },
-    revision_citations: &[RevisionCitation {
-        revision: Revision::V2,
-        citation: Citation {
-            document: docs::SESSION_SETUP_V2,
-            section: "Creating a Session",
-            text: "The Agent MUST respond with a unique Session ID that identifies this conversation:",
-            note: "Judged when every reading of the answer names a session that an earlier session/new or session/fork answer, or an answered session/resume, established; not while a resume of it is in flight, nor for a session whose session/close is in flight or was answered (the text does not say whether an id stays unique once its session is closed), nor after a session/close the suite cannot follow to its answer or a line went unread. The reference client shows the answered session afresh.",
-        },
-    }],
-};
-
 pub const RULES: &[&Rule] = &[
     &UNKNOWN_SESSION,
     &UPDATE_PARAMS,
     &UPDATE_NOTIFICATION,
     &PROTOCOL_VERSION,
-    &NEW_SESSION_ID,
     &RESUME_REPLAY,
     &REPLAY_AFTER_ANSWER,
     &UPDATE_AFTER_CANCEL,
     &PROMPT_BEFORE_SETUP,
     &REPLAY_COMPLETE,
-    &SESSION_ID_REUSED,
 ];
 
 /// A successful initialize result without a protocolVersion the suite can
@@ -299,24 +251,6 @@ pub fn no_protocol_version(fault: VersionFault<'_>) -> Diagnostic {
     )
     .at("/result/protocolVersion")
     .hint("answer with the protocol version chosen, e.g. \"protocolVersion\": 1")
-}
-
-/// A successful session/new (or fork) result without a string sessionId.
-pub fn no_session_id(method: &str, found: Option<&str>) -> Diagnostic {
-    let what = match found {
-        None => "has no `sessionId`".to_owned(),
-        Some(kind) => format!("has a `sessionId` that is {kind}, not a string"),
-    };
-    Diagnostic::new(
-        &NEW_SESSION_ID,
-        format!("the {method} result {what}: the client cannot address the session"),
-    )
-    .at(if found.is_some() {
-        "/result/sessionId"
-    } else {
-        "/result"
-    })
-    .hint("answer with the new session's id: \"sessionId\": \"sess_...\"")
 }
 
 pub fn resume_replay(session: &str, request_line: u64) -> Diagnostic {
@@ -437,18 +371,4 @@ pub fn update_from_client() -> Diagnostic {
     Diagnostic::new(&UPDATE_NOTIFICATION, "session/update sent by the client").at("/method")
 }
 
-/// A session/new or session/fork answer naming a session already
-/// established on the connection.
-pub fn session_id_reused(method: &str, session: &str) -> Diagnostic {
-    Diagnostic::new(
-        &SESSION_ID_REUSED,
-        format!(
-            "the {method} result names session `{}`, already established on this connection: the new conversation is shown afresh",
-            crate::text::shorten(session, 80)
-        ),
-    )
-    .at("/result/sessionId")
-    .session(session)
-    .hint("answer each session/new with a session id not used before on the connection")
-}
 

@@ -45,6 +45,41 @@ pub(crate) enum Event<'a> {
         /// every reading reads them all.
         every_method: &'a [String],
     },
+    // Session ids (SES-NEW-SESSION-ID, SES-SESSION-ID-REUSED):
+    /// A successful answer read as the answer to a `session/new` or
+    /// `session/fork` (`method`): once for each reading of the request
+    /// that the answer fits, and once, with no `sessions`, for the readings
+    /// under which it names no session to open.
+    NewSessionAnswered {
+        method: &'a str,
+        /// Every session id the readings of the answer name (each value of
+        /// a repeated `sessionId`, each reading of a repeated `result`),
+        /// each once, in order.
+        sessions: &'a [String],
+        /// The `result` of the first reading that names no session (no
+        /// `sessionId`, or one that is not a string); `None` when every
+        /// reading names one.
+        unnamed: Option<&'a RawValue>,
+        /// Whether the answer is read as `method`'s for certain: every
+        /// reading of it succeeds and names a session, and its request is
+        /// read one way.
+        certain: bool,
+        /// Whether some other reading of the request (a repeated `method`,
+        /// or another request in flight under the answer's id) takes the
+        /// answer as its own: under that reading it owes no session id.
+        other_readings: bool,
+        /// Whether each of `sessions` (at least one) was established on the
+        /// connection before this answer, and no load of it is in flight
+        /// (a load may fail): the engine then shows the session afresh.
+        every_established: bool,
+        /// Whether a `session/close` of one of `sessions` is in flight: it
+        /// may be closed already.
+        closing: bool,
+    },
+    /// A `session/close` the engine cannot follow to its answer (it names
+    /// no session, or its answer will not be paired): any session may be
+    /// closed from here on.
+    CloseUnfollowed,
 }
 
 /// What the engine knows of the connection when it tells an [`Event`]:

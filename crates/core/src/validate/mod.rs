@@ -113,11 +113,6 @@ pub struct Validator {
     /// While the readings of a line that repeats a top-level member are
     /// read: the readings of a response, paired once the line is read.
     response_readings: Option<calls::ResponseReadings>,
-    /// Whether the client sent a `session/close` the suite cannot follow to
-    /// its answer (it names no session, or its answer is not tracked): any
-    /// session may be closed, and an agent may give a closed session's id
-    /// to a new one (SES-SESSION-ID-REUSED).
-    closed_any: bool,
     /// What the validator keeps per session beyond what the client shows,
     /// by the session's index in `state`: opened and forgotten with it (a
     /// forgotten session's slot stays, empty, until both compact), so that a
@@ -193,7 +188,6 @@ impl Validator {
             faults_of_readings: None,
             update_readings: None,
             response_readings: None,
-            closed_any: false,
             tracks: Vec::new(),
             recent_session: None,
             sessions_overflowed: false,
