@@ -33,6 +33,7 @@ unit::units! {
     session_offers => SessionOffers,
     session_close => CloseOffer,
     session_ids => SessionIds,
+    initialize => InitializeExchange,
 }
 
 /// The families that judge ACP message traces (`check`, `agent`, `tap`),

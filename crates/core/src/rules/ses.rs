@@ -2,7 +2,6 @@
 
 use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
-use crate::spec::capability::{VersionFault, MAX_PROTOCOL_VERSION};
 use crate::spec::Revision;
 
 pub const UNKNOWN_SESSION: Rule = Rule {
@@ -80,29 +79,6 @@ pub const UPDATE_NOTIFICATION: Rule = Rule {
             },
         },
     ],
-};
-
-pub const PROTOCOL_VERSION: Rule = Rule {
-    id: "SES-PROTOCOL-VERSION",
-    level: Level::Must,
-    basis: Basis::Text,
-    revisions: ALL_REVISIONS,
-    summary: "A successful `initialize` result carries the chosen `protocolVersion`, an integer from 0 to 65535",
-    citation: Citation {
-        document: docs::INITIALIZATION_V1,
-        section: "Initialization",
-        text: "The Agent MUST respond with the chosen protocol version and the capabilities it supports.",
-        note: "The protocol version is \"a single integer that identifies a MAJOR protocol version\"; the schema's ProtocolVersion is an integer from 0 to 65535 (uint16), so a value outside that range is no version a client can read. Without one no revision is known (INIT-VERSION-UNKNOWN).",
-    },
-    revision_citations: &[RevisionCitation {
-        revision: Revision::V2,
-        citation: Citation {
-            document: docs::INITIALIZATION_V2,
-            section: "Initialization",
-            text: "The Agent MUST respond with the chosen protocol version",
-            note: "The protocol version is \"a single integer that identifies a MAJOR protocol version\"; the schema's ProtocolVersion is an integer from 0 to 65535 (uint16), so a value outside that range is no version a client can read. Without one no revision is known (INIT-VERSION-UNKNOWN).",
-        },
-    }],
 };
 
 pub const RESUME_REPLAY: Rule = Rule {
@@ -216,42 +192,12 @@ pub const RULES: &[&Rule] = &[
     &UNKNOWN_SESSION,
     &UPDATE_PARAMS,
     &UPDATE_NOTIFICATION,
-    &PROTOCOL_VERSION,
     &RESUME_REPLAY,
     &REPLAY_AFTER_ANSWER,
     &UPDATE_AFTER_CANCEL,
     &PROMPT_BEFORE_SETUP,
     &REPLAY_COMPLETE,
 ];
-
-/// A successful initialize result without a protocolVersion the suite can
-/// read.
-pub fn no_protocol_version(fault: VersionFault<'_>) -> Diagnostic {
-    let what = match fault {
-        VersionFault::Missing => {
-            return Diagnostic::new(
-                &PROTOCOL_VERSION,
-                "the initialize result has no `protocolVersion`",
-            )
-            .at("/result")
-            .hint("answer with the protocol version chosen, e.g. \"protocolVersion\": 1");
-        }
-        VersionFault::NotANumber(kind) => format!("is {kind}, not an integer"),
-        VersionFault::NotAnInteger(text) => {
-            format!("is {}, not an integer", crate::text::shorten(text, 40))
-        }
-        VersionFault::OutOfRange(text) => format!(
-            "is {}, beyond the range of protocol versions (integers from 0 to {MAX_PROTOCOL_VERSION})",
-            crate::text::shorten(text, 40)
-        ),
-    };
-    Diagnostic::new(
-        &PROTOCOL_VERSION,
-        format!("the initialize result's `protocolVersion` {what}"),
-    )
-    .at("/result/protocolVersion")
-    .hint("answer with the protocol version chosen, e.g. \"protocolVersion\": 1")
-}
 
 pub fn resume_replay(session: &str, request_line: u64) -> Diagnostic {
     Diagnostic::new(

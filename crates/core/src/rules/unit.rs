@@ -15,6 +15,7 @@
 
 use crate::catalog::Rule;
 use crate::diag::Diagnostic;
+use crate::spec::capability::VersionFault;
 use crate::spec::Revision;
 use serde_json::value::RawValue;
 
@@ -80,6 +81,39 @@ pub(crate) enum Event<'a> {
     /// no session, or its answer will not be paired): any session may be
     /// closed from here on.
     CloseUnfollowed,
+    // The initialize exchange (INIT-CLIENT-VERSION, INIT-CAPABILITIES-DIFFER,
+    // SES-PROTOCOL-VERSION):
+    /// One reading of a client's `initialize` request, read at `request`
+    /// (its line, and its batch element + 1, 0 outside a batch).
+    InitializeRequested {
+        request: (u64, u32),
+        params: Option<&'a RawValue>,
+        /// The method of every reading of the line, when they differ (as
+        /// [`Event::ClientCall`]'s); empty when every reading calls
+        /// `initialize`.
+        every_method: &'a [String],
+        /// The pointer to the request inside its batch (`/2`), or empty.
+        base: &'a str,
+    },
+    /// The engine keeps the `initialize` request read at `request` (told
+    /// after its first reading) awaiting its answer.
+    InitializeAwaited { request: (u64, u32) },
+    /// The engine awaits no answer to the `initialize` read at `request`
+    /// any more: it was answered (`failed`: by an error), or forgotten past
+    /// the checker's limit.
+    InitializeDropped { request: (u64, u32), failed: bool },
+    /// Every reading of `line`, which holds an `initialize` request the
+    /// engine awaits an answer to, was read.
+    InitializeLineRead { line: u64 },
+    /// The `protocolVersion` of each successful reading of an `initialize`
+    /// answer that negotiates (the first answered, or one whose request's
+    /// capabilities the engine kept), as the engine reads it: the version,
+    /// or why none can be read. `one_reading`: the answer is one reading of
+    /// a request read several ways, so what the answer owes is not judged.
+    InitializeVersions {
+        versions: &'a [Result<u64, VersionFault<'a>>],
+        one_reading: bool,
+    },
 }
 
 /// What the engine knows of the connection when it tells an [`Event`]:

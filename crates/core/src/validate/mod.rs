@@ -37,7 +37,7 @@ use crate::state::{self, ClientState};
 use crate::trace::{
     duplicate_keys, parse_message, parse_record, DuplicateMember, Limits, LineReader, RawLine,
 };
-use handshake::{FirstCapabilities, Handshake, PendingInitialize};
+use handshake::{Handshake, PendingInitialize};
 use serde_json::value::RawValue;
 use session::SessionTrack;
 use std::collections::BTreeMap;
@@ -86,8 +86,6 @@ pub struct Validator {
     /// request; on an initialized connection a successful one negotiates
     /// the revision again, and the capability where both agree.
     initializing: Vec<PendingInitialize>,
-    /// The first `initialize` request's capabilities (INIT-CAPABILITIES-DIFFER).
-    first_capabilities: FirstCapabilities,
     /// The handshake negotiated no protocol version a revision defines
     /// (INIT-VERSION-UNKNOWN): only rules that decide the same under every
     /// revision judge from then on.
@@ -179,7 +177,6 @@ impl Validator {
             revision: capability::provisional_revision(config.spec),
             handshake: Handshake::NotStarted,
             initializing: Vec::new(),
-            first_capabilities: FirstCapabilities::None,
             revision_unknown: false,
             revision_unknown_said: false,
             plan_capability: cap::Advertised::No,
@@ -442,12 +439,6 @@ impl Validator {
 
     /// Tell the units `event`, and say what they find (through `emit`, so
     /// that it is placed and limited as every finding is).
-    /// Whether the line being read repeats `method` with values that
-    /// differ (see `reading_methods`).
-    fn methods_differ(&self) -> bool {
-        !self.reading_methods.is_empty()
-    }
-
     fn tell_units(&mut self, event: Event<'_>) {
         let facts = Facts {
             revision: self.revision.revision,
