@@ -32,6 +32,8 @@ unit::units! {
     before_init => BeforeInit,
     session_offers => SessionOffers,
     session_close => CloseOffer,
+    session_ids => SessionIds,
+    initialize => InitializeExchange,
 }
 
 /// The families that judge ACP message traces (`check`, `agent`, `tap`),

@@ -299,6 +299,7 @@ impl Unit for SessionOffers {
                     _ => {}
                 }
             }
+            _ => {}
         }
     }
 }

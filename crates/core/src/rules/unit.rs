@@ -15,6 +15,7 @@
 
 use crate::catalog::Rule;
 use crate::diag::Diagnostic;
+use crate::spec::capability::VersionFault;
 use crate::spec::Revision;
 use serde_json::value::RawValue;
 
@@ -44,6 +45,74 @@ pub(crate) enum Event<'a> {
         /// empty when every reading calls `method`. A rule that holds for
         /// every reading reads them all.
         every_method: &'a [String],
+    },
+    // Session ids (SES-NEW-SESSION-ID, SES-SESSION-ID-REUSED):
+    /// A successful answer read as the answer to a `session/new` or
+    /// `session/fork` (`method`): once for each reading of the request
+    /// that the answer fits, and once, with no `sessions`, for the readings
+    /// under which it names no session to open.
+    NewSessionAnswered {
+        method: &'a str,
+        /// Every session id the readings of the answer name (each value of
+        /// a repeated `sessionId`, each reading of a repeated `result`),
+        /// each once, in order.
+        sessions: &'a [String],
+        /// The `result` of the first reading that names no session (no
+        /// `sessionId`, or one that is not a string); `None` when every
+        /// reading names one.
+        unnamed: Option<&'a RawValue>,
+        /// Whether the answer is read as `method`'s for certain: every
+        /// reading of it succeeds and names a session, and its request is
+        /// read one way.
+        certain: bool,
+        /// Whether some other reading of the request (a repeated `method`,
+        /// or another request in flight under the answer's id) takes the
+        /// answer as its own: under that reading it owes no session id.
+        other_readings: bool,
+        /// Whether each of `sessions` (at least one) was established on the
+        /// connection before this answer, and no load of it is in flight
+        /// (a load may fail): the engine then shows the session afresh.
+        every_established: bool,
+        /// Whether a `session/close` of one of `sessions` is in flight: it
+        /// may be closed already.
+        closing: bool,
+    },
+    /// A `session/close` the engine cannot follow to its answer (it names
+    /// no session, or its answer will not be paired): any session may be
+    /// closed from here on.
+    CloseUnfollowed,
+    // The initialize exchange (INIT-CLIENT-VERSION, INIT-CAPABILITIES-DIFFER,
+    // SES-PROTOCOL-VERSION):
+    /// One reading of a client's `initialize` request, read at `request`
+    /// (its line, and its batch element + 1, 0 outside a batch).
+    InitializeRequested {
+        request: (u64, u32),
+        params: Option<&'a RawValue>,
+        /// The method of every reading of the line, when they differ (as
+        /// [`Event::ClientCall`]'s); empty when every reading calls
+        /// `initialize`.
+        every_method: &'a [String],
+        /// The pointer to the request inside its batch (`/2`), or empty.
+        base: &'a str,
+    },
+    /// The engine keeps the `initialize` request read at `request` (told
+    /// after its first reading) awaiting its answer.
+    InitializeAwaited { request: (u64, u32) },
+    /// The engine awaits no answer to the `initialize` read at `request`
+    /// any more: it was answered (`failed`: by an error), or forgotten past
+    /// the checker's limit.
+    InitializeDropped { request: (u64, u32), failed: bool },
+    /// Every reading of `line`, which holds an `initialize` request the
+    /// engine awaits an answer to, was read.
+    InitializeLineRead { line: u64 },
+    /// The `protocolVersion` of each successful reading of an `initialize`
+    /// answer that negotiates (the first answered, or one whose request's
+    /// capabilities the engine kept), as the engine reads it: the version,
+    /// or why none can be read. `one_reading`: the answer is one reading of
+    /// a request read several ways, so what the answer owes is not judged.
+    InitializeVersions {
+        versions: &'a [Result<u64, VersionFault<'a>>],
+        one_reading: bool,
     },
 }
 

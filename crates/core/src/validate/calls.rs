@@ -367,7 +367,7 @@ impl Validator {
                 self.closing
                     .insert((self.line, self.element), session.to_owned());
             }
-            _ => self.closed_any = true,
+            _ => self.tell_units(Event::CloseUnfollowed),
         }
     }
 
@@ -577,7 +577,7 @@ impl Validator {
                                 }
                             }
                         }
-                        self.new_session_answered(method, &sessions, false);
+                        self.new_session_answered(method, &sessions, None, false);
                     }
                 }
             }
@@ -602,36 +602,53 @@ impl Validator {
             }
         }
         if let Some(method) = unnamed {
-            if every_unnamed {
-                let result = unnamed_result.flatten();
-                self.emit(ses::no_session_id(method, session_id_type(result)));
-            }
+            self.tell_units(Event::NewSessionAnswered {
+                method,
+                sessions: &[],
+                unnamed: unnamed_result.flatten(),
+                certain: false,
+                other_readings: !every_unnamed,
+                every_established: false,
+                closing: false,
+            });
             self.count_unnamed_session();
         }
     }
 
     /// A successful session/new or session/fork answer naming `sessions`
-    /// (each value of a repeated `sessionId` a reading); `certain`: read as
-    /// that method's answer for certain (not one reading of an ambiguous
-    /// pair). An id already established on the connection breaks "a unique
-    /// Session ID" when every reading reuses one, unless the client closed
-    /// a session or a line went unread (the agent may reuse a closed id); a
-    /// session whose load is still in flight is not judged (the load may
-    /// fail). The client shows the answered session afresh: it is a new
+    /// (each value of a repeated `sessionId` a reading), `unnamed`: the
+    /// result of a reading that names none; `certain`: read as that
+    /// method's answer for certain (not one reading of an ambiguous pair).
+    /// The units judge the ids (`rules/session_ids.rs`). A session already
+    /// established (whose load, which may fail, is not in flight) that
+    /// every reading names again is shown afresh: it is a new
     /// conversation, and the old one's plans are not its plans.
-    fn new_session_answered(&mut self, method: &str, sessions: &[String], certain: bool) {
+    fn new_session_answered(
+        &mut self,
+        method: &str,
+        sessions: &[String],
+        unnamed: Option<&RawValue>,
+        certain: bool,
+    ) {
         let born_here = method == "session/new"
             && certain
             && matches!(sessions, [session] if !self.is_established(session));
         let reused = |session: &String| {
             self.is_established(session) && !self.loaded_provisionally.contains_key(session)
         };
-        // A session whose close is in flight may be closed already.
-        let closing = |session: &String| self.closing.values().any(|closed| closed == session);
-        if certain && !sessions.is_empty() && sessions.iter().all(reused) {
-            if !self.closed_any && self.lost_at == 0 && !sessions.iter().any(closing) {
-                self.emit(ses::session_id_reused(method, &sessions[0]));
-            }
+        let every_established = !sessions.is_empty() && sessions.iter().all(reused);
+        let closing = (sessions.iter())
+            .any(|session| self.closing.values().any(|closed| closed == session));
+        self.tell_units(Event::NewSessionAnswered {
+            method,
+            sessions,
+            unnamed,
+            certain,
+            other_readings: false,
+            every_established,
+            closing,
+        });
+        if certain && every_established {
             if let [session] = sessions {
                 if let Some(index) = self.state.forget_session(session) {
                     self.forgot_session(index);
@@ -694,15 +711,11 @@ impl Validator {
                         }
                     }
                 }
-                if let Some(result) = unnamed {
-                    // Judged only when no reading names a session.
-                    if sessions.is_empty() {
-                        self.emit(ses::no_session_id(method, session_id_type(result)));
-                    }
+                if unnamed.is_some() {
                     self.count_unnamed_session();
                 }
                 let certain = succeeded && unnamed.is_none();
-                self.new_session_answered(method, &sessions, certain);
+                self.new_session_answered(method, &sessions, unnamed.flatten(), certain);
             }
             "session/prompt" => {
                 if let Some(session) = self.turns.prompts.remove(&request) {
@@ -898,13 +911,6 @@ fn answer_fits(method: &str, result: Option<&RawValue>, error: Option<&RawValue>
         "session/new" | "session/fork" => error.is_none() && !read_session_ids(result).is_empty(),
         _ => false,
     }
-}
-
-/// The JSON type of a result's `sessionId` (the last, if it repeats).
-fn session_id_type(result: Option<&RawValue>) -> Option<&'static str> {
-    result
-        .and_then(|r| last_member(r.get(), "sessionId"))
-        .map(|v| crate::text::json_type_of_raw(v.get()))
 }
 
 /// Who sent a response, when its result carries a member that only one

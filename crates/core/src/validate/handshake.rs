@@ -4,7 +4,7 @@
 use super::{At, Validator};
 use crate::diag::Diagnostic;
 use crate::rules::unit::Event;
-use crate::rules::{cap, env, init, ses, trace_format};
+use crate::rules::{cap, env, init, trace_format};
 use crate::spec::capability::{self, CapabilityKeys};
 use crate::spec::SpecChoice;
 use serde_json::value::RawValue;
@@ -47,29 +47,7 @@ pub(super) struct PendingInitialize {
     /// Its line, up to `INITIALIZE_LINE_KEPT` bytes, for the snippets of
     /// diagnostics about its capabilities found when it is answered.
     bytes: Vec<u8>,
-    /// Some reading of it names a `protocolVersion`, or calls another
-    /// method (INIT-CLIENT-VERSION judges only when none does).
-    names_version: bool,
 }
-
-/// The `clientCapabilities` of the first `initialize` request on the
-/// connection, as sent, and where it was read: a later request that
-/// advertises another JSON value is INIT-CAPABILITIES-DIFFER, said once.
-#[derive(Debug)]
-pub(super) enum FirstCapabilities {
-    None,
-    /// The text of its `clientCapabilities` (`{}` when it sent none).
-    Kept {
-        at: At,
-        text: String,
-    },
-    /// Too large to keep, or the difference already said.
-    Done,
-}
-
-/// Most bytes of `clientCapabilities` kept to compare with a second
-/// `initialize`'s.
-const CAPABILITIES_KEPT_BYTES: usize = 64 * 1024;
 
 /// Most `initialize` requests awaiting an answer whose capabilities are
 /// kept: a client sends one, or retries one; past this the oldest is
@@ -107,24 +85,28 @@ impl Validator {
         }
         let keys = capability::read_capability_keys(params);
         let at = (self.line, self.element);
-        let names_version = self.methods_differ()
-            || params.is_some_and(|p| {
-                !crate::trace::members_named(p.get(), "protocolVersion").is_empty()
-            });
-        // Said when the request is read (live modes report each line's
-        // findings as it comes): the agent may act on either.
-        if let Some(first_line) = self.compare_capabilities(at, params) {
-            self.first_capabilities = FirstCapabilities::Done;
-            self.emit(init::capabilities_differ(first_line));
-        }
+        let every_method = std::mem::take(&mut self.reading_methods);
+        // (The units' findings are placed inside the batch by `emit`, which
+        // reads `element_base`: the event carries a copy.)
+        let base = self.element_base.clone();
+        self.tell_units(Event::InitializeRequested {
+            request: at,
+            params,
+            every_method: &every_method,
+            base: &base,
+        });
+        self.reading_methods = every_method;
         if let Some(pending) = self.initializing.iter_mut().find(|p| p.at == at) {
             // Another reading of the same request (a repeated
             // member): every reading's capabilities count.
             pending.keys = pending.keys.merge(keys);
-            pending.names_version |= names_version;
         } else {
             if self.initializing.len() == INITIALIZE_IN_FLIGHT_KEPT {
                 let forgotten = self.initializing.remove(0);
+                self.tell_units(Event::InitializeDropped {
+                    request: forgotten.at,
+                    failed: false,
+                });
                 self.emit(
                     Diagnostic::new(
                         &trace_format::LIMIT,
@@ -143,59 +125,9 @@ impl Validator {
                 keys,
                 base: self.element_base.clone(),
                 bytes: Vec::new(),
-                names_version,
             });
-            if params.is_none() && !names_version {
-                // No params: no reading can name a version.
-                self.emit(init::no_client_version(false));
-                if let Some(pending) = self.initializing.last_mut() {
-                    pending.names_version = true;
-                }
-            }
+            self.tell_units(Event::InitializeAwaited { request: at });
         }
-    }
-
-    /// The `clientCapabilities` of an `initialize` request read at `at`,
-    /// compared by JSON value with the first request's
-    /// (INIT-CAPABILITIES-DIFFER). Not after a line the checker's limits
-    /// kept it from reading, which may have been an initialize itself.
-    /// The line of the first request when they differ.
-    fn compare_capabilities(&mut self, at: At, params: Option<&RawValue>) -> Option<u64> {
-        if matches!(self.first_capabilities, FirstCapabilities::Done) || self.lost_at > 0 {
-            return None;
-        }
-        // The last value, as serde_json and JavaScript read a repeat (the
-        // repeat itself is ENV-DUPLICATE-KEY's); none or null advertise
-        // nothing, as `{}` does.
-        let text = (params
-            .and_then(|p| crate::trace::members_named(p.get(), "clientCapabilities").pop()))
-        .map(RawValue::get)
-        .filter(|text| *text != "null")
-        .unwrap_or("{}");
-        if text.len() > CAPABILITIES_KEPT_BYTES {
-            self.first_capabilities = FirstCapabilities::Done;
-            return None;
-        }
-        match &self.first_capabilities {
-            FirstCapabilities::None => {
-                self.first_capabilities = FirstCapabilities::Kept {
-                    at,
-                    text: text.to_owned(),
-                }
-            }
-            // Another reading of the first request.
-            FirstCapabilities::Kept { at: first, .. } if *first == at => {}
-            FirstCapabilities::Kept {
-                at: first,
-                text: kept,
-            } => {
-                if !self.methods_differ() && !crate::trace::same_json_value(kept, text) {
-                    return Some(first.0);
-                }
-            }
-            FirstCapabilities::Done => {}
-        }
-        None
     }
 
     /// The answer to the `initialize` read at `request`, read as each of
@@ -220,10 +152,10 @@ impl Validator {
             // says of a later session message; the next initialize's
             // capabilities are the first the agent may act on.
             self.initializing.retain(|p| p.at != request);
-            if matches!(self.first_capabilities, FirstCapabilities::Kept { at, .. } if at == request)
-            {
-                self.first_capabilities = FirstCapabilities::None;
-            }
+            self.tell_units(Event::InitializeDropped {
+                request,
+                failed: true,
+            });
             if self.handshake != Handshake::Answered {
                 self.handshake = Handshake::Failed { line: self.line };
             }
@@ -233,6 +165,12 @@ impl Validator {
         let pending = (self.initializing.iter())
             .position(|p| p.at == request)
             .map(|index| self.initializing.remove(index));
+        if pending.is_some() {
+            self.tell_units(Event::InitializeDropped {
+                request,
+                failed: false,
+            });
+        }
         // What the answer advertises is known only when it is read as its
         // request's for certain, and every reading of it succeeds: units
         // read each reading, and readings that offer otherwise leave the
@@ -254,12 +192,10 @@ impl Validator {
             .map(|r| capability::read_protocol_version(Some(r)))
             .collect();
         let negotiated = versions.iter().find_map(|v| v.as_ref().ok().copied());
-        if let (None, Some(Err(fault)), false) =
-            (negotiated, versions.first(), read_as == ReadAs::OneReading)
-        {
-            // Every reading names no version it can be read as.
-            self.emit(ses::no_protocol_version(*fault));
-        }
+        self.tell_units(Event::InitializeVersions {
+            versions: &versions,
+            one_reading: read_as == ReadAs::OneReading,
+        });
         // Each value of a repeated `protocolVersion`, and each reading of a
         // repeated `result`, is a reading; where they negotiate different
         // versions, no one revision is this answer's.
@@ -405,18 +341,8 @@ impl Validator {
     #[cold]
     pub(super) fn initialize_read(&mut self, bytes: &[u8]) {
         let line = self.line;
-        let unversioned: Vec<String> = (self.initializing.iter_mut())
-            .filter(|p| p.at.0 == line && !p.names_version)
-            .map(|p| {
-                p.names_version = true;
-                p.base.clone()
-            })
-            .collect();
-        for base in unversioned {
-            let mut d = init::no_client_version(true);
-            d.line = line;
-            d.pointer.insert_str(0, &base);
-            self.emit(d);
+        if self.initializing.iter().any(|p| p.at.0 == line) {
+            self.tell_units(Event::InitializeLineRead { line });
         }
         match self.config.spec {
             // With the revision given, the client's capabilities are judged

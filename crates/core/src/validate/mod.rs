@@ -37,7 +37,7 @@ use crate::state::{self, ClientState};
 use crate::trace::{
     duplicate_keys, parse_message, parse_record, DuplicateMember, Limits, LineReader, RawLine,
 };
-use handshake::{FirstCapabilities, Handshake, PendingInitialize};
+use handshake::{Handshake, PendingInitialize};
 use serde_json::value::RawValue;
 use session::SessionTrack;
 use std::collections::BTreeMap;
@@ -86,8 +86,6 @@ pub struct Validator {
     /// request; on an initialized connection a successful one negotiates
     /// the revision again, and the capability where both agree.
     initializing: Vec<PendingInitialize>,
-    /// The first `initialize` request's capabilities (INIT-CAPABILITIES-DIFFER).
-    first_capabilities: FirstCapabilities,
     /// The handshake negotiated no protocol version a revision defines
     /// (INIT-VERSION-UNKNOWN): only rules that decide the same under every
     /// revision judge from then on.
@@ -113,11 +111,6 @@ pub struct Validator {
     /// While the readings of a line that repeats a top-level member are
     /// read: the readings of a response, paired once the line is read.
     response_readings: Option<calls::ResponseReadings>,
-    /// Whether the client sent a `session/close` the suite cannot follow to
-    /// its answer (it names no session, or its answer is not tracked): any
-    /// session may be closed, and an agent may give a closed session's id
-    /// to a new one (SES-SESSION-ID-REUSED).
-    closed_any: bool,
     /// What the validator keeps per session beyond what the client shows,
     /// by the session's index in `state`: opened and forgotten with it (a
     /// forgotten session's slot stays, empty, until both compact), so that a
@@ -184,7 +177,6 @@ impl Validator {
             revision: capability::provisional_revision(config.spec),
             handshake: Handshake::NotStarted,
             initializing: Vec::new(),
-            first_capabilities: FirstCapabilities::None,
             revision_unknown: false,
             revision_unknown_said: false,
             plan_capability: cap::Advertised::No,
@@ -193,7 +185,6 @@ impl Validator {
             faults_of_readings: None,
             update_readings: None,
             response_readings: None,
-            closed_any: false,
             tracks: Vec::new(),
             recent_session: None,
             sessions_overflowed: false,
@@ -448,12 +439,6 @@ impl Validator {
 
     /// Tell the units `event`, and say what they find (through `emit`, so
     /// that it is placed and limited as every finding is).
-    /// Whether the line being read repeats `method` with values that
-    /// differ (see `reading_methods`).
-    fn methods_differ(&self) -> bool {
-        !self.reading_methods.is_empty()
-    }
-
     fn tell_units(&mut self, event: Event<'_>) {
         let facts = Facts {
             revision: self.revision.revision,
