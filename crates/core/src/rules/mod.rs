@@ -32,6 +32,7 @@ unit::units! {
     before_init => BeforeInit,
     session_offers => SessionOffers,
     session_close => CloseOffer,
+    update_after_cancel => UpdateAfterCancel,
 }
 
 /// The families that judge ACP message traces (`check`, `agent`, `tap`),

@@ -173,29 +173,6 @@ pub const REPLAY_AFTER_ANSWER: Rule = Rule {
     revision_citations: &[],
 };
 
-pub const UPDATE_AFTER_CANCEL: Rule = Rule {
-    id: "SES-UPDATE-AFTER-CANCEL",
-    level: Level::Info,
-    basis: Basis::Text,
-    revisions: ALL_REVISIONS,
-    summary: "A plan update for a session after its cancelled turn ended (v1: the session/prompt answer; v2: the idle state_update) and before the next prompt",
-    citation: Citation {
-        document: docs::PROMPT_TURN_V1,
-        section: "Cancellation",
-        text: "The Agent MAY send session/update notifications with content or tool call updates after receiving the session/cancel notification, but it MUST ensure that it does so before responding to the session/prompt request.",
-        note: "A late update of the cancelled turn breaks this MUST; an update outside any turn is not forbidden (v1 sends some, e.g. available commands). The trace cannot tell them apart, so an info; a later prompt starts a new turn.",
-    },
-    revision_citations: &[RevisionCitation {
-        revision: Revision::V2,
-        citation: Citation {
-            document: docs::PROMPT_LIFECYCLE_V2,
-            section: "Cancellation",
-            text: "The Agent MAY send session/update notifications with content or tool call updates after receiving the session/cancel notification, but it MUST ensure that it does so before sending the idle state_update session update that reports cancellation.",
-            note: "v2 also says \"Background activity MAY continue and emit other session/update notifications while the Agent reports idle\", so the trace cannot tell a late update from background work: an info.",
-        },
-    }],
-};
-
 pub const PROMPT_BEFORE_SETUP: Rule = Rule {
     id: "SES-PROMPT-BEFORE-SETUP",
     level: Level::Must,
@@ -266,7 +243,6 @@ pub const RULES: &[&Rule] = &[
     &NEW_SESSION_ID,
     &RESUME_REPLAY,
     &REPLAY_AFTER_ANSWER,
-    &UPDATE_AFTER_CANCEL,
     &PROMPT_BEFORE_SETUP,
     &REPLAY_COMPLETE,
     &SESSION_ID_REUSED,
@@ -393,16 +369,6 @@ pub fn replay_after_answer(session: &str, answer_line: u64) -> Diagnostic {
     .at("/params/update/sessionUpdate")
     .session(session)
     .hint("replay the session's plans before answering; send new plans during a prompt")
-}
-
-pub fn update_after_cancel(session: &str, end_line: u64) -> Diagnostic {
-    Diagnostic::new(
-        &UPDATE_AFTER_CANCEL,
-        format!("plan update for session `{}` after its cancelled turn ended on line {end_line} and before a new prompt", crate::text::shorten(session, 80)),
-    )
-    .at("/params/update/sessionUpdate")
-    .session(session)
-    .hint("send the cancelled turn's last updates before ending it")
 }
 
 /// `failed_at`: the line of the error answer to the connection's last

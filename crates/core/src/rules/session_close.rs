@@ -68,15 +68,13 @@ impl Unit for CloseOffer {
             Event::ClientCall {
                 method: "session/close",
                 every_method,
-            } => {
-                if self.close.offer == Offer::NotOffered
-                    && self.close.judges(facts, every_method.is_empty())
-                    && applies(&CLOSE_NOT_ADVERTISED, facts.revision)
-                {
-                    out.say(close_not_advertised(self.close.answer_line));
-                }
+            } if self.close.offer == Offer::NotOffered
+                && self.close.judges(facts, every_method.is_empty())
+                && applies(&CLOSE_NOT_ADVERTISED, facts.revision) =>
+            {
+                out.say(close_not_advertised(self.close.answer_line));
             }
-            Event::ClientCall { .. } => {}
+            _ => {}
         }
     }
 }

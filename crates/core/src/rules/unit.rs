@@ -45,6 +45,22 @@ pub(crate) enum Event<'a> {
         /// every reading reads them all.
         every_method: &'a [String],
     },
+    // Turns and replays (SES-UPDATE-AFTER-CANCEL, SES-REPLAY-AFTER-ANSWER,
+    // SES-RESUME-REPLAY, SES-PROMPT-BEFORE-SETUP, SES-REPLAY-COMPLETE,
+    // SES-UNKNOWN-SESSION).
+    /// A client's `session/prompt` of `session`: a new turn starts.
+    Prompt { session: &'a str },
+    /// The turn of `session` that the client cancelled ended on `line`
+    /// (v1 and the draft: the prompt's answer; v2: the idle
+    /// `state_update`).
+    CancelledTurnEnded { session: &'a str, line: u64 },
+    /// A successful `session/close` answer: `session` is closed, and
+    /// what its turns and replays were is over.
+    SessionClosed { session: &'a str },
+    /// A plan update of `session` (one reading of a `session/update` whose
+    /// kind is a plan kind), before it is checked. Told for every plan
+    /// update: what it carries is borrowed.
+    PlanUpdate { session: &'a str },
 }
 
 /// What the engine knows of the connection when it tells an [`Event`]:
@@ -68,6 +84,10 @@ pub(crate) struct Facts {
     /// pair (unreadable, no JSON-RPC frame, or a response to no request in
     /// flight), 0 if none.
     pub(crate) garbled_at: u64,
+    // Turns and replays (SES-UPDATE-AFTER-CANCEL ...).
+    /// `--max-outstanding-requests`: what a unit remembers per session or
+    /// request in flight is bounded by it, as the engine's own maps are.
+    pub(crate) request_limit: usize,
 }
 
 impl Facts {
@@ -108,6 +128,21 @@ pub(crate) fn agreed<T: Default + PartialEq>(
         first
     } else {
         T::default()
+    }
+}
+
+/// Remember `value` for `session` in `map`, unless `limit` sessions are
+/// there already (one there is replaced): what a unit keeps per session is
+/// bounded as the engine's own maps are ([`Facts::request_limit`]). Turns
+/// and replays (SES-UPDATE-AFTER-CANCEL ...).
+pub(crate) fn remember<V>(
+    map: &mut foldhash::HashMap<crate::state::Key, V>,
+    limit: usize,
+    session: &str,
+    value: V,
+) {
+    if map.len() < limit || map.contains_key(session) {
+        map.insert(crate::state::Key::new(session), value);
     }
 }
 

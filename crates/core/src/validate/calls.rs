@@ -383,10 +383,10 @@ impl Validator {
         let turns = &mut self.turns;
         turns.running.remove(session);
         turns.cancelling.remove(session);
-        turns.cancel_ended.remove(session);
         turns.replayed.remove(session);
         turns.replay_ends.remove(session);
         self.replay_unjudged(session);
+        self.tell_units(Event::SessionClosed { session });
     }
 
     /// A `session/load` or `session/resume` of `session`; `replay_from`:
@@ -495,9 +495,7 @@ impl Validator {
         if !self.turns.replayed.is_empty() {
             self.turns.replayed.remove(session);
         }
-        if !self.turns.cancel_ended.is_empty() {
-            self.turns.cancel_ended.remove(session);
-        }
+        self.tell_units(Event::Prompt { session });
         if awaits_answer {
             let limit = self.config.limits.max_outstanding_requests;
             self.turns
@@ -710,8 +708,11 @@ impl Validator {
                     if self.revision.revision.spelling().legacy_plan
                         && self.turns.cancelling.remove(session.as_str()).is_some()
                     {
-                        let limit = self.config.limits.max_outstanding_requests;
-                        Turns::bounded(&mut self.turns.cancel_ended, limit, session, self.line);
+                        let line = self.line;
+                        self.tell_units(Event::CancelledTurnEnded {
+                            session: &session,
+                            line,
+                        });
                     }
                 }
             }

@@ -43,8 +43,6 @@ pub(super) struct Turns {
     pub running: FoldMap<Key, u64>,
     /// Sessions the client cancelled whose turn has not ended yet.
     pub cancelling: FoldMap<Key, u64>,
-    /// Sessions whose cancelled turn ended, until their next prompt: the end's line.
-    pub cancel_ended: FoldMap<Key, u64>,
 }
 
 impl Turns {

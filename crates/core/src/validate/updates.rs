@@ -7,6 +7,7 @@ use super::session::PlanSlot;
 use super::turns::Turns;
 use super::{repeated_member, Validator};
 use crate::diag::Diagnostic;
+use crate::rules::unit::Event;
 use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace_format};
 use crate::spec::messages::{PlanContent, PlanMessage};
 use crate::state::Key;
@@ -340,13 +341,8 @@ impl Validator {
     fn turn_ended(&mut self, session: &str) {
         self.turns.running.remove(session);
         if self.turns.cancelling.remove(session).is_some() {
-            let limit = self.config.limits.max_outstanding_requests;
-            Turns::bounded(
-                &mut self.turns.cancel_ended,
-                limit,
-                Key::new(session),
-                self.line,
-            );
+            let line = self.line;
+            self.tell_units(Event::CancelledTurnEnded { session, line });
         }
     }
 
@@ -417,14 +413,7 @@ impl Validator {
         {
             self.emit(ses::replay_after_answer(session, line));
         }
-        if let Some(&line) = self
-            .turns
-            .cancel_ended
-            .get(session)
-            .filter(|&&line| lost_at < line)
-        {
-            self.emit(ses::update_after_cancel(session, line));
-        }
+        self.tell_units(Event::PlanUpdate { session });
     }
 
     /// Identity and replacement rules, then the state change, for the
