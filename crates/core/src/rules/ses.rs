@@ -151,28 +151,6 @@ pub const RESUME_REPLAY: Rule = Rule {
     }],
 };
 
-pub const REPLAY_AFTER_ANSWER: Rule = Rule {
-    id: "SES-REPLAY-AFTER-ANSWER",
-    level: Level::Info,
-    basis: Basis::Text,
-    // v2 from schema 1.20.0 on ends a replay with replay_complete, and what
-    // follows it is live; an answer without it is SES-REPLAY-COMPLETE.
-    revisions: &[
-        Revision::Draft202605,
-        Revision::V1Schema117,
-        Revision::V1,
-        Revision::V2Schema117,
-    ],
-    summary: "A plan update for a loaded session after the answer and before the next prompt: not part of the replay",
-    citation: Citation {
-        document: docs::SESSION_SETUP_V1,
-        section: "Loading Sessions",
-        text: "When all the conversation entries have been streamed to the Client, the Agent MUST respond to the original session/load request.",
-        note: "If the update belongs to the history, it came after the answer that says the replay is over; if it is new, no text forbids it. The trace cannot tell: an info (the suite's replay comparison, LOAD-REPLAY-*, ends at the answer).",
-    },
-    revision_citations: &[],
-};
-
 pub const PROMPT_BEFORE_SETUP: Rule = Rule {
     id: "SES-PROMPT-BEFORE-SETUP",
     level: Level::Must,
@@ -242,7 +220,6 @@ pub const RULES: &[&Rule] = &[
     &PROTOCOL_VERSION,
     &NEW_SESSION_ID,
     &RESUME_REPLAY,
-    &REPLAY_AFTER_ANSWER,
     &PROMPT_BEFORE_SETUP,
     &REPLAY_COMPLETE,
     &SESSION_ID_REUSED,
@@ -359,16 +336,6 @@ pub fn replay_complete_again(session: &str, request_line: u64) -> Diagnostic {
     .at("/params/update/sessionUpdate")
     .session(session)
     .hint("send replay_complete exactly once per session/resume with replayFrom")
-}
-
-pub fn replay_after_answer(session: &str, answer_line: u64) -> Diagnostic {
-    Diagnostic::new(
-        &REPLAY_AFTER_ANSWER,
-        format!("plan update for session `{}` after the replay ended (answer on line {answer_line}) and before any new prompt: not part of the replay", crate::text::shorten(session, 80)),
-    )
-    .at("/params/update/sessionUpdate")
-    .session(session)
-    .hint("replay the session's plans before answering; send new plans during a prompt")
 }
 
 /// `failed_at`: the line of the error answer to the connection's last

@@ -57,6 +57,18 @@ pub(crate) enum Event<'a> {
     /// A successful `session/close` answer: `session` is closed, and
     /// what its turns and replays were is over.
     SessionClosed { session: &'a str },
+    /// The answer, on `line`, to a request that asked for a replay of
+    /// `session` (`session/load`, or v2's `session/resume` with a
+    /// `replayFrom` cursor).
+    ReplayAnswered {
+        session: &'a str,
+        line: u64,
+        /// Every reading of the answer succeeds.
+        succeeded: bool,
+        /// Another request that asked for a replay of the session is still
+        /// in flight: its replay may go on.
+        replay_goes_on: bool,
+    },
     /// A plan update of `session` (one reading of a `session/update` whose
     /// kind is a plan kind), before it is checked. Told for every plan
     /// update: what it carries is borrowed.

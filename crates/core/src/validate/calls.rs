@@ -383,7 +383,6 @@ impl Validator {
         let turns = &mut self.turns;
         turns.running.remove(session);
         turns.cancelling.remove(session);
-        turns.replayed.remove(session);
         turns.replay_ends.remove(session);
         self.replay_unjudged(session);
         self.tell_units(Event::SessionClosed { session });
@@ -492,9 +491,6 @@ impl Validator {
         }
         self.replay_interrupted(session);
         // A new prompt starts a new turn: what ended before is over.
-        if !self.turns.replayed.is_empty() {
-            self.turns.replayed.remove(session);
-        }
         self.tell_units(Event::Prompt { session });
         if awaits_answer {
             let limit = self.config.limits.max_outstanding_requests;
@@ -734,14 +730,14 @@ impl Validator {
                     {
                         self.emit(ses::replay_complete_missing(&session, request.0));
                     }
-                    // While another load of the session is in flight, its
-                    // replay may go on. v2 (from schema 1.20.0) ends a replay
-                    // with its marker, and what comes after is live
-                    // (SES-REPLAY-COMPLETE).
-                    if succeeded && !marker && self.turns.replaying.first_for(&session).is_none() {
-                        let limit = self.config.limits.max_outstanding_requests;
-                        Turns::bounded(&mut self.turns.replayed, limit, session, self.line);
-                    }
+                    let replay_goes_on = self.turns.replaying.first_for(&session).is_some();
+                    let line = self.line;
+                    self.tell_units(Event::ReplayAnswered {
+                        session: &session,
+                        line,
+                        succeeded,
+                        replay_goes_on,
+                    });
                 }
                 self.replay_answered(request, failed);
                 if let Some(session) = self.loading.remove(&request) {

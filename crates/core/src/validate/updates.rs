@@ -405,14 +405,6 @@ impl Validator {
                 self.emit(ses::resume_replay(session, line));
             }
         }
-        if let Some(&line) = self
-            .turns
-            .replayed
-            .get(session)
-            .filter(|&&line| lost_at < line)
-        {
-            self.emit(ses::replay_after_answer(session, line));
-        }
         self.tell_units(Event::PlanUpdate { session });
     }
 
