@@ -78,7 +78,7 @@ impl Unit for ReplayAfterAnswer {
             Event::Prompt { session } | Event::SessionClosed { session } => {
                 self.replayed.remove(session);
             }
-            Event::PlanUpdate { session } => {
+            Event::PlanUpdate { session, .. } => {
                 // Unless a line not read since the answer may have been a
                 // new load or prompt.
                 if let Some(&line) = (self.replayed.get(session)).filter(|&&line| facts.lost_at < line)
@@ -106,7 +106,10 @@ mod tests {
     }
 
     fn update(session: &str) -> Event<'_> {
-        Event::PlanUpdate { session }
+        Event::PlanUpdate {
+            session,
+            quiet_resume: None,
+        }
     }
 
     /// What the unit says of an update of `s` after `answer`, under `revision`.

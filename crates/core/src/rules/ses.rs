@@ -128,29 +128,6 @@ pub const NEW_SESSION_ID: Rule = Rule {
     }],
 };
 
-pub const RESUME_REPLAY: Rule = Rule {
-    id: "SES-RESUME-REPLAY",
-    level: Level::Must,
-    basis: Basis::Text,
-    revisions: ALL_REVISIONS,
-    summary: "No plan update for a session between a `session/resume` that asks for no replay and its answer",
-    citation: Citation {
-        document: docs::SESSION_SETUP_V1,
-        section: "Resuming Sessions",
-        text: "Unlike session/load, the Agent MUST NOT replay the conversation history via session/update notifications before responding.",
-        note: "Only an update that can be nothing but history is judged: none while a turn of the session may be running (a session/prompt in flight), whoever sent that prompt early (SES-PROMPT-BEFORE-SETUP).",
-    },
-    revision_citations: &[RevisionCitation {
-        revision: Revision::V2,
-        citation: Citation {
-            document: docs::SESSION_SETUP_V2,
-            section: "Resuming Sessions",
-            text: "When replayFrom is omitted or null, the Agent MUST NOT replay the conversation history via session/update notifications before responding.",
-            note: "With replayFrom {\"type\": \"start\"} the agent replays plans as live traffic (Migrating to v2) and this rule does not apply. Only an update that can be nothing but history is judged: none while a turn of the session may be running (a prompt not yet followed by the idle state_update).",
-        },
-    }],
-};
-
 pub const PROMPT_BEFORE_SETUP: Rule = Rule {
     id: "SES-PROMPT-BEFORE-SETUP",
     level: Level::Must,
@@ -219,7 +196,6 @@ pub const RULES: &[&Rule] = &[
     &UPDATE_NOTIFICATION,
     &PROTOCOL_VERSION,
     &NEW_SESSION_ID,
-    &RESUME_REPLAY,
     &PROMPT_BEFORE_SETUP,
     &REPLAY_COMPLETE,
     &SESSION_ID_REUSED,
@@ -270,16 +246,6 @@ pub fn no_session_id(method: &str, found: Option<&str>) -> Diagnostic {
         "/result"
     })
     .hint("answer with the new session's id: \"sessionId\": \"sess_...\"")
-}
-
-pub fn resume_replay(session: &str, request_line: u64) -> Diagnostic {
-    Diagnostic::new(
-        &RESUME_REPLAY,
-        format!("plan update for session `{}` before the answer to its session/resume on line {request_line}, which asked for no replay", crate::text::shorten(session, 80)),
-    )
-    .at("/params/update/sessionUpdate")
-    .session(session)
-    .hint("answer session/resume first; send plan updates once the session runs again")
 }
 
 pub fn prompt_before_setup(session: &str, request_line: u64) -> Diagnostic {

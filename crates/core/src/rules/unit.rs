@@ -71,8 +71,13 @@ pub(crate) enum Event<'a> {
     },
     /// A plan update of `session` (one reading of a `session/update` whose
     /// kind is a plan kind), before it is checked. Told for every plan
-    /// update: what it carries is borrowed.
-    PlanUpdate { session: &'a str },
+    /// update: what it carries is borrowed or a copy.
+    PlanUpdate {
+        session: &'a str,
+        /// The first `session/resume` of the session in flight that asked
+        /// for no replay, if any.
+        quiet_resume: Option<QuietResume>,
+    },
 }
 
 /// What the engine knows of the connection when it tells an [`Event`]:
@@ -156,6 +161,19 @@ pub(crate) fn remember<V>(
     if map.len() < limit || map.contains_key(session) {
         map.insert(crate::state::Key::new(session), value);
     }
+}
+
+/// A `session/resume` in flight that asked for no replay, as a plan update
+/// of its session finds it ([`Event::PlanUpdate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct QuietResume {
+    /// The line the request was read on.
+    pub(crate) line: u64,
+    /// A turn of the session may be running (v1: a prompt in flight; v2:
+    /// not reported idle since its prompt, or prompted by a request the
+    /// checker did not track), or a replay asked for by a load or resume of
+    /// it is in flight: the update may be that turn's or that replay's.
+    pub(crate) live: bool,
 }
 
 /// What units found on one event, drained by the engine in the order said.

@@ -65,7 +65,7 @@ impl Unit for UpdateAfterCancel {
             Event::Prompt { session } | Event::SessionClosed { session } => {
                 self.ended.remove(session);
             }
-            Event::PlanUpdate { session } => {
+            Event::PlanUpdate { session, .. } => {
                 // Unless a line not read since the end may have been a new
                 // prompt.
                 if let Some(&line) = self.ended.get(session).filter(|&&line| facts.lost_at < line) {
@@ -89,7 +89,10 @@ mod tests {
     }
 
     fn update(session: &str) -> Event<'_> {
-        Event::PlanUpdate { session }
+        Event::PlanUpdate {
+            session,
+            quiet_resume: None,
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::session::PlanSlot;
 use super::turns::Turns;
 use super::{repeated_member, Validator};
 use crate::diag::Diagnostic;
-use crate::rules::unit::Event;
+use crate::rules::unit::{Event, QuietResume};
 use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace_format};
 use crate::spec::messages::{PlanContent, PlanMessage};
 use crate::state::Key;
@@ -175,7 +175,7 @@ impl Validator {
         if !shape::PLAN_KINDS.contains(&kind) {
             return true;
         }
-        self.turn_rules(session);
+        self.plan_update_told(session);
         let mut allowed = true;
         if kind == "plan" && !revision.spelling().legacy_plan {
             let d = ses_session(cap::legacy_in_v2(), session);
@@ -383,29 +383,27 @@ impl Validator {
         }
     }
 
-    /// A plan update against the session's boundaries: a quiet resume not yet
-    /// answered, a replay already answered, a cancelled turn already ended.
-    fn turn_rules(&mut self, session: &str) {
-        // Each boundary holds unless a line not read since may have moved
-        // it (the resume's answer, a new load, a new prompt).
-        let lost_at = self.lost_at;
+    /// A plan update, told to the units with the turn facts they hold it
+    /// against: the first quiet resume of its session in flight, and then
+    /// whether the update may be live.
+    fn plan_update_told(&mut self, session: &str) {
         // The earliest such resume, not the first a hash map happens to
         // list (its order differs from one map to the next).
-        let resume = self.turns.quiet_resumes.first_for(session);
-        if let Some((line, _)) = resume.filter(|&(line, _)| lost_at < line) {
+        let quiet_resume = self.turns.quiet_resumes.first_for(session).map(|(line, _)| {
             // A replay asked for by a load (or resume) of the session in
-            // flight too may be what this update is; so may a turn of the
+            // flight too may be what the update is; so may a turn of the
             // session that is running (v1: its prompt in flight; v2: not
             // reported idle since its prompt), even one the client started
-            // too early (SES-PROMPT-BEFORE-SETUP): only what can be nothing
-            // but history is judged.
-            let running = self.turns.prompts.first_for(session).is_some()
-                || self.turns.running.contains_key(session);
-            if !running && self.turns.replaying.first_for(session).is_none() {
-                self.emit(ses::resume_replay(session, line));
-            }
-        }
-        self.tell_units(Event::PlanUpdate { session });
+            // too early (SES-PROMPT-BEFORE-SETUP).
+            let live = self.turns.prompts.first_for(session).is_some()
+                || self.turns.running.contains_key(session)
+                || self.turns.replaying.first_for(session).is_some();
+            QuietResume { line, live }
+        });
+        self.tell_units(Event::PlanUpdate {
+            session,
+            quiet_resume,
+        });
     }
 
     /// Identity and replacement rules, then the state change, for the
