@@ -32,6 +32,7 @@ unit::units! {
     before_init => BeforeInit,
     session_offers => SessionOffers,
     session_close => CloseOffer,
+    prompt_before_setup => PromptBeforeSetup,
     resume_replay => ResumeReplay,
     replay_after_answer => ReplayAfterAnswer,
     update_after_cancel => UpdateAfterCancel,

@@ -75,7 +75,7 @@ impl Unit for ReplayAfterAnswer {
             }
             // A new prompt starts a new turn, and a closed session's
             // replay is over.
-            Event::Prompt { session } | Event::SessionClosed { session } => {
+            Event::Prompt { session, .. } | Event::SessionClosed { session } => {
                 self.replayed.remove(session);
             }
             Event::PlanUpdate { session, .. } => {
@@ -147,7 +147,7 @@ mod tests {
         assert!(verdict(Revision::V2, answered(true, false)).is_empty());
         // A prompt or a close between; a line lost since the answer;
         // another session's update.
-        for between in [Event::Prompt { session: "s" }, Event::SessionClosed { session: "s" }] {
+        for between in [Event::Prompt { session: "s", setup_in_flight: None }, Event::SessionClosed { session: "s" }] {
             let events = [
                 (answered(true, false), facts(Revision::V1, true)),
                 (between, facts(Revision::V1, true)),

@@ -128,29 +128,6 @@ pub const NEW_SESSION_ID: Rule = Rule {
     }],
 };
 
-pub const PROMPT_BEFORE_SETUP: Rule = Rule {
-    id: "SES-PROMPT-BEFORE-SETUP",
-    level: Level::Must,
-    basis: Basis::Text,
-    revisions: ALL_REVISIONS,
-    summary: "No `session/prompt` for a session whose `session/load` or `session/resume` is not answered yet",
-    citation: Citation {
-        document: docs::PROMPT_TURN_V1,
-        section: "Prompt Turn",
-        text: "Before sending prompts, Clients MUST first complete the initialization phase and session setup.",
-        note: "A session the client loads or resumes is set up when the agent answers that request; not judged when a line since the request may have been that answer (unreadable, or a response to no request in flight). Until then the prompt's turn may run alongside the replay, so the agent is not judged on which of its updates are history (SES-RESUME-REPLAY).",
-    },
-    revision_citations: &[RevisionCitation {
-        revision: Revision::V2,
-        citation: Citation {
-            document: docs::PROMPT_LIFECYCLE_V2,
-            section: "Prompt Turn",
-            text: "Before sending prompts, Clients MUST first complete the initialization phase and session setup.",
-            note: "A session the client resumes is set up when the agent answers session/resume; a batch that carries both does not wait for it. Not judged when a line since the request may have been that answer (unreadable, or a response to no request in flight). Until then the prompt's turn may run alongside the replay, so the agent is not judged on which of its updates are history (SES-RESUME-REPLAY).",
-        },
-    }],
-};
-
 pub const REPLAY_COMPLETE: Rule = Rule {
     id: "SES-REPLAY-COMPLETE",
     level: Level::Must,
@@ -196,7 +173,6 @@ pub const RULES: &[&Rule] = &[
     &UPDATE_NOTIFICATION,
     &PROTOCOL_VERSION,
     &NEW_SESSION_ID,
-    &PROMPT_BEFORE_SETUP,
     &REPLAY_COMPLETE,
     &SESSION_ID_REUSED,
 ];
@@ -246,19 +222,6 @@ pub fn no_session_id(method: &str, found: Option<&str>) -> Diagnostic {
         "/result"
     })
     .hint("answer with the new session's id: \"sessionId\": \"sess_...\"")
-}
-
-pub fn prompt_before_setup(session: &str, request_line: u64) -> Diagnostic {
-    Diagnostic::new(
-        &PROMPT_BEFORE_SETUP,
-        format!(
-            "session/prompt for session `{}` before the agent answered the session/load or session/resume on line {request_line} that sets it up",
-            crate::text::shorten(session, 80)
-        ),
-    )
-    .at("/params/sessionId")
-    .session(session)
-    .hint("wait for the session/load or session/resume answer before prompting")
 }
 
 /// A successful session/resume answer with a replayFrom cursor and no

@@ -49,7 +49,13 @@ pub(crate) enum Event<'a> {
     // SES-RESUME-REPLAY, SES-PROMPT-BEFORE-SETUP, SES-REPLAY-COMPLETE,
     // SES-UNKNOWN-SESSION).
     /// A client's `session/prompt` of `session`: a new turn starts.
-    Prompt { session: &'a str },
+    Prompt {
+        session: &'a str,
+        /// While only a `session/load` or `session/resume` in flight opened
+        /// the session (its answer sets it up), the first such request's
+        /// line.
+        setup_in_flight: Option<u64>,
+    },
     /// The turn of `session` that the client cancelled ended on `line`
     /// (v1 and the draft: the prompt's answer; v2: the idle
     /// `state_update`).

@@ -62,7 +62,7 @@ impl Unit for UpdateAfterCancel {
             }
             // A new prompt starts a new turn, and a closed session's turns
             // are over: what ended before judges nothing after.
-            Event::Prompt { session } | Event::SessionClosed { session } => {
+            Event::Prompt { session, .. } | Event::SessionClosed { session } => {
                 self.ended.remove(session);
             }
             Event::PlanUpdate { session, .. } => {
@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn a_prompt_a_close_another_session_or_a_line_unread_since_is_no_finding() {
         for (between, after) in [
-            (Some(Event::Prompt { session: "s" }), facts(V1, true)),
+            (Some(Event::Prompt { session: "s", setup_in_flight: None }), facts(V1, true)),
             (Some(Event::SessionClosed { session: "s" }), facts(V1, true)),
             // A line lost since the end may have been a prompt.
             (None, Facts { lost_at: 5, ..facts(V1, true) }),
@@ -134,7 +134,7 @@ mod tests {
         let events = [
             (ended(4), facts(V1, true)),
             (update("t"), facts(V1, true)),
-            (Event::Prompt { session: "t" }, facts(V1, true)),
+            (Event::Prompt { session: "t", setup_in_flight: None }, facts(V1, true)),
             (update("s"), Facts { lost_at: 3, ..facts(V1, true) }),
         ];
         assert_eq!(

@@ -470,18 +470,20 @@ impl Validator {
     /// answer the suite will pair.
     fn prompt(&mut self, session: &str, awaits_answer: bool) {
         // A session opened only by a load or resume in flight is not set up
-        // yet (unless a line since may have been its answer: not read, or
-        // read but not paired).
-        if self.loaded_provisionally.contains_key(session) {
+        // yet. A new prompt starts a new turn: what ended before is over.
+        let setup_in_flight = if self.loaded_provisionally.contains_key(session) {
             let setup = self.turns.quiet_resumes.first_for(session);
             let setup = setup
                 .into_iter()
                 .chain(self.turns.replaying.first_for(session));
-            let unknown_since = self.lost_at.max(self.garbled_at);
-            if let Some((line, _)) = setup.min().filter(|&(line, _)| unknown_since < line) {
-                self.emit(ses::prompt_before_setup(session, line));
-            }
-        }
+            setup.min().map(|(line, _)| line)
+        } else {
+            None
+        };
+        self.tell_units(Event::Prompt {
+            session,
+            setup_in_flight,
+        });
         // A v2 turn runs until the idle state_update; a prompt whose answer
         // is not tracked (at a limit) may run until any line: either way
         // the session may be running.
@@ -490,8 +492,6 @@ impl Validator {
             Turns::bounded(&mut self.turns.running, limit, Key::new(session), self.line);
         }
         self.replay_interrupted(session);
-        // A new prompt starts a new turn: what ended before is over.
-        self.tell_units(Event::Prompt { session });
         if awaits_answer {
             let limit = self.config.limits.max_outstanding_requests;
             self.turns
