@@ -36,6 +36,7 @@ unit::units! {
     resume_replay => ResumeReplay,
     replay_after_answer => ReplayAfterAnswer,
     update_after_cancel => UpdateAfterCancel,
+    replay_complete => ReplayComplete,
 }
 
 /// The families that judge ACP message traces (`check`, `agent`, `tap`),

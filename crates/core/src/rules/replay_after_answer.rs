@@ -63,6 +63,7 @@ impl Unit for ReplayAfterAnswer {
                 line,
                 succeeded,
                 replay_goes_on,
+                ..
             } => {
                 // While another replay of the session is in flight, its
                 // updates may still be history. v2 from schema 1.20.0 ends
@@ -98,9 +99,13 @@ mod tests {
 
     fn answered(succeeded: bool, replay_goes_on: bool) -> Event<'static> {
         Event::ReplayAnswered {
+            method: "session/load",
             session: "s",
+            request_line: 3,
             line: 5,
             succeeded,
+            marked: false,
+            optional: false,
             replay_goes_on,
         }
     }

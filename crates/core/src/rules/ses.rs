@@ -128,22 +128,6 @@ pub const NEW_SESSION_ID: Rule = Rule {
     }],
 };
 
-pub const REPLAY_COMPLETE: Rule = Rule {
-    id: "SES-REPLAY-COMPLETE",
-    level: Level::Must,
-    basis: Basis::Text,
-    // Schema 1.20.0 added the marker.
-    revisions: &[Revision::V2],
-    summary: "v2: one `replay_complete` per `session/resume` with a `replayFrom` cursor, before its successful answer; none without a cursor",
-    citation: Citation {
-        document: docs::SCHEMA_1_20_V2,
-        section: "ReplayComplete",
-        text: "The Agent MUST send this exactly once on a session for each session/resume request with a replayFrom cursor, after the last replayed update for that session and before the response, even for an empty replay.",
-        note: "The same text: \"The Agent MUST NOT send it when replayFrom is omitted or null, or when it cannot finish the replay.\" A failed answer owes no marker; a resume whose replayFrom reads both ways (a repeated member) neither owes nor forbids one. The updates after the marker are live (\"Every update after it is not\"): SES-REPLAY-AFTER-ANSWER and the replay comparison end at the marker.",
-    },
-    revision_citations: &[],
-};
-
 pub const SESSION_ID_REUSED: Rule = Rule {
     id: "SES-SESSION-ID-REUSED",
     level: Level::Must,
@@ -173,7 +157,6 @@ pub const RULES: &[&Rule] = &[
     &UPDATE_NOTIFICATION,
     &PROTOCOL_VERSION,
     &NEW_SESSION_ID,
-    &REPLAY_COMPLETE,
     &SESSION_ID_REUSED,
 ];
 
@@ -222,49 +205,6 @@ pub fn no_session_id(method: &str, found: Option<&str>) -> Diagnostic {
         "/result"
     })
     .hint("answer with the new session's id: \"sessionId\": \"sess_...\"")
-}
-
-/// A successful session/resume answer with a replayFrom cursor and no
-/// replay_complete before it.
-pub fn replay_complete_missing(session: &str, request_line: u64) -> Diagnostic {
-    Diagnostic::new(
-        &REPLAY_COMPLETE,
-        format!(
-            "the agent answered the session/resume on line {request_line}, which gave a replayFrom cursor, without sending replay_complete for session `{}` first",
-            crate::text::shorten(session, 80)
-        ),
-    )
-    .at("/result")
-    .session(session)
-    .hint("send session/update replay_complete after the last replayed update, even for an empty replay, then answer")
-}
-
-/// A replay_complete no session/resume with a cursor asked for.
-pub fn replay_complete_unasked(session: &str) -> Diagnostic {
-    Diagnostic::new(
-        &REPLAY_COMPLETE,
-        format!(
-            "replay_complete for session `{}`, but no session/resume of it with a replayFrom cursor awaits its answer",
-            crate::text::shorten(session, 80)
-        ),
-    )
-    .at("/params/update/sessionUpdate")
-    .session(session)
-    .hint("send replay_complete only to end the replay a session/resume with replayFrom asked for")
-}
-
-/// A second replay_complete for the same session/resume.
-pub fn replay_complete_again(session: &str, request_line: u64) -> Diagnostic {
-    Diagnostic::new(
-        &REPLAY_COMPLETE,
-        format!(
-            "a second replay_complete for session `{}` before the answer to the session/resume on line {request_line}",
-            crate::text::shorten(session, 80)
-        ),
-    )
-    .at("/params/update/sessionUpdate")
-    .session(session)
-    .hint("send replay_complete exactly once per session/resume with replayFrom")
 }
 
 /// `failed_at`: the line of the error answer to the connection's last

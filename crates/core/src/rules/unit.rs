@@ -63,17 +63,41 @@ pub(crate) enum Event<'a> {
     /// A successful `session/close` answer: `session` is closed, and
     /// what its turns and replays were is over.
     SessionClosed { session: &'a str },
-    /// The answer, on `line`, to a request that asked for a replay of
-    /// `session` (`session/load`, or v2's `session/resume` with a
-    /// `replayFrom` cursor).
+    /// The answer, on `line`, to a request read on `request_line` that
+    /// asked for a replay of `session` (`method`: `session/load`, or v2's
+    /// `session/resume` with a `replayFrom` cursor).
     ReplayAnswered {
+        method: &'a str,
         session: &'a str,
+        request_line: u64,
         line: u64,
         /// Every reading of the answer succeeds.
         succeeded: bool,
+        /// v2: the replay had its `replay_complete`.
+        marked: bool,
+        /// v2: the request's `replayFrom` reads both ways (a repeated
+        /// member): a marker is neither owed nor out of place.
+        optional: bool,
         /// Another request that asked for a replay of the session is still
         /// in flight: its replay may go on.
         replay_goes_on: bool,
+    },
+    /// v2: a `replay_complete` of `session` (once for a line whose every
+    /// reading is that marker).
+    ReplayMarker {
+        session: &'a str,
+        /// It ends the replay of a request in flight that had no marker
+        /// yet (the first such, which the engine marks).
+        ends_a_replay: bool,
+        /// The line of the first request in flight that asked for a replay
+        /// of the session, if any.
+        first_pending: Option<u64>,
+        /// Such a request's `replayFrom` reads both ways, or readings of a
+        /// marker line disagreed: a marker is neither owed nor out of place.
+        optional: bool,
+        /// A request that asked for a replay went unrecorded (at a limit):
+        /// the marker may be its.
+        untracked: bool,
     },
     /// A plan update of `session` (one reading of a `session/update` whose
     /// kind is a plan kind), before it is checked. Told for every plan

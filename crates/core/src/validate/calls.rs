@@ -717,25 +717,16 @@ impl Validator {
                 let marked = self.turns.replay_marked.remove(&request).is_some();
                 let optional = self.turns.replay_optional.remove(&request).is_some();
                 if let Some(session) = self.turns.replaying.remove(&request) {
-                    // v2: a successful answer to a resume with a cursor
-                    // comes after its replay_complete (unless a line not
-                    // read since may have been the marker).
-                    let marker = self.revision.revision.spelling().replay_complete;
-                    if marker
-                        && method == "session/resume"
-                        && succeeded
-                        && !marked
-                        && !optional
-                        && self.lost_at < request.0
-                    {
-                        self.emit(ses::replay_complete_missing(&session, request.0));
-                    }
                     let replay_goes_on = self.turns.replaying.first_for(&session).is_some();
                     let line = self.line;
                     self.tell_units(Event::ReplayAnswered {
+                        method,
                         session: &session,
+                        request_line: request.0,
                         line,
                         succeeded,
+                        marked,
+                        optional,
                         replay_goes_on,
                     });
                 }

@@ -356,31 +356,26 @@ impl Validator {
         let unmarked = pending
             .iter()
             .find(|at| !self.turns.replay_marked.contains_key(*at));
-        match (unmarked, pending.first()) {
-            (Some(&at), _) => {
-                Turns::bounded(&mut self.turns.replay_marked, limit, at, self.line);
-                self.replay_marked_for_state(at, index);
-                if let Some(plans) = index.and_then(|index| self.state.session_at(index)) {
-                    let plans = plans.clone();
-                    Turns::bounded(&mut self.turns.replay_ends, limit, Key::new(session), plans);
-                }
-            }
-            // Each of the resumes in flight had its marker; a line not read
-            // since the first may have been another resume.
-            (None, Some(&(line, _))) => {
-                let optional = pending
-                    .iter()
-                    .any(|at| self.turns.replay_optional.contains_key(at));
-                if self.lost_at < line && !optional && !self.turns.replays_untracked {
-                    self.emit(ses::replay_complete_again(session, line));
-                }
-            }
-            (None, None) => {
-                if self.lost_at == 0 && !self.turns.replays_untracked {
-                    self.emit(ses::replay_complete_unasked(session));
-                }
+        let ends_a_replay = unmarked.is_some();
+        if let Some(&at) = unmarked {
+            Turns::bounded(&mut self.turns.replay_marked, limit, at, self.line);
+            self.replay_marked_for_state(at, index);
+            if let Some(plans) = index.and_then(|index| self.state.session_at(index)) {
+                let plans = plans.clone();
+                Turns::bounded(&mut self.turns.replay_ends, limit, Key::new(session), plans);
             }
         }
+        let optional = !ends_a_replay
+            && pending
+                .iter()
+                .any(|at| self.turns.replay_optional.contains_key(at));
+        self.tell_units(Event::ReplayMarker {
+            session,
+            ends_a_replay,
+            first_pending: pending.first().map(|&(line, _)| line),
+            optional,
+            untracked: self.turns.replays_untracked,
+        });
     }
 
     /// A plan update, told to the units with the turn facts they hold it
