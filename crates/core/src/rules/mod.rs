@@ -37,6 +37,7 @@ unit::units! {
     replay_after_answer => ReplayAfterAnswer,
     update_after_cancel => UpdateAfterCancel,
     replay_complete => ReplayComplete,
+    unknown_session => UnknownSession,
 }
 
 /// The families that judge ACP message traces (`check`, `agent`, `tap`),

@@ -5,33 +5,6 @@ use crate::diag::Diagnostic;
 use crate::spec::capability::{VersionFault, MAX_PROTOCOL_VERSION};
 use crate::spec::Revision;
 
-pub const UNKNOWN_SESSION: Rule = Rule {
-    id: "SES-UNKNOWN-SESSION",
-    // No MUST binds the agent here: the one that says a session must be
-    // attached on the connection before its updates binds the client.
-    level: Level::Should,
-    basis: Basis::Text,
-    revisions: ALL_REVISIONS,
-    summary: "`session/update` names a session established on this connection",
-    citation: Citation {
-        document: docs::SCHEMA_1_20_V1,
-        section: "SessionStatus open",
-        text: "A Client that did not create or resume the session on its own connection MUST still call `session/load` or `session/resume` before sending `session/prompt` or expecting `session/update` notifications.",
-        note: "The MUST binds the client (and sits under the unstable session/status feature, the same words in schema 1.17.0); the suite infers from it that an agent's session/update names a session of this connection: one that session/new or session/fork returned, or that session/load or session/resume named. No MUST binds the agent to that, so it is a warning.",
-    },
-    revision_citations: &[
-        RevisionCitation {
-            revision: Revision::V2,
-            citation: Citation {
-                document: docs::SCHEMA_1_20_V2,
-                section: "SessionStatus open",
-                text: "A Client that did not create or resume the session on its own connection MUST still call `session/resume` before sending `session/prompt` or expecting `session/update` notifications.",
-                note: "The MUST binds the client (and sits under the unstable session/status feature, the same words in schema 1.17.0); the suite infers from it that an agent's session/update names a session of this connection: one that session/new or session/fork returned, or that session/resume named. No MUST binds the agent to that, so it is a warning.",
-            },
-        },
-    ],
-};
-
 pub const UPDATE_PARAMS: Rule = Rule {
     id: "SES-UPDATE-PARAMS",
     level: Level::Must,
@@ -152,7 +125,6 @@ pub const SESSION_ID_REUSED: Rule = Rule {
 };
 
 pub const RULES: &[&Rule] = &[
-    &UNKNOWN_SESSION,
     &UPDATE_PARAMS,
     &UPDATE_NOTIFICATION,
     &PROTOCOL_VERSION,
@@ -205,21 +177,6 @@ pub fn no_session_id(method: &str, found: Option<&str>) -> Diagnostic {
         "/result"
     })
     .hint("answer with the new session's id: \"sessionId\": \"sess_...\"")
-}
-
-/// `failed_at`: the line of the error answer to the connection's last
-/// `initialize`, when every answer so far was an error.
-pub fn unknown_session(session: &str) -> Diagnostic {
-    Diagnostic::new(
-        &UNKNOWN_SESSION,
-        format!(
-            "session/update for session `{}`, which no session/new, session/load or resume established on this connection",
-            crate::text::shorten(session, 80)
-        ),
-    )
-    .at("/params/sessionId")
-    .session(session)
-    .hint("use the sessionId returned by session/new (or passed to session/load)")
 }
 
 pub fn bad_params(pointer: &str, what: &str) -> Diagnostic {

@@ -82,6 +82,13 @@ pub(crate) enum Event<'a> {
         /// in flight: its replay may go on.
         replay_goes_on: bool,
     },
+    /// A `session/update` names `session`, which the client state does not
+    /// show and no line lost since may have opened.
+    UnestablishedSession {
+        session: &'a str,
+        /// The client state dropped sessions at its limit: it may be one.
+        sessions_overflowed: bool,
+    },
     /// v2: a `replay_complete` of `session` (once for a line whose every
     /// reading is that marker).
     ReplayMarker {

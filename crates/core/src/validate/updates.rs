@@ -33,9 +33,11 @@ impl Validator {
             }
             return self.state.session_index(session);
         }
-        if !self.sessions_overflowed {
-            self.emit(ses::unknown_session(session));
-        }
+        let sessions_overflowed = self.sessions_overflowed;
+        self.tell_units(Event::UnestablishedSession {
+            session,
+            sessions_overflowed,
+        });
         None
     }
 
