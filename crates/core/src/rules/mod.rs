@@ -34,6 +34,12 @@ unit::units! {
     session_close => CloseOffer,
     session_ids => SessionIds,
     initialize => InitializeExchange,
+    prompt_before_setup => PromptBeforeSetup,
+    resume_replay => ResumeReplay,
+    replay_after_answer => ReplayAfterAnswer,
+    update_after_cancel => UpdateAfterCancel,
+    replay_complete => ReplayComplete,
+    unknown_session => UnknownSession,
 }
 
 /// The families that judge ACP message traces (`check`, `agent`, `tap`),

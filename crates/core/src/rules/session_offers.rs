@@ -322,6 +322,7 @@ pub(crate) mod tests {
             initialize_failed_at: None,
             lost_at: 0,
             garbled_at: 0,
+            request_limit: 100,
         }
     }
 

@@ -114,6 +114,76 @@ pub(crate) enum Event<'a> {
         versions: &'a [Result<u64, VersionFault<'a>>],
         one_reading: bool,
     },
+    // Turns and replays (SES-UPDATE-AFTER-CANCEL, SES-REPLAY-AFTER-ANSWER,
+    // SES-RESUME-REPLAY, SES-PROMPT-BEFORE-SETUP, SES-REPLAY-COMPLETE,
+    // SES-UNKNOWN-SESSION).
+    /// A client's `session/prompt` of `session`: a new turn starts.
+    Prompt {
+        session: &'a str,
+        /// While only a `session/load` or `session/resume` in flight opened
+        /// the session (its answer sets it up), the first such request's
+        /// line.
+        setup_in_flight: Option<u64>,
+    },
+    /// The turn of `session` that the client cancelled ended on `line`
+    /// (v1 and the draft: the prompt's answer; v2: the idle
+    /// `state_update`).
+    CancelledTurnEnded { session: &'a str, line: u64 },
+    /// A successful `session/close` answer: `session` is closed, and
+    /// what its turns and replays were is over.
+    SessionClosed { session: &'a str },
+    /// The answer, on `line`, to a request read on `request_line` that
+    /// asked for a replay of `session` (`method`: `session/load`, or v2's
+    /// `session/resume` with a `replayFrom` cursor).
+    ReplayAnswered {
+        method: &'a str,
+        session: &'a str,
+        request_line: u64,
+        line: u64,
+        /// Every reading of the answer succeeds.
+        succeeded: bool,
+        /// v2: the replay had its `replay_complete`.
+        marked: bool,
+        /// v2: the request's `replayFrom` reads both ways (a repeated
+        /// member): a marker is neither owed nor out of place.
+        optional: bool,
+        /// Another request that asked for a replay of the session is still
+        /// in flight: its replay may go on.
+        replay_goes_on: bool,
+    },
+    /// A `session/update` names `session`, which the client state does not
+    /// show and no line lost since may have opened.
+    UnestablishedSession {
+        session: &'a str,
+        /// The client state dropped sessions at its limit: it may be one.
+        sessions_overflowed: bool,
+    },
+    /// v2: a `replay_complete` of `session` (once for a line whose every
+    /// reading is that marker).
+    ReplayMarker {
+        session: &'a str,
+        /// It ends the replay of a request in flight that had no marker
+        /// yet (the first such, which the engine marks).
+        ends_a_replay: bool,
+        /// The line of the first request in flight that asked for a replay
+        /// of the session, if any.
+        first_pending: Option<u64>,
+        /// Such a request's `replayFrom` reads both ways, or readings of a
+        /// marker line disagreed: a marker is neither owed nor out of place.
+        optional: bool,
+        /// A request that asked for a replay went unrecorded (at a limit):
+        /// the marker may be its.
+        untracked: bool,
+    },
+    /// A plan update of `session` (one reading of a `session/update` whose
+    /// kind is a plan kind), before it is checked. Told for every plan
+    /// update: what it carries is borrowed or a copy.
+    PlanUpdate {
+        session: &'a str,
+        /// The first `session/resume` of the session in flight that asked
+        /// for no replay, if any.
+        quiet_resume: Option<QuietResume>,
+    },
 }
 
 /// What the engine knows of the connection when it tells an [`Event`]:
@@ -137,6 +207,10 @@ pub(crate) struct Facts {
     /// pair (unreadable, no JSON-RPC frame, or a response to no request in
     /// flight), 0 if none.
     pub(crate) garbled_at: u64,
+    // Turns and replays (SES-UPDATE-AFTER-CANCEL ...).
+    /// `--max-outstanding-requests`: what a unit remembers per session or
+    /// request in flight is bounded by it, as the engine's own maps are.
+    pub(crate) request_limit: usize,
 }
 
 impl Facts {
@@ -178,6 +252,34 @@ pub(crate) fn agreed<T: Default + PartialEq>(
     } else {
         T::default()
     }
+}
+
+/// Remember `value` for `session` in `map`, unless `limit` sessions are
+/// there already (one there is replaced): what a unit keeps per session is
+/// bounded as the engine's own maps are ([`Facts::request_limit`]). Turns
+/// and replays (SES-UPDATE-AFTER-CANCEL ...).
+pub(crate) fn remember<V>(
+    map: &mut foldhash::HashMap<crate::state::Key, V>,
+    limit: usize,
+    session: &str,
+    value: V,
+) {
+    if map.len() < limit || map.contains_key(session) {
+        map.insert(crate::state::Key::new(session), value);
+    }
+}
+
+/// A `session/resume` in flight that asked for no replay, as a plan update
+/// of its session finds it ([`Event::PlanUpdate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct QuietResume {
+    /// The line the request was read on.
+    pub(crate) line: u64,
+    /// A turn of the session may be running (v1: a prompt in flight; v2:
+    /// not reported idle since its prompt, or prompted by a request the
+    /// checker did not track), or a replay asked for by a load or resume of
+    /// it is in flight: the update may be that turn's or that replay's.
+    pub(crate) live: bool,
 }
 
 /// What units found on one event, drained by the engine in the order said.

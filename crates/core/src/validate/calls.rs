@@ -383,10 +383,9 @@ impl Validator {
         let turns = &mut self.turns;
         turns.running.remove(session);
         turns.cancelling.remove(session);
-        turns.cancel_ended.remove(session);
-        turns.replayed.remove(session);
         turns.replay_ends.remove(session);
         self.replay_unjudged(session);
+        self.tell_units(Event::SessionClosed { session });
     }
 
     /// A `session/load` or `session/resume` of `session`; `replay_from`:
@@ -471,18 +470,20 @@ impl Validator {
     /// answer the suite will pair.
     fn prompt(&mut self, session: &str, awaits_answer: bool) {
         // A session opened only by a load or resume in flight is not set up
-        // yet (unless a line since may have been its answer: not read, or
-        // read but not paired).
-        if self.loaded_provisionally.contains_key(session) {
+        // yet. A new prompt starts a new turn: what ended before is over.
+        let setup_in_flight = if self.loaded_provisionally.contains_key(session) {
             let setup = self.turns.quiet_resumes.first_for(session);
             let setup = setup
                 .into_iter()
                 .chain(self.turns.replaying.first_for(session));
-            let unknown_since = self.lost_at.max(self.garbled_at);
-            if let Some((line, _)) = setup.min().filter(|&(line, _)| unknown_since < line) {
-                self.emit(ses::prompt_before_setup(session, line));
-            }
-        }
+            setup.min().map(|(line, _)| line)
+        } else {
+            None
+        };
+        self.tell_units(Event::Prompt {
+            session,
+            setup_in_flight,
+        });
         // A v2 turn runs until the idle state_update; a prompt whose answer
         // is not tracked (at a limit) may run until any line: either way
         // the session may be running.
@@ -491,13 +492,6 @@ impl Validator {
             Turns::bounded(&mut self.turns.running, limit, Key::new(session), self.line);
         }
         self.replay_interrupted(session);
-        // A new prompt starts a new turn: what ended before is over.
-        if !self.turns.replayed.is_empty() {
-            self.turns.replayed.remove(session);
-        }
-        if !self.turns.cancel_ended.is_empty() {
-            self.turns.cancel_ended.remove(session);
-        }
         if awaits_answer {
             let limit = self.config.limits.max_outstanding_requests;
             self.turns
@@ -723,8 +717,11 @@ impl Validator {
                     if self.revision.revision.spelling().legacy_plan
                         && self.turns.cancelling.remove(session.as_str()).is_some()
                     {
-                        let limit = self.config.limits.max_outstanding_requests;
-                        Turns::bounded(&mut self.turns.cancel_ended, limit, session, self.line);
+                        let line = self.line;
+                        self.tell_units(Event::CancelledTurnEnded {
+                            session: &session,
+                            line,
+                        });
                     }
                 }
             }
@@ -733,27 +730,18 @@ impl Validator {
                 let marked = self.turns.replay_marked.remove(&request).is_some();
                 let optional = self.turns.replay_optional.remove(&request).is_some();
                 if let Some(session) = self.turns.replaying.remove(&request) {
-                    // v2: a successful answer to a resume with a cursor
-                    // comes after its replay_complete (unless a line not
-                    // read since may have been the marker).
-                    let marker = self.revision.revision.spelling().replay_complete;
-                    if marker
-                        && method == "session/resume"
-                        && succeeded
-                        && !marked
-                        && !optional
-                        && self.lost_at < request.0
-                    {
-                        self.emit(ses::replay_complete_missing(&session, request.0));
-                    }
-                    // While another load of the session is in flight, its
-                    // replay may go on. v2 (from schema 1.20.0) ends a replay
-                    // with its marker, and what comes after is live
-                    // (SES-REPLAY-COMPLETE).
-                    if succeeded && !marker && self.turns.replaying.first_for(&session).is_none() {
-                        let limit = self.config.limits.max_outstanding_requests;
-                        Turns::bounded(&mut self.turns.replayed, limit, session, self.line);
-                    }
+                    let replay_goes_on = self.turns.replaying.first_for(&session).is_some();
+                    let line = self.line;
+                    self.tell_units(Event::ReplayAnswered {
+                        method,
+                        session: &session,
+                        request_line: request.0,
+                        line,
+                        succeeded,
+                        marked,
+                        optional,
+                        replay_goes_on,
+                    });
                 }
                 self.replay_answered(request, failed);
                 if let Some(session) = self.loading.remove(&request) {

@@ -449,6 +449,7 @@ impl Validator {
             },
             lost_at: self.lost_at,
             garbled_at: self.garbled_at,
+            request_limit: self.config.limits.max_outstanding_requests,
         };
         let mut out = Emit::default();
         self.units.on(&event, &facts, &mut out);

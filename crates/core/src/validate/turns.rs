@@ -32,8 +32,6 @@ pub(super) struct Turns {
     /// What sessions showed when a replay of them on this connection was
     /// asked for (LOAD-REPLAY-STATE).
     pub replay_copies: super::replay_state::ReplayCopies,
-    /// Sessions whose replay was answered, until their next prompt: the answer's line.
-    pub replayed: FoldMap<Key, u64>,
     /// session/prompt requests in flight.
     pub prompts: SessionRequests,
     /// Sessions whose turn may run with no prompt in flight: v2 sessions
@@ -43,8 +41,6 @@ pub(super) struct Turns {
     pub running: FoldMap<Key, u64>,
     /// Sessions the client cancelled whose turn has not ended yet.
     pub cancelling: FoldMap<Key, u64>,
-    /// Sessions whose cancelled turn ended, until their next prompt: the end's line.
-    pub cancel_ended: FoldMap<Key, u64>,
 }
 
 impl Turns {

@@ -7,6 +7,7 @@ use super::session::PlanSlot;
 use super::turns::Turns;
 use super::{repeated_member, Validator};
 use crate::diag::Diagnostic;
+use crate::rules::unit::{Event, QuietResume};
 use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace_format};
 use crate::spec::messages::{PlanContent, PlanMessage};
 use crate::state::Key;
@@ -32,9 +33,11 @@ impl Validator {
             }
             return self.state.session_index(session);
         }
-        if !self.sessions_overflowed {
-            self.emit(ses::unknown_session(session));
-        }
+        let sessions_overflowed = self.sessions_overflowed;
+        self.tell_units(Event::UnestablishedSession {
+            session,
+            sessions_overflowed,
+        });
         None
     }
 
@@ -174,7 +177,7 @@ impl Validator {
         if !shape::PLAN_KINDS.contains(&kind) {
             return true;
         }
-        self.turn_rules(session);
+        self.plan_update_told(session);
         let mut allowed = true;
         if kind == "plan" && !revision.spelling().legacy_plan {
             let d = ses_session(cap::legacy_in_v2(), session);
@@ -340,13 +343,8 @@ impl Validator {
     fn turn_ended(&mut self, session: &str) {
         self.turns.running.remove(session);
         if self.turns.cancelling.remove(session).is_some() {
-            let limit = self.config.limits.max_outstanding_requests;
-            Turns::bounded(
-                &mut self.turns.cancel_ended,
-                limit,
-                Key::new(session),
-                self.line,
-            );
+            let line = self.line;
+            self.tell_units(Event::CancelledTurnEnded { session, line });
         }
     }
 
@@ -360,71 +358,49 @@ impl Validator {
         let unmarked = pending
             .iter()
             .find(|at| !self.turns.replay_marked.contains_key(*at));
-        match (unmarked, pending.first()) {
-            (Some(&at), _) => {
-                Turns::bounded(&mut self.turns.replay_marked, limit, at, self.line);
-                self.replay_marked_for_state(at, index);
-                if let Some(plans) = index.and_then(|index| self.state.session_at(index)) {
-                    let plans = plans.clone();
-                    Turns::bounded(&mut self.turns.replay_ends, limit, Key::new(session), plans);
-                }
-            }
-            // Each of the resumes in flight had its marker; a line not read
-            // since the first may have been another resume.
-            (None, Some(&(line, _))) => {
-                let optional = pending
-                    .iter()
-                    .any(|at| self.turns.replay_optional.contains_key(at));
-                if self.lost_at < line && !optional && !self.turns.replays_untracked {
-                    self.emit(ses::replay_complete_again(session, line));
-                }
-            }
-            (None, None) => {
-                if self.lost_at == 0 && !self.turns.replays_untracked {
-                    self.emit(ses::replay_complete_unasked(session));
-                }
+        let ends_a_replay = unmarked.is_some();
+        if let Some(&at) = unmarked {
+            Turns::bounded(&mut self.turns.replay_marked, limit, at, self.line);
+            self.replay_marked_for_state(at, index);
+            if let Some(plans) = index.and_then(|index| self.state.session_at(index)) {
+                let plans = plans.clone();
+                Turns::bounded(&mut self.turns.replay_ends, limit, Key::new(session), plans);
             }
         }
+        let optional = !ends_a_replay
+            && pending
+                .iter()
+                .any(|at| self.turns.replay_optional.contains_key(at));
+        self.tell_units(Event::ReplayMarker {
+            session,
+            ends_a_replay,
+            first_pending: pending.first().map(|&(line, _)| line),
+            optional,
+            untracked: self.turns.replays_untracked,
+        });
     }
 
-    /// A plan update against the session's boundaries: a quiet resume not yet
-    /// answered, a replay already answered, a cancelled turn already ended.
-    fn turn_rules(&mut self, session: &str) {
-        // Each boundary holds unless a line not read since may have moved
-        // it (the resume's answer, a new load, a new prompt).
-        let lost_at = self.lost_at;
+    /// A plan update, told to the units with the turn facts they hold it
+    /// against: the first quiet resume of its session in flight, and then
+    /// whether the update may be live.
+    fn plan_update_told(&mut self, session: &str) {
         // The earliest such resume, not the first a hash map happens to
         // list (its order differs from one map to the next).
-        let resume = self.turns.quiet_resumes.first_for(session);
-        if let Some((line, _)) = resume.filter(|&(line, _)| lost_at < line) {
+        let quiet_resume = self.turns.quiet_resumes.first_for(session).map(|(line, _)| {
             // A replay asked for by a load (or resume) of the session in
-            // flight too may be what this update is; so may a turn of the
+            // flight too may be what the update is; so may a turn of the
             // session that is running (v1: its prompt in flight; v2: not
             // reported idle since its prompt), even one the client started
-            // too early (SES-PROMPT-BEFORE-SETUP): only what can be nothing
-            // but history is judged.
-            let running = self.turns.prompts.first_for(session).is_some()
-                || self.turns.running.contains_key(session);
-            if !running && self.turns.replaying.first_for(session).is_none() {
-                self.emit(ses::resume_replay(session, line));
-            }
-        }
-        if let Some(&line) = self
-            .turns
-            .replayed
-            .get(session)
-            .filter(|&&line| lost_at < line)
-        {
-            self.emit(ses::replay_after_answer(session, line));
-        }
-        if let Some(&line) = self
-            .turns
-            .cancel_ended
-            .get(session)
-            .filter(|&&line| lost_at < line)
-        {
-            self.emit(ses::update_after_cancel(session, line));
-        }
+            // too early (SES-PROMPT-BEFORE-SETUP).
+            let live = self.turns.prompts.first_for(session).is_some()
+                || self.turns.running.contains_key(session)
+                || self.turns.replaying.first_for(session).is_some();
+            QuietResume { line, live }
+        });
+        self.tell_units(Event::PlanUpdate {
+            session,
+            quiet_resume,
+        });
     }
 
     /// Identity and replacement rules, then the state change, for the

@@ -5,7 +5,7 @@ use crate::catalog::Rule;
 use crate::gen::legal::Legalizer;
 use crate::gen::render::{Renderer, Tweaks};
 use crate::gen::{session_name, Meta, OtherUpdate, PlanOp, PlanRef, SessionRef, SessionUpdate};
-use crate::rules::{id, ses};
+use crate::rules::{id, unknown_session};
 
 /// `SES-UNKNOWN-SESSION`: an update for `ghost-N`, never established.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,7 +19,7 @@ pub struct UnknownSession {
 
 impl Kind for UnknownSession {
     fn rule(&self) -> &'static Rule {
-        &ses::UNKNOWN_SESSION
+        &unknown_session::UNKNOWN_SESSION
     }
 
     fn session(&self) -> Option<SessionRef> {
@@ -44,7 +44,7 @@ impl Kind for UnknownSession {
     }
 
     fn for_rule(rule: &str) -> Option<Self> {
-        (rule == ses::UNKNOWN_SESSION.id).then(|| UnknownSession {
+        (rule == unknown_session::UNKNOWN_SESSION.id).then(|| UnknownSession {
             ghost: 0,
             update: SessionUpdate::Other(OtherUpdate::AgentMessageChunk {
                 text: "lost".into(),
