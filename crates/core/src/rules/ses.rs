@@ -4,6 +4,7 @@ use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_R
 use crate::diag::Diagnostic;
 use crate::spec::Revision;
 
+/// A `session/update` for a session this connection never established.
 pub const UNKNOWN_SESSION: Rule = Rule {
     id: "SES-UNKNOWN-SESSION",
     // No MUST binds the agent here: the one that says a session must be
@@ -31,6 +32,7 @@ pub const UNKNOWN_SESSION: Rule = Rule {
     ],
 };
 
+/// `session/update` params without the members every update needs.
 pub const UPDATE_PARAMS: Rule = Rule {
     id: "SES-UPDATE-PARAMS",
     level: Level::Must,
@@ -56,6 +58,7 @@ pub const UPDATE_PARAMS: Rule = Rule {
     ],
 };
 
+/// A `session/update` sent as a request, or by the client.
 pub const UPDATE_NOTIFICATION: Rule = Rule {
     id: "SES-UPDATE-NOTIFICATION",
     level: Level::Must,
@@ -81,6 +84,7 @@ pub const UPDATE_NOTIFICATION: Rule = Rule {
     ],
 };
 
+/// A plan update between a no-replay `session/resume` and its answer.
 pub const RESUME_REPLAY: Rule = Rule {
     id: "SES-RESUME-REPLAY",
     level: Level::Must,
@@ -104,6 +108,8 @@ pub const RESUME_REPLAY: Rule = Rule {
     }],
 };
 
+/// A plan update for a loaded session between the end of its replay and the
+/// next prompt: information, as it is not part of the replay.
 pub const REPLAY_AFTER_ANSWER: Rule = Rule {
     id: "SES-REPLAY-AFTER-ANSWER",
     level: Level::Info,
@@ -126,6 +132,8 @@ pub const REPLAY_AFTER_ANSWER: Rule = Rule {
     revision_citations: &[],
 };
 
+/// A plan update for a session between the end of its cancelled turn and
+/// the next prompt: information.
 pub const UPDATE_AFTER_CANCEL: Rule = Rule {
     id: "SES-UPDATE-AFTER-CANCEL",
     level: Level::Info,
@@ -149,6 +157,8 @@ pub const UPDATE_AFTER_CANCEL: Rule = Rule {
     }],
 };
 
+/// A `session/prompt` before the answer to the load or resume that sets its
+/// session up, against the client.
 pub const PROMPT_BEFORE_SETUP: Rule = Rule {
     id: "SES-PROMPT-BEFORE-SETUP",
     level: Level::Must,
@@ -172,6 +182,7 @@ pub const PROMPT_BEFORE_SETUP: Rule = Rule {
     }],
 };
 
+/// v2's `replay_complete`: missing, repeated or unasked for.
 pub const REPLAY_COMPLETE: Rule = Rule {
     id: "SES-REPLAY-COMPLETE",
     level: Level::Must,
@@ -188,6 +199,7 @@ pub const REPLAY_COMPLETE: Rule = Rule {
     revision_citations: &[],
 };
 
+/// This file's SES-* rules; the session units' follow them in the catalog.
 pub const RULES: &[&Rule] = &[
     &UNKNOWN_SESSION,
     &UPDATE_PARAMS,
@@ -199,6 +211,8 @@ pub const RULES: &[&Rule] = &[
     &REPLAY_COMPLETE,
 ];
 
+/// A plan update for `session` before the answer to the no-replay
+/// `session/resume` on `request_line`.
 pub fn resume_replay(session: &str, request_line: u64) -> Diagnostic {
     Diagnostic::new(
         &RESUME_REPLAY,
@@ -209,6 +223,8 @@ pub fn resume_replay(session: &str, request_line: u64) -> Diagnostic {
     .hint("answer session/resume first; send plan updates once the session runs again")
 }
 
+/// A prompt for `session` before the answer to the load or resume on
+/// `request_line` (pointing at its `sessionId`).
 pub fn prompt_before_setup(session: &str, request_line: u64) -> Diagnostic {
     Diagnostic::new(
         &PROMPT_BEFORE_SETUP,
@@ -265,6 +281,8 @@ pub fn replay_complete_again(session: &str, request_line: u64) -> Diagnostic {
     .hint("send replay_complete exactly once per session/resume with replayFrom")
 }
 
+/// A plan update for `session` after the replay ended with the answer on
+/// `answer_line`, before a new prompt.
 pub fn replay_after_answer(session: &str, answer_line: u64) -> Diagnostic {
     Diagnostic::new(
         &REPLAY_AFTER_ANSWER,
@@ -275,6 +293,8 @@ pub fn replay_after_answer(session: &str, answer_line: u64) -> Diagnostic {
     .hint("replay the session's plans before answering; send new plans during a prompt")
 }
 
+/// A plan update for `session` after its cancelled turn ended on `end_line`,
+/// before a new prompt.
 pub fn update_after_cancel(session: &str, end_line: u64) -> Diagnostic {
     Diagnostic::new(
         &UPDATE_AFTER_CANCEL,
@@ -300,10 +320,13 @@ pub fn unknown_session(session: &str) -> Diagnostic {
     .hint("use the sessionId returned by session/new (or passed to session/load)")
 }
 
+/// `session/update` params that break SES-UPDATE-PARAMS at `pointer`; `what`
+/// completes "session/update ..." (e.g. "has no params").
 pub fn bad_params(pointer: &str, what: &str) -> Diagnostic {
     Diagnostic::new(&UPDATE_PARAMS, format!("session/update {what}")).at(pointer)
 }
 
+/// A `session/update` with an `id` (pointing at it).
 pub fn update_as_request() -> Diagnostic {
     Diagnostic::new(
         &UPDATE_NOTIFICATION,
@@ -313,6 +336,7 @@ pub fn update_as_request() -> Diagnostic {
     .hint("session/update is a notification: drop the id")
 }
 
+/// A `session/update` the client sent.
 pub fn update_from_client() -> Diagnostic {
     Diagnostic::new(&UPDATE_NOTIFICATION, "session/update sent by the client").at("/method")
 }
