@@ -114,10 +114,6 @@ pub mod catalog;
 pub mod diag;
 pub mod live;
 pub mod report;
-// The `cli` internals of `rules/` are documented once the units move lands
-// (the rules are moving into units now); until then only they are exempt.
-// Without the feature the lint holds here as everywhere.
-#[cfg_attr(feature = "cli", allow(missing_docs))]
 pub mod rules;
 pub mod spec;
 pub mod state;
@@ -127,12 +123,7 @@ cli_module!(gen);
 cli_module!(jsonrpc);
 cli_module!(text);
 cli_module!(trace);
-// Documented once the units move lands (validate/ is being restructured
-// now); only this module is exempt.
-cli_module!(
-    #[allow(missing_docs)]
-    validate
-);
+cli_module!(validate);
 // Documented in the module itself: an outer doc here would make rustdoc
 // resolve the module doc's links from the crate root.
 #[cfg(feature = "fuzzing")]

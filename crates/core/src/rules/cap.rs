@@ -7,6 +7,8 @@ use crate::diag::Diagnostic;
 use crate::spec::capability::{CapabilityKeys, KeyValue};
 use crate::spec::{list_revisions, Revision, ALL_CAPABILITY_KEYS};
 
+/// `plan_update` or `plan_removed` to a client that did not advertise plans,
+/// against the agent.
 pub const PLAN_OPERATIONS: Rule = Rule {
     id: "CAP-PLAN-OPS",
     level: Level::Must,
@@ -41,6 +43,7 @@ pub const PLAN_OPERATIONS: Rule = Rule {
     ],
 };
 
+/// A plan capability that is neither an object nor null, against the client.
 pub const VALUE: Rule = Rule {
     id: "CAP-VALUE",
     level: Level::Must,
@@ -75,6 +78,7 @@ pub const VALUE: Rule = Rule {
     ],
 };
 
+/// A plan capability whose `_meta` is neither an object nor null.
 pub const META: Rule = Rule {
     id: "CAP-META",
     level: Level::Must,
@@ -90,6 +94,8 @@ pub const META: Rule = Rule {
     revision_citations: &[],
 };
 
+/// The capability under another revision's key: a warning, as it
+/// advertises nothing under this one.
 pub const RENAMED: Rule = Rule {
     id: "CAP-RENAMED",
     level: Level::Should,
@@ -105,6 +111,7 @@ pub const RENAMED: Rule = Rule {
     revision_citations: &[],
 };
 
+/// A legacy `plan` update under protocol v2, against the agent.
 pub const LEGACY_IN_V2: Rule = Rule {
     id: "CAP-LEGACY-V2",
     level: Level::Must,
@@ -120,6 +127,7 @@ pub const LEGACY_IN_V2: Rule = Rule {
     revision_citations: &[],
 };
 
+/// The CAP-* rules, in catalog order.
 pub const RULES: &[&Rule] = &[&PLAN_OPERATIONS, &VALUE, &META, &RENAMED, &LEGACY_IN_V2];
 
 /// Whether the client advertised plan operations under `revision`, in
@@ -192,7 +200,9 @@ pub fn read_advertisement(
 /// Whether the client advertised the plan capability.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Advertised {
+    /// Every reading advertises it (v2: always, plan operations being baseline).
     Yes,
+    /// No reading advertises it.
     No,
     /// Some reading of the client's `initialize` advertises it and another
     /// does not (a repeated member, an array): the client's fault, reported
@@ -200,6 +210,8 @@ pub enum Advertised {
     Ambiguous,
 }
 
+/// A `kind` update (`plan_update`, `plan_removed`) that
+/// CAP-PLAN-OPERATIONS forbids under `revision`, whose key the message names.
 pub fn operations_without_capability(kind: &str, revision: Revision) -> Diagnostic {
     let key = revision.spelling().capability_key.unwrap_or("plan");
     Diagnostic::new(
@@ -210,6 +222,7 @@ pub fn operations_without_capability(kind: &str, revision: Revision) -> Diagnost
     .hint("without the capability, send the legacy `plan` update instead")
 }
 
+/// A legacy `plan` update under protocol v2.
 pub fn legacy_in_v2() -> Diagnostic {
     Diagnostic::new(&LEGACY_IN_V2, "legacy `plan` update under protocol v2")
         .at("/params/update/sessionUpdate")

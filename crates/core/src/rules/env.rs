@@ -8,6 +8,7 @@ use crate::jsonrpc::{Direction, FrameFault, Id, RequestOutcome, ResponseOutcome}
 use crate::spec::Revision;
 use crate::trace::RecordFault;
 
+/// Bytes of a message that are not UTF-8, against its sender.
 pub const UTF8: Rule = Rule {
     id: "ENV-UTF8",
     level: Level::Must,
@@ -31,6 +32,7 @@ pub const UTF8: Rule = Rule {
     }],
 };
 
+/// A line that does not parse as one JSON value, against its sender.
 pub const JSON: Rule = Rule {
     id: "ENV-JSON",
     level: Level::Must,
@@ -56,6 +58,7 @@ pub const JSON: Rule = Rule {
     ],
 };
 
+/// A JSON value that is not a JSON-RPC object (nor, where allowed, a batch of them).
 pub const OBJECT: Rule = Rule {
     id: "ENV-OBJECT",
     level: Level::Must,
@@ -142,6 +145,8 @@ pub const BATCH_LIFECYCLE: Rule = Rule {
     revision_citations: &[],
 };
 
+/// A member name repeated in one object: each reading is checked, and
+/// only what every reading breaks is an error.
 pub const DUPLICATE_KEY: Rule = Rule {
     id: "ENV-DUPLICATE-KEY",
     level: Level::Should,
@@ -200,6 +205,8 @@ pub const NUMBER_RANGE: Rule = Rule {
     revision_citations: &[],
 };
 
+/// A `\uD800`-style escape without its pair, which readers decode
+/// differently; read as U+FFFD.
 pub const UNPAIRED_SURROGATE: Rule = Rule {
     id: "ENV-UNPAIRED-SURROGATE",
     level: Level::Should,
@@ -246,6 +253,7 @@ pub fn unpredictable(found: &crate::trace::interop::Unpredictable, pointer: &str
     .at(pointer)
 }
 
+/// The `jsonrpc` member: missing or not exactly "2.0".
 pub const VERSION: Rule = Rule {
     id: "ENV-VERSION",
     level: Level::Must,
@@ -261,6 +269,7 @@ pub const VERSION: Rule = Rule {
     revision_citations: &[],
 };
 
+/// A request or notification without a string `method`.
 pub const METHOD: Rule = Rule {
     id: "ENV-METHOD",
     level: Level::Must,
@@ -276,6 +285,7 @@ pub const METHOD: Rule = Rule {
     revision_citations: &[],
 };
 
+/// An `id` of a type JSON-RPC does not allow.
 pub const ID: Rule = Rule {
     id: "ENV-ID",
     level: Level::Must,
@@ -291,6 +301,7 @@ pub const ID: Rule = Rule {
     revision_citations: &[],
 };
 
+/// `params` that are neither an object nor an array.
 pub const PARAMS: Rule = Rule {
     id: "ENV-PARAMS",
     level: Level::Must,
@@ -306,6 +317,7 @@ pub const PARAMS: Rule = Rule {
     revision_citations: &[],
 };
 
+/// A response with both or neither of `result` and `error`, or no `id`.
 pub const RESULT_OR_ERROR: Rule = Rule {
     id: "ENV-RESULT-ERROR",
     level: Level::Must,
@@ -321,6 +333,8 @@ pub const RESULT_OR_ERROR: Rule = Rule {
     revision_citations: &[],
 };
 
+/// A response to no request in flight, against its sender when the
+/// direction is known.
 pub const UNKNOWN_RESPONSE: Rule = Rule {
     id: "ENV-UNKNOWN-RESPONSE",
     level: Level::Must,
@@ -336,6 +350,7 @@ pub const UNKNOWN_RESPONSE: Rule = Rule {
     revision_citations: &[],
 };
 
+/// A second response to one request, against the party that answered twice.
 pub const DUPLICATE_RESPONSE: Rule = Rule {
     id: "ENV-DUPLICATE-RESPONSE",
     level: Level::Must,
@@ -351,6 +366,8 @@ pub const DUPLICATE_RESPONSE: Rule = Rule {
     revision_citations: &[],
 };
 
+/// A request id reused while the first request still awaits its answer: a
+/// warning, as no text forbids it.
 pub const ID_REUSE: Rule = Rule {
     id: "ENV-ID-REUSE",
     level: Level::Should,
@@ -366,6 +383,7 @@ pub const ID_REUSE: Rule = Rule {
     revision_citations: &[],
 };
 
+/// The ENV-* rules, in catalog order ([`super::trace_rules`] adds the units').
 pub const RULES: &[&Rule] = &[
     &UTF8,
     &BOM,
@@ -494,6 +512,8 @@ pub fn duplicate_member(pointer: &str, key: &str, consequence: &str) -> Diagnost
     .hint("send each member once (JSON parsers disagree on which one wins)")
 }
 
+/// The diagnostic for a JSON-RPC framing fault that
+/// [`crate::jsonrpc`] found (each fault maps to one ENV-* rule).
 pub fn frame_fault(fault: &FrameFault) -> Diagnostic {
     match fault {
         FrameFault::Version { found: Some(found) } => {
@@ -528,6 +548,9 @@ pub fn frame_fault(fault: &FrameFault) -> Diagnostic {
     }
 }
 
+/// What the request tracker's verdict on a request with `id` says: a reuse
+/// (ENV-ID-REUSE against `direction`'s sender), a request past the
+/// in-flight limit (TRACE-LIMIT), or `None` for a request tracked as usual.
 pub fn request_outcome(
     outcome: &RequestOutcome,
     direction: Direction,
@@ -558,6 +581,10 @@ pub fn request_outcome(
     }
 }
 
+/// What the request tracker's verdict on a response with `id` says: an
+/// unknown or duplicate response, or one that a bare trace cannot place
+/// (TRACE-DIRECTION, against no party, said once per ambiguous pair);
+/// `None` when it answers a request, or may (an earlier reading's repeat).
 pub fn response_outcome(outcome: &ResponseOutcome, id: &Id) -> Option<Diagnostic> {
     match outcome {
         ResponseOutcome::Unknown { direction } => Some(

@@ -13,6 +13,8 @@ use crate::spec::Revision;
 use crate::text::shorten;
 use std::collections::{HashMap, VecDeque};
 
+/// An update that proved to be a delta (see [`check_update`]): a warning,
+/// as the suite cannot know the full list.
 pub const DELTA: Rule = Rule {
     id: "FULL-DELTA",
     level: Level::Should,
@@ -65,6 +67,7 @@ pub const DELTA: Rule = Rule {
     ],
 };
 
+/// The FULL-* rules, in catalog order.
 pub const RULES: &[&Rule] = &[&DELTA];
 
 /// An entry that a delta-shaped update left out, as it was then.
@@ -92,6 +95,8 @@ impl Suspicion {
         vanished: Vec::new(),
     };
 
+    /// Whether nothing is remembered, so that no entry can come back and
+    /// [`check_update`] can answer without pairing entries.
     pub fn is_empty(&self) -> bool {
         self.vanished.is_empty()
     }
@@ -124,7 +129,9 @@ impl Suspicion {
 /// and what to remember about the plan once the update is applied.
 #[derive(Debug)]
 pub struct Outcome {
+    /// FULL-DELTA, when a remembered entry came back unchanged.
     pub diagnostic: Option<Diagnostic>,
+    /// What to remember about the plan in place of the suspicion given.
     pub suspicion: Suspicion,
 }
 

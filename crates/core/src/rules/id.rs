@@ -15,6 +15,7 @@ use crate::spec::Revision;
 use crate::state::SessionPlans;
 use crate::text::shorten;
 
+/// A `plan_removed` for an id not live in its session (see [`check_removal`]).
 pub const REMOVE_UNKNOWN: Rule = Rule {
     id: "ID-REMOVE-UNKNOWN",
     level: Level::Should,
@@ -51,6 +52,7 @@ pub const REMOVE_UNKNOWN: Rule = Rule {
     ],
 };
 
+/// A removed plan id used again: information, as it is allowed.
 pub const RECREATE: Rule = Rule {
     id: "ID-RECREATE",
     level: Level::Info,
@@ -66,6 +68,7 @@ pub const RECREATE: Rule = Rule {
     revision_citations: &[],
 };
 
+/// A plan whose `type` changes between updates: information, as it is allowed.
 pub const TYPE_CHANGE: Rule = Rule {
     id: "ID-TYPE-CHANGE",
     level: Level::Info,
@@ -100,6 +103,7 @@ pub const TYPE_CHANGE: Rule = Rule {
     ],
 };
 
+/// The ID-* rules, in catalog order.
 pub const RULES: &[&Rule] = &[&REMOVE_UNKNOWN, &RECREATE, &TYPE_CHANGE];
 
 /// Most of an id or a (v2 custom) type name repeated in a message: they come

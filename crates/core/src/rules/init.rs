@@ -37,6 +37,7 @@ pub const VERSION_UNKNOWN: Rule = Rule {
 /// INIT-VERSION-UNKNOWN's note: both causes, beside the quotation.
 const VERSION_UNKNOWN_NOTE: &str = "Which specification the peers act by is known only from the version they agreed on. The suite does not know it when the initialize answer negotiates a version no revision of the suite defines, names none, or can be read more than one way (a repeated `protocolVersion`, or a repeated `result`) with readings that negotiate different versions: it then checks only what every revision requires, so it cannot call the trace conformant. The checker's own limit, not a violation by either party (an answer without a protocolVersion is also the agent's SES-PROTOCOL-VERSION; a repeat is ENV-DUPLICATE-KEY, against the agent). `--spec` names the revision and lifts the limit.";
 
+/// This file's INIT-* rules; the `initialize` unit's follow them in the catalog.
 pub const RULES: &[&Rule] = &[&VERSION_UNKNOWN];
 
 /// Whether `rule` decides the same under every revision, so that it still

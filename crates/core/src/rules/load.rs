@@ -17,6 +17,8 @@ use crate::state::SessionPlans;
 const REPLAY_CONVERSATION: &str = "The Agent MUST replay the entire conversation to the Client in the form of session/update notifications (like session/prompt).";
 const REPLAY_FROM_START: &str = "When replayFrom.type is \"start\", the Agent MUST replay the entire conversation to the Client in the form of session/update notifications before responding.";
 
+/// A replay that ends with plans other than the live session's (see
+/// [`compare_replay`]).
 pub const REPLAY_STATE: Rule = Rule {
     id: "LOAD-REPLAY-STATE",
     level: Level::Must,
@@ -40,6 +42,7 @@ pub const REPLAY_STATE: Rule = Rule {
     }],
 };
 
+/// A replay that leaves out a plan the live session ended with: a warning.
 pub const REPLAY_MISSING: Rule = Rule {
     id: "LOAD-REPLAY-MISSING",
     level: Level::Should,
@@ -63,6 +66,7 @@ pub const REPLAY_MISSING: Rule = Rule {
     }],
 };
 
+/// The LOAD-* rules, in catalog order.
 pub const RULES: &[&Rule] = &[&REPLAY_STATE, &REPLAY_MISSING];
 
 /// Compare what a client shows after the replay with what it showed at the

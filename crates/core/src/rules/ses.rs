@@ -4,6 +4,7 @@ use crate::catalog::{docs, Basis, Citation, Level, RevisionCitation, Rule, ALL_R
 use crate::diag::Diagnostic;
 use crate::spec::Revision;
 
+/// `session/update` params without the members every update needs.
 pub const UPDATE_PARAMS: Rule = Rule {
     id: "SES-UPDATE-PARAMS",
     level: Level::Must,
@@ -29,6 +30,7 @@ pub const UPDATE_PARAMS: Rule = Rule {
     ],
 };
 
+/// A `session/update` sent as a request, or by the client.
 pub const UPDATE_NOTIFICATION: Rule = Rule {
     id: "SES-UPDATE-NOTIFICATION",
     level: Level::Must,
@@ -54,15 +56,19 @@ pub const UPDATE_NOTIFICATION: Rule = Rule {
     ],
 };
 
+/// This file's SES-* rules; the session units' follow them in the catalog.
 pub const RULES: &[&Rule] = &[
     &UPDATE_PARAMS,
     &UPDATE_NOTIFICATION,
 ];
 
+/// `session/update` params that break SES-UPDATE-PARAMS at `pointer`; `what`
+/// completes "session/update ..." (e.g. "has no params").
 pub fn bad_params(pointer: &str, what: &str) -> Diagnostic {
     Diagnostic::new(&UPDATE_PARAMS, format!("session/update {what}")).at(pointer)
 }
 
+/// A `session/update` with an `id` (pointing at it).
 pub fn update_as_request() -> Diagnostic {
     Diagnostic::new(
         &UPDATE_NOTIFICATION,
@@ -72,6 +78,7 @@ pub fn update_as_request() -> Diagnostic {
     .hint("session/update is a notification: drop the id")
 }
 
+/// A `session/update` the client sent.
 pub fn update_from_client() -> Diagnostic {
     Diagnostic::new(&UPDATE_NOTIFICATION, "session/update sent by the client").at("/method")
 }

@@ -25,6 +25,7 @@ pub use well_formed::{
     plan_entry, plan_id,
 };
 
+/// A plan without an `entries` array where its kind needs one.
 pub const ENTRIES: Rule = Rule {
     id: "SHAPE-ENTRIES",
     level: Level::Must,
@@ -59,6 +60,7 @@ pub const ENTRIES: Rule = Rule {
     ],
 };
 
+/// A plan entry that is not an object with a string `content`.
 pub const ENTRY: Rule = Rule {
     id: "SHAPE-ENTRY",
     level: Level::Must,
@@ -93,6 +95,7 @@ pub const ENTRY: Rule = Rule {
     ],
 };
 
+/// An entry `priority` outside the revision's values.
 pub const PRIORITY: Rule = Rule {
     id: "SHAPE-PRIORITY",
     level: Level::Must,
@@ -127,6 +130,7 @@ pub const PRIORITY: Rule = Rule {
     ],
 };
 
+/// An entry `status` outside the revision's values.
 pub const STATUS: Rule = Rule {
     id: "SHAPE-STATUS",
     level: Level::Must,
@@ -161,6 +165,7 @@ pub const STATUS: Rule = Rule {
     ],
 };
 
+/// A `plan_update` without its `plan` object.
 pub const PLAN: Rule = Rule {
     id: "SHAPE-PLAN",
     level: Level::Must,
@@ -204,6 +209,7 @@ pub const PLAN: Rule = Rule {
     ],
 };
 
+/// A `plan.type` the revision does not define.
 pub const PLAN_TYPE: Rule = Rule {
     id: "SHAPE-PLAN-TYPE",
     level: Level::Must,
@@ -256,6 +262,7 @@ pub const PLAN_TYPE: Rule = Rule {
     ],
 };
 
+/// A plan or removal without the revision's id key as a string.
 pub const PLAN_ID: Rule = Rule {
     id: "SHAPE-PLAN-ID",
     level: Level::Must,
@@ -299,6 +306,7 @@ pub const PLAN_ID: Rule = Rule {
     ],
 };
 
+/// An empty plan id: a warning, as the schema allows it.
 pub const PLAN_ID_EMPTY: Rule = Rule {
     id: "SHAPE-PLAN-ID-EMPTY",
     level: Level::Should,
@@ -342,6 +350,7 @@ pub const PLAN_ID_EMPTY: Rule = Rule {
     ],
 };
 
+/// A `file` plan without a string `uri`.
 pub const FILE_URI: Rule = Rule {
     id: "SHAPE-FILE-URI",
     level: Level::Must,
@@ -376,6 +385,7 @@ pub const FILE_URI: Rule = Rule {
     ],
 };
 
+/// A `file` plan whose `uri` is not absolute.
 pub const FILE_URI_ABSOLUTE: Rule = Rule {
     id: "SHAPE-FILE-URI-ABSOLUTE",
     level: Level::Must,
@@ -391,6 +401,7 @@ pub const FILE_URI_ABSOLUTE: Rule = Rule {
     revision_citations: &[],
 };
 
+/// A `markdown` plan without a string `content`.
 pub const MARKDOWN_CONTENT: Rule = Rule {
     id: "SHAPE-MARKDOWN-CONTENT",
     level: Level::Must,
@@ -443,6 +454,7 @@ pub const MARKDOWN_CONTENT: Rule = Rule {
     ],
 };
 
+/// A `markdown` plan whose `path` is neither a string nor null.
 pub const MARKDOWN_PATH: Rule = Rule {
     id: "SHAPE-MARKDOWN-PATH",
     level: Level::Must,
@@ -466,6 +478,7 @@ pub const MARKDOWN_PATH: Rule = Rule {
     }],
 };
 
+/// A `markdown` plan whose `path` is not absolute on any platform.
 pub const MARKDOWN_PATH_ABSOLUTE: Rule = Rule {
     id: "SHAPE-MARKDOWN-PATH-ABSOLUTE",
     level: Level::Must,
@@ -489,6 +502,7 @@ pub const MARKDOWN_PATH_ABSOLUTE: Rule = Rule {
     }],
 };
 
+/// A `_meta` that is neither an object nor null.
 pub const META: Rule = Rule {
     id: "SHAPE-META",
     level: Level::Must,
@@ -514,6 +528,7 @@ pub const META: Rule = Rule {
     ],
 };
 
+/// Custom members outside `_meta` at the root of a plan type.
 pub const UNKNOWN_FIELD: Rule = Rule {
     id: "SHAPE-UNKNOWN-FIELD",
     level: Level::Must,
@@ -539,6 +554,7 @@ pub const UNKNOWN_FIELD: Rule = Rule {
     ],
 };
 
+/// The SHAPE-* rules, in catalog order ([`super::trace_rules`] adds the units').
 pub const RULES: &[&Rule] = &[
     &ENTRIES,
     &ENTRY,
@@ -570,6 +586,8 @@ pub struct Parsed {
     /// The typed message, when the update is well-formed enough for a
     /// client to apply it.
     pub message: Option<PlanMessage>,
+    /// The findings, each once: ENV-DUPLICATE-KEY for a repeated member name
+    /// and whatever any reading of the update breaks.
     pub diagnostics: Vec<Diagnostic>,
 }
 

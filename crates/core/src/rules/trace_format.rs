@@ -7,6 +7,7 @@ use crate::catalog::{docs, Basis, Citation, Level, Rule, ALL_REVISIONS};
 use crate::diag::Diagnostic;
 use crate::trace::{EnvelopeRemark, RecordFault};
 
+/// A trace line that is neither a message nor a well-formed envelope.
 pub const RECORD: Rule = Rule {
     id: "TRACE-RECORD",
     level: Level::Must,
@@ -24,6 +25,8 @@ pub const RECORD: Rule = Rule {
     revision_citations: &[],
 };
 
+/// Input the checker did not (fully) check because of one of its limits:
+/// its own limit, against no party.
 pub const LIMIT: Rule = Rule {
     id: "TRACE-LIMIT",
     level: Level::Limit,
@@ -39,6 +42,8 @@ pub const LIMIT: Rule = Rule {
     revision_citations: &[],
 };
 
+/// A bare message that cannot be placed in a direction, so no party is
+/// judged on it.
 pub const DIRECTION: Rule = Rule {
     id: "TRACE-DIRECTION",
     level: Level::Should,
@@ -71,6 +76,7 @@ pub const FILE_BOM: Rule = Rule {
     revision_citations: &[],
 };
 
+/// The TRACE-* rules, in catalog order.
 pub const RULES: &[&Rule] = &[&RECORD, &LIMIT, &DIRECTION, &FILE_BOM];
 
 /// The diagnostic for an envelope fault, or `None` for faults of the message
@@ -166,7 +172,6 @@ pub fn unplaced_method(method: &str) -> Diagnostic {
     .hint("record the trace with envelopes ({\"direction\": ..., \"message\": ...})")
 }
 
-/// A bare response whose id is in flight in both directions.
 /// A second bare response with an id already answered: its sender, or the
 /// first one's, is unknown, so is the party at fault.
 pub fn duplicate_or_stray_response(id: &str, direction: crate::jsonrpc::Direction) -> Diagnostic {
@@ -182,6 +187,8 @@ pub fn duplicate_or_stray_response(id: &str, direction: crate::jsonrpc::Directio
     .hint("record the trace with envelopes so each response's direction is known")
 }
 
+/// A bare response whose id is in flight in both directions: it was paired
+/// with the `assumed` request, but may answer `alternative` (the methods).
 pub fn ambiguous_response(id: &str, assumed: &str, alternative: &str) -> Diagnostic {
     Diagnostic::new(
         &DIRECTION,
