@@ -20,8 +20,9 @@
 
 use super::{ensure, Broken};
 use crate::catalog::Severity;
-use crate::rules::cap::{PLAN_OPERATIONS, VALUE};
+use crate::rules::cap::VALUE;
 use crate::rules::env::{DUPLICATE_KEY, NUMBER_RANGE, UNPAIRED_SURROGATE};
+use crate::rules::plan_operations::PLAN_OPERATIONS;
 use crate::rules::shape::{parse_plan_update_json, PLAN_KINDS};
 use crate::rules::trace_format::LIMIT;
 use crate::spec::{Revision, SpecChoice};

@@ -1,47 +1,11 @@
 //! CAP-*: what may be sent given the client's capabilities and the revision.
 
 use crate::catalog::{
-    docs, Basis, Citation, Level, RevisionCitation, Rule, V2_ONLY, WITH_CAPABILITY,
+    docs, Basis, Citation, Level, RevisionCitation, Rule, WITH_CAPABILITY,
 };
 use crate::diag::Diagnostic;
 use crate::spec::capability::{CapabilityKeys, KeyValue};
 use crate::spec::{list_revisions, Revision, ALL_CAPABILITY_KEYS};
-
-/// `plan_update` or `plan_removed` to a client that did not advertise plans,
-/// against the agent.
-pub const PLAN_OPERATIONS: Rule = Rule {
-    id: "CAP-PLAN-OPS",
-    level: Level::Must,
-    basis: Basis::Text,
-    revisions: WITH_CAPABILITY,
-    summary: "No `plan_update` or `plan_removed` unless the client advertised the plan capability",
-    citation: Citation {
-        document: docs::PLAN_DRAFT,
-        section: "Plan Operations",
-        text: "Agents MUST NOT send plan_update or plan_removed unless the Client advertised planCapabilities. If the Client omits planCapabilities, the Agent MUST fall back to the existing plan update.",
-        note: "",
-    },
-    revision_citations: &[
-        RevisionCitation {
-            revision: Revision::V1Schema117,
-            citation: Citation {
-                document: docs::PLAN_V1_OPS,
-                section: "Plan Operations",
-                text: "Agents MUST NOT send plan_update or plan_removed unless the Client advertised plan. If the Client omits plan, the Agent MUST fall back to the existing plan update.",
-                note: "The capability key was renamed planCapabilities → plan on 2026-06-05 (schema 0.13.6).",
-            },
-        },
-        RevisionCitation {
-            revision: Revision::V1,
-            citation: Citation {
-                document: docs::SCHEMA_1_20_V1,
-                section: "SessionUpdate plan_update and plan_removed",
-                text: "Replaces the plan with this ID. Agents MUST NOT send this update unless the Client advertised `plan`.",
-                note: "plan_removed: \"Removes the plan with this ID. Agents MUST NOT send this update unless the Client advertised `plan`.\" Plan operations are stable since schema 1.20.0.",
-            },
-        },
-    ],
-};
 
 /// A plan capability that is neither an object nor null, against the client.
 pub const VALUE: Rule = Rule {
@@ -111,24 +75,10 @@ pub const RENAMED: Rule = Rule {
     revision_citations: &[],
 };
 
-/// A legacy `plan` update under protocol v2, against the agent.
-pub const LEGACY_IN_V2: Rule = Rule {
-    id: "CAP-LEGACY-V2",
-    level: Level::Must,
-    basis: Basis::Text,
-    revisions: V2_ONLY,
-    summary: "No legacy `plan` update under protocol v2 (use `plan_update` items)",
-    citation: Citation {
-        document: docs::INITIALIZATION_V2,
-        section: "Protocol version",
-        text: "Clients and Agents MUST agree on a protocol version and act according to its specification.",
-        note: "v2 has no plan session update (\"Migrating to v2\": plan is \"Replaced by plan_update with a planId and a type discriminator\"), so an agent that sends one under protocol v2 acts by another version's specification.",
-    },
-    revision_citations: &[],
-};
-
 /// The CAP-* rules, in catalog order.
-pub const RULES: &[&Rule] = &[&PLAN_OPERATIONS, &VALUE, &META, &RENAMED, &LEGACY_IN_V2];
+/// CAP-PLAN-OPS and CAP-LEGACY-V2 are decided by the `plan_operations` unit,
+/// which the catalog lists after these.
+pub const RULES: &[&Rule] = &[&VALUE, &META, &RENAMED];
 
 /// Whether the client advertised plan operations under `revision`, in
 /// every reading of its `initialize`, and the diagnostics its capability
@@ -208,23 +158,4 @@ pub enum Advertised {
     /// does not (a repeated member, an array): the client's fault, reported
     /// at the initialize request; the agent is not judged on it.
     Ambiguous,
-}
-
-/// A `kind` update (`plan_update`, `plan_removed`) that
-/// CAP-PLAN-OPERATIONS forbids under `revision`, whose key the message names.
-pub fn operations_without_capability(kind: &str, revision: Revision) -> Diagnostic {
-    let key = revision.spelling().capability_key.unwrap_or("plan");
-    Diagnostic::new(
-        &PLAN_OPERATIONS,
-        format!("`{kind}` sent, but the client did not advertise clientCapabilities.{key} in initialize"),
-    )
-    .at("/params/update/sessionUpdate")
-    .hint("without the capability, send the legacy `plan` update instead")
-}
-
-/// A legacy `plan` update under protocol v2.
-pub fn legacy_in_v2() -> Diagnostic {
-    Diagnostic::new(&LEGACY_IN_V2, "legacy `plan` update under protocol v2")
-        .at("/params/update/sessionUpdate")
-        .hint("send `plan_update` with an `items` plan instead")
 }

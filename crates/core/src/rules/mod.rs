@@ -40,6 +40,7 @@ unit::units! {
     update_after_cancel => UpdateAfterCancel,
     replay_complete => ReplayComplete,
     unknown_session => UnknownSession,
+    plan_operations => PlanOperations,
 }
 
 /// The families that judge ACP message traces (`check`, `agent`, `tap`),

@@ -113,6 +113,7 @@ mod tests {
     fn update(session: &str) -> Event<'_> {
         Event::PlanUpdate {
             session,
+            kind: "plan_update",
             quiet_resume: None,
         }
     }

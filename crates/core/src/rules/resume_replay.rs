@@ -57,6 +57,7 @@ impl Unit for ResumeReplay {
         let Event::PlanUpdate {
             session,
             quiet_resume: Some(QuietResume { line, live }),
+            ..
         } = *event
         else {
             return;
@@ -81,6 +82,7 @@ mod tests {
     fn update(quiet_resume: Option<QuietResume>) -> Event<'static> {
         Event::PlanUpdate {
             session: "s",
+            kind: "plan_update",
             quiet_resume,
         }
     }

@@ -180,6 +180,9 @@ pub(crate) enum Event<'a> {
     /// update: what it carries is borrowed or a copy.
     PlanUpdate {
         session: &'a str,
+        /// Its kind (`plan`, `plan_update`, `plan_removed`). Plan
+        /// operations (CAP-PLAN-OPS, CAP-LEGACY-V2).
+        kind: &'a str,
         /// The first `session/resume` of the session in flight that asked
         /// for no replay, if any.
         quiet_resume: Option<QuietResume>,
@@ -211,6 +214,13 @@ pub(crate) struct Facts {
     /// `--max-outstanding-requests`: what a unit remembers per session or
     /// request in flight is bounded by it, as the engine's own maps are.
     pub(crate) request_limit: usize,
+    // Plan operations (CAP-PLAN-OPS, CAP-LEGACY-V2).
+    /// What the client's `initialize` advertised of the plan capability
+    /// (v2: always [`Advertised::Yes`](crate::rules::cap::Advertised), plan
+    /// operations being baseline), as the engine read it with CAP-VALUE;
+    /// [`Advertised::No`](crate::rules::cap::Advertised) before any
+    /// `initialize` is answered.
+    pub(crate) plan_capability: crate::rules::cap::Advertised,
 }
 
 impl Facts {

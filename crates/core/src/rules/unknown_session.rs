@@ -110,7 +110,7 @@ mod tests {
                 },
                 facts(Revision::V1, true),
             ),
-            (Event::PlanUpdate { session: "s", quiet_resume: None }, facts(Revision::V1, true)),
+            (Event::PlanUpdate { session: "s", kind: "plan", quiet_resume: None }, facts(Revision::V1, true)),
         ];
         assert!(said(&mut UnknownSession, &events).is_empty());
     }

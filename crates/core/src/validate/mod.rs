@@ -450,6 +450,7 @@ impl Validator {
             lost_at: self.lost_at,
             garbled_at: self.garbled_at,
             request_limit: self.config.limits.max_outstanding_requests,
+            plan_capability: self.plan_capability,
         };
         let mut out = Emit::default();
         self.units.on(&event, &facts, &mut out);

@@ -8,7 +8,8 @@ use super::turns::Turns;
 use super::{repeated_member, Validator};
 use crate::diag::Diagnostic;
 use crate::rules::unit::{Event, QuietResume};
-use crate::rules::{cap, env, full, id as id_rules, ses, shape, trace_format};
+use crate::rules::plan_operations::{self, Gate};
+use crate::rules::{env, full, id as id_rules, ses, shape, trace_format};
 use crate::spec::messages::{PlanContent, PlanMessage};
 use crate::state::Key;
 use crate::trace::interop::{self, Unpredictable};
@@ -177,21 +178,16 @@ impl Validator {
         if !shape::PLAN_KINDS.contains(&kind) {
             return true;
         }
-        self.plan_update_told(session);
-        let mut allowed = true;
-        if kind == "plan" && !revision.spelling().legacy_plan {
-            let d = ses_session(cap::legacy_in_v2(), session);
-            self.emit(d);
-            return false;
-        }
-        if kind != "plan"
-            && self.plan_capability == cap::Advertised::No
-            && self.handshake == Handshake::Answered
+        self.plan_update_told(session, kind);
+        // What the plan_operations unit just judged (CAP-LEGACY-V2,
+        // CAP-PLAN-OPS) is also whether the update is read and applied.
+        let initialized = self.handshake == Handshake::Answered;
+        let allowed = match plan_operations::gate(kind, revision, self.plan_capability, initialized)
         {
-            let d = ses_session(cap::operations_without_capability(kind, revision), session);
-            self.emit(d);
-            allowed = false;
-        }
+            Gate::Open => true,
+            Gate::LegacyInV2 => return false,
+            Gate::WithoutCapability => false,
+        };
         // Well-formed plan updates go straight into the typed message: in the
         // one pass when it read them, else read again.
         let well_formed = match (plan_read, update, params) {
@@ -383,7 +379,7 @@ impl Validator {
     /// A plan update, told to the units with the turn facts they hold it
     /// against: the first quiet resume of its session in flight, and then
     /// whether the update may be live.
-    fn plan_update_told(&mut self, session: &str) {
+    fn plan_update_told(&mut self, session: &str, kind: &str) {
         // The earliest such resume, not the first a hash map happens to
         // list (its order differs from one map to the next).
         let quiet_resume = self.turns.quiet_resumes.first_for(session).map(|(line, _)| {
@@ -399,6 +395,7 @@ impl Validator {
         });
         self.tell_units(Event::PlanUpdate {
             session,
+            kind,
             quiet_resume,
         });
     }

@@ -5,7 +5,7 @@ use crate::catalog::Rule;
 use crate::gen::legal::Legalizer;
 use crate::gen::render::{Renderer, Tweaks};
 use crate::gen::{session_name, Entry, Meta, PlanOp, SessionRef};
-use crate::rules::cap;
+use crate::rules::plan_operations;
 
 /// `CAP-PLAN-OPS`: a keyed plan message although the client did not
 /// advertise the capability (draft and v1 only; the legalized trace falls
@@ -21,7 +21,7 @@ pub struct PlanOpWithoutCapability {
 
 impl Kind for PlanOpWithoutCapability {
     fn rule(&self) -> &'static Rule {
-        &cap::PLAN_OPERATIONS
+        &plan_operations::PLAN_OPERATIONS
     }
 
     fn session(&self) -> Option<SessionRef> {
@@ -44,7 +44,7 @@ impl Kind for PlanOpWithoutCapability {
     }
 
     fn for_rule(rule: &str) -> Option<Self> {
-        (rule == cap::PLAN_OPERATIONS.id).then(|| PlanOpWithoutCapability {
+        (rule == plan_operations::PLAN_OPERATIONS.id).then(|| PlanOpWithoutCapability {
             session: 0,
             op: KeyedOp::placeholder(),
         })
@@ -63,7 +63,7 @@ pub struct LegacyInV2 {
 
 impl Kind for LegacyInV2 {
     fn rule(&self) -> &'static Rule {
-        &cap::LEGACY_IN_V2
+        &plan_operations::LEGACY_IN_V2
     }
 
     fn session(&self) -> Option<SessionRef> {
@@ -90,7 +90,7 @@ impl Kind for LegacyInV2 {
     }
 
     fn for_rule(rule: &str) -> Option<Self> {
-        (rule == cap::LEGACY_IN_V2.id).then(|| LegacyInV2 {
+        (rule == plan_operations::LEGACY_IN_V2.id).then(|| LegacyInV2 {
             session: 0,
             entries: Vec::new(),
         })
