@@ -644,7 +644,11 @@ impl<'a> Session<'a> {
                 message: format!("the client ended {when}: {}", describe_status(status)),
             });
         }
-        if self.permission_sent.is_some() && !crashed {
+        // The run loop may have reported the unanswered request already, at
+        // its timeout: closing the connection then lets a client exit on its
+        // own before this looks, and that exit is the same hang, not a second.
+        let hang_reported = self.findings.iter().any(|f| f.kind == FindingKind::Hang);
+        if self.permission_sent.is_some() && !crashed && !hang_reported {
             self.findings.push(Finding {
                 kind: FindingKind::Hang,
                 message: format!(
@@ -1191,6 +1195,41 @@ mod tests {
             b"x\\u001b[2Jacp-plan-probe-clear",
             ESCAPE_PROBES[1].as_bytes()
         ));
+    }
+
+    /// `run` reports the permission request unanswered at the timeout; the
+    /// connection is then closed and the client may exit on its own before
+    /// `stop` looks. That used to add a second ROBUST-HANG ("ended without
+    /// answering"), depending on timing.
+    #[test]
+    fn a_client_that_exits_after_its_hang_was_reported_is_one_hang() {
+        let options = ClientOptions {
+            client: AgentCommand::from_words(&["true".into()]).expect("a command"),
+            relay: Vec::new(),
+            timeout: Duration::from_secs(1),
+            scenario_timeout: Duration::from_secs(10),
+            limits: Limits::default(),
+            out: None,
+            max_memory_bytes: u64::MAX,
+            deny_warnings: false,
+            robustness_fails: true,
+            baseline: None,
+            spec: SpecChoice::default(),
+        };
+        let child = options.client.command().spawn().expect("`true` starts");
+        let turn = Turn::Raw(Vec::new());
+        let transcript = Transcript::in_memory(16);
+        let mut session = Session::new(&options, "legacy", turn, child, transcript);
+        session.permission_sent = Some(Instant::now());
+        session.findings.push(Finding {
+            kind: FindingKind::Hang,
+            message: "the client did not answer within 1.0 s".into(),
+        });
+        session.wait_exit(Instant::now() + Duration::from_secs(30));
+        assert!(session.exited(), "`true` exits on its own");
+        let end = session.stop();
+        let kinds: Vec<FindingKind> = session.findings.iter().map(|f| f.kind).collect();
+        assert_eq!(kinds, [FindingKind::Hang], "client end: {end}");
     }
 
     #[test]
