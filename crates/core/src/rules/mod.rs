@@ -41,6 +41,7 @@ unit::units! {
     replay_complete => ReplayComplete,
     unknown_session => UnknownSession,
     plan_operations => PlanOperations,
+    update_notification => UpdateNotification,
 }
 
 /// The families that judge ACP message traces (`check`, `agent`, `tap`),

@@ -15,6 +15,7 @@
 
 use crate::catalog::Rule;
 use crate::diag::Diagnostic;
+use crate::jsonrpc::Direction;
 use crate::spec::capability::VersionFault;
 use crate::spec::Revision;
 use serde_json::value::RawValue;
@@ -44,6 +45,18 @@ pub(crate) enum Event<'a> {
         /// is not a string reads as ""), when they differ by JSON value;
         /// empty when every reading calls `method`. A rule that holds for
         /// every reading reads them all.
+        every_method: &'a [String],
+    },
+    // SES-UPDATE-NOTIFICATION:
+    /// A `session/update` call (one reading of its line), before the
+    /// engine reads it as an update.
+    SessionUpdateCall {
+        direction: Direction,
+        /// It carries an `id`: a request, not a notification.
+        request: bool,
+        /// The method of every reading of the line, when they differ (as
+        /// [`Event::ClientCall`]'s); empty when every reading calls
+        /// `session/update`.
         every_method: &'a [String],
     },
     // Session ids (SES-NEW-SESSION-ID, SES-SESSION-ID-REUSED):

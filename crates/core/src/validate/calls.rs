@@ -5,8 +5,8 @@ use super::handshake::ReadAs;
 use super::turns::Turns;
 use super::{repeated_member, At, Call, Validator};
 use crate::jsonrpc::{self, Direction, Frame, RequestOutcome, ResponseOutcome};
-use crate::rules::unit::{every_reading_calls, Event};
-use crate::rules::{env, ses, trace_format};
+use crate::rules::unit::Event;
+use crate::rules::{env, trace_format};
 use crate::state::Key;
 use crate::trace::interop::{self, Unpredictable};
 use crate::trace::{last_member, DuplicateMember, LineObject};
@@ -281,17 +281,15 @@ impl Validator {
         // paired: an untracked request's answer is never read as its own.
         let awaits_answer = call == Call::Request { tracked: true };
         if method == "session/update" {
-            // An error only where every reading of a repeated `method` is
-            // session/update: another reading is another call.
-            let every_reading =
-                every_reading_calls(method, &self.reading_methods, |m| m == "session/update");
-            if call != Call::Notification && every_reading {
-                self.emit(ses::update_as_request());
-            }
+            let every_method = std::mem::take(&mut self.reading_methods);
+            self.tell_units(Event::SessionUpdateCall {
+                direction,
+                request: call != Call::Notification,
+                every_method: &every_method,
+            });
+            self.reading_methods = every_method;
+            // The client's update is no update of the client state.
             if direction == Direction::ClientToAgent {
-                if every_reading {
-                    self.emit(ses::update_from_client());
-                }
                 return;
             }
             self.session_update(params);
