@@ -2,9 +2,9 @@
 //! request names a `protocolVersion`), INIT-CAPABILITIES-DIFFER (a second
 //! request advertises what the first did) and SES-PROTOCOL-VERSION (a
 //! successful answer names the version chosen). A unit ([`super::unit`]):
-//! the engine keeps the requests awaiting their answers and negotiates the
-//! revision; the unit keeps the first request's capabilities and which
-//! requests of the line being read name a version.
+//! the engine keeps the requests awaiting their answers (what each reading
+//! of them names) and negotiates the revision; the unit keeps the first
+//! request's capabilities.
 //!
 //! INIT-VERSION-UNKNOWN stays with the engine: it acts on it (from then on
 //! its one `emit` drops what a rule that not every revision holds says,
@@ -168,28 +168,11 @@ enum FirstCapabilities {
 /// `initialize`'s.
 const CAPABILITIES_KEPT_BYTES: usize = 64 * 1024;
 
-/// An `initialize` request of the line being read that the engine awaits
-/// an answer to.
-#[derive(Debug)]
-struct Request {
-    at: At,
-    /// The pointer to it inside its batch (`/2`), or empty.
-    base: String,
-    /// Its first reading had no `params`.
-    no_params: bool,
-    /// Some reading of it names a `protocolVersion`, or calls another
-    /// method, or INIT-CLIENT-VERSION was said of it: not judged again.
-    names_version: bool,
-}
-
 /// The unit of INIT-CLIENT-VERSION, INIT-CAPABILITIES-DIFFER and
 /// SES-PROTOCOL-VERSION.
 #[derive(Debug, Default)]
 pub(crate) struct InitializeExchange {
     first_capabilities: FirstCapabilities,
-    /// The `initialize` requests of the line being read (in the order
-    /// read), judged for a version once every reading of it is read.
-    requests: Vec<Request>,
 }
 
 impl Unit for InitializeExchange {
@@ -202,7 +185,6 @@ impl Unit for InitializeExchange {
                 request,
                 params,
                 every_method,
-                base,
             } => {
                 // Said when the request is read (live modes report each
                 // line's findings as it comes): the agent may act on either.
@@ -210,50 +192,20 @@ impl Unit for InitializeExchange {
                     self.first_capabilities = FirstCapabilities::Done;
                     out.say(capabilities_differ(first_line));
                 }
-                let names_version = !every_method.is_empty()
-                    || params.is_some_and(|p| {
-                        !crate::trace::members_named(p.get(), "protocolVersion").is_empty()
-                    });
-                if let Some(known) = self.requests.iter_mut().find(|r| r.at == request) {
-                    // Another reading of the same request (a repeated
-                    // member): every reading counts.
-                    known.names_version |= names_version;
-                } else {
-                    self.requests.push(Request {
-                        at: request,
-                        base: base.to_owned(),
-                        no_params: params.is_none(),
-                        names_version,
-                    });
-                }
             }
-            Event::InitializeAwaited { request } => {
-                if let Some(new) = (self.requests.iter_mut())
-                    .find(|r| r.at == request && r.no_params && !r.names_version)
-                {
-                    // No params: no reading can name a version.
-                    new.names_version = true;
-                    out.say(no_client_version(false));
-                }
-            }
-            Event::InitializeDropped { request, failed } => {
-                self.requests.retain(|r| r.at != request);
+            // Every reading names no version (under one that calls
+            // another method, nothing is owed).
+            Event::InitializeRead {
+                params_given,
+                names_version: false,
+                other_method: false,
+            } => out.say(no_client_version(params_given)),
+            Event::InitializeFailed { request } => {
                 // A failed initialize changes nothing: the next one's
                 // capabilities are the first the agent may act on.
-                if failed
-                    && matches!(self.first_capabilities, FirstCapabilities::Kept { at, .. } if at == request)
-                {
+                if matches!(self.first_capabilities, FirstCapabilities::Kept { at, .. } if at == request) {
                     self.first_capabilities = FirstCapabilities::None;
                 }
-            }
-            Event::InitializeLineRead { line } => {
-                for request in self.requests.iter().filter(|r| r.at.0 == line && !r.names_version) {
-                    let mut d = no_client_version(true);
-                    d.line = line;
-                    d.pointer.insert_str(0, &request.base);
-                    out.say(d);
-                }
-                self.requests.retain(|r| r.at.0 > line);
             }
             Event::InitializeVersions {
                 versions,
@@ -332,7 +284,14 @@ mod tests {
             request: (line, 0),
             params,
             every_method: &[],
-            base: "",
+        }
+    }
+
+    fn read(params_given: bool, names_version: bool, other_method: bool) -> Event<'static> {
+        Event::InitializeRead {
+            params_given,
+            names_version,
+            other_method,
         }
     }
 
@@ -341,75 +300,28 @@ mod tests {
     }
 
     #[test]
-    fn a_request_without_a_version_is_the_clients_breach_once() {
-        let versionless = raw(r#"{"clientCapabilities":{}}"#);
-        let versioned = raw(r#"{"protocolVersion":1}"#);
+    fn a_request_without_a_version_in_any_reading_is_the_clients_breach() {
         let mut unit = InitializeExchange::default();
         let events = [
-            // No params: said when the engine keeps it.
-            (requested(1, None), fresh()),
-            (Event::InitializeAwaited { request: (1, 0) }, fresh()),
-            (Event::InitializeLineRead { line: 1 }, fresh()),
-            // Params without a version: said once its line is read.
-            (requested(2, Some(&versionless)), fresh()),
-            (Event::InitializeAwaited { request: (2, 0) }, fresh()),
-            (Event::InitializeLineRead { line: 2 }, fresh()),
-            // A version: nothing.
-            (requested(3, Some(&versioned)), fresh()),
-            (Event::InitializeAwaited { request: (3, 0) }, fresh()),
-            (Event::InitializeLineRead { line: 3 }, fresh()),
+            // No params, or params without a version.
+            (read(false, false, false), fresh()),
+            (read(true, false, false), fresh()),
+            // Some reading names a version, or calls another method.
+            (read(true, true, false), fresh()),
+            (read(true, false, true), fresh()),
+            (read(false, false, true), fresh()),
         ];
         assert_eq!(
             said(&mut unit, &events),
             ["INIT-CLIENT-VERSION", "INIT-CLIENT-VERSION"]
         );
-        // The second is placed at its line and batch element by the unit.
-        let mut unit = InitializeExchange::default();
         let mut out = Emit::default();
-        let in_batch = Event::InitializeRequested {
-            request: (4, 2),
-            params: Some(&versionless),
-            every_method: &[],
-            base: "/1",
-        };
-        unit.on(&in_batch, &fresh(), &mut out);
-        unit.on(&Event::InitializeLineRead { line: 4 }, &fresh(), &mut out);
+        unit.on(&read(true, false, false), &fresh(), &mut out);
+        unit.on(&read(false, false, false), &fresh(), &mut out);
         let found = out.take();
-        assert_eq!((found[0].line, found[0].pointer.as_str()), (4, "/1/params"));
-    }
-
-    #[test]
-    fn a_version_in_any_reading_or_a_request_answered_on_its_line_is_not_judged() {
-        let versionless = raw(r#"{}"#);
-        let versioned = raw(r#"{"protocolVersion":1}"#);
-        let methods = ["initialize".to_owned(), "session/new".to_owned()];
-        let split = Event::InitializeRequested {
-            request: (1, 0),
-            params: Some(&versionless),
-            every_method: &methods,
-            base: "",
-        };
-        let mut unit = InitializeExchange::default();
-        let events = [
-            // Readings of one request: the second names a version.
-            (requested(1, Some(&versionless)), fresh()),
-            (requested(1, Some(&versioned)), fresh()),
-            (Event::InitializeLineRead { line: 1 }, fresh()),
-            // The line's readings call different methods.
-            (split, fresh()),
-            (Event::InitializeLineRead { line: 1 }, fresh()),
-            // Dropped (answered) before its line was read whole.
-            (requested(2, Some(&versionless)), fresh()),
-            (
-                Event::InitializeDropped {
-                    request: (2, 0),
-                    failed: false,
-                },
-                fresh(),
-            ),
-            (Event::InitializeLineRead { line: 2 }, fresh()),
-        ];
-        assert!(said(&mut unit, &events).is_empty());
+        // The engine places them at the request; the pointer is the unit's.
+        let pointers: Vec<_> = found.iter().map(|d| (d.line, d.pointer.as_str())).collect();
+        assert_eq!(pointers, [(0, "/params"), (0, "")]);
     }
 
     #[test]
@@ -438,10 +350,7 @@ mod tests {
     fn other_capabilities_are_not_judged_after_a_failed_first_or_a_lost_line() {
         let first = raw(r#"{"clientCapabilities":{"fs":{}}}"#);
         let other = raw(r#"{"clientCapabilities":{"plan":{}}}"#);
-        let failed = Event::InitializeDropped {
-            request: (1, 0),
-            failed: true,
-        };
+        let failed = Event::InitializeFailed { request: (1, 0) };
         let mut unit = InitializeExchange::default();
         let events = [
             (requested(1, Some(&first)), fresh()),

@@ -105,19 +105,21 @@ pub(crate) enum Event<'a> {
         /// [`Event::ClientCall`]'s); empty when every reading calls
         /// `initialize`.
         every_method: &'a [String],
-        /// The pointer to the request inside its batch (`/2`), or empty.
-        base: &'a str,
     },
-    /// The engine keeps the `initialize` request read at `request` (told
-    /// after its first reading) awaiting its answer.
-    InitializeAwaited { request: (u64, u32) },
-    /// The engine awaits no answer to the `initialize` read at `request`
-    /// any more: it was answered (`failed`: by an error), or forgotten past
-    /// the checker's limit.
-    InitializeDropped { request: (u64, u32), failed: bool },
-    /// Every reading of `line`, which holds an `initialize` request the
-    /// engine awaits an answer to, was read.
-    InitializeLineRead { line: u64 },
+    /// Every reading of an `initialize` request the engine awaits an
+    /// answer to was read: at once when it has no `params` (no reading can
+    /// have any), else once its line is read. Findings are placed at the
+    /// request.
+    InitializeRead {
+        /// It has `params`.
+        params_given: bool,
+        /// Some reading of it names a `protocolVersion`.
+        names_version: bool,
+        /// Some reading of its line calls another method.
+        other_method: bool,
+    },
+    /// The `initialize` read at `request` was answered by an error.
+    InitializeFailed { request: (u64, u32) },
     /// The `protocolVersion` of each successful reading of an `initialize`
     /// answer that negotiates (the first answered, or one whose request's
     /// capabilities the engine kept), as the engine reads it: the version,

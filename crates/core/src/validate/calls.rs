@@ -281,13 +281,11 @@ impl Validator {
         // paired: an untracked request's answer is never read as its own.
         let awaits_answer = call == Call::Request { tracked: true };
         if method == "session/update" {
-            let every_method = std::mem::take(&mut self.reading_methods);
-            self.tell_units(Event::SessionUpdateCall {
+            tell_units!(self, Event::SessionUpdateCall {
                 direction,
                 request: call != Call::Notification,
-                every_method: &every_method,
+                every_method: &self.reading_methods,
             });
-            self.reading_methods = every_method;
             // The client's update is no update of the client state.
             if direction == Direction::ClientToAgent {
                 return;
@@ -298,12 +296,10 @@ impl Validator {
         if direction != Direction::ClientToAgent {
             return;
         }
-        let every_method = std::mem::take(&mut self.reading_methods);
-        self.tell_units(Event::ClientCall {
+        tell_units!(self, Event::ClientCall {
             method,
-            every_method: &every_method,
+            every_method: &self.reading_methods,
         });
-        self.reading_methods = every_method;
         match method {
             "initialize" => self.initialize_requested(params),
             "session/load" | "session/resume" => {
@@ -365,7 +361,7 @@ impl Validator {
                 self.closing
                     .insert((self.line, self.element), session.to_owned());
             }
-            _ => self.tell_units(Event::CloseUnfollowed),
+            _ => tell_units!(self, Event::CloseUnfollowed),
         }
     }
 
@@ -383,7 +379,7 @@ impl Validator {
         turns.cancelling.remove(session);
         turns.replay_ends.remove(session);
         self.replay_unjudged(session);
-        self.tell_units(Event::SessionClosed { session });
+        tell_units!(self, Event::SessionClosed { session });
     }
 
     /// A `session/load` or `session/resume` of `session`; `replay_from`:
@@ -478,7 +474,7 @@ impl Validator {
         } else {
             None
         };
-        self.tell_units(Event::Prompt {
+        tell_units!(self, Event::Prompt {
             session,
             setup_in_flight,
         });
@@ -594,7 +590,7 @@ impl Validator {
             }
         }
         if let Some(method) = unnamed {
-            self.tell_units(Event::NewSessionAnswered {
+            tell_units!(self, Event::NewSessionAnswered {
                 method,
                 sessions: &[],
                 unnamed: unnamed_result.flatten(),
@@ -631,7 +627,7 @@ impl Validator {
         let every_established = !sessions.is_empty() && sessions.iter().all(reused);
         let closing = (sessions.iter())
             .any(|session| self.closing.values().any(|closed| closed == session));
-        self.tell_units(Event::NewSessionAnswered {
+        tell_units!(self, Event::NewSessionAnswered {
             method,
             sessions,
             unnamed,
@@ -716,7 +712,7 @@ impl Validator {
                         && self.turns.cancelling.remove(session.as_str()).is_some()
                     {
                         let line = self.line;
-                        self.tell_units(Event::CancelledTurnEnded {
+                        tell_units!(self, Event::CancelledTurnEnded {
                             session: &session,
                             line,
                         });
@@ -730,7 +726,7 @@ impl Validator {
                 if let Some(session) = self.turns.replaying.remove(&request) {
                     let replay_goes_on = self.turns.replaying.first_for(&session).is_some();
                     let line = self.line;
-                    self.tell_units(Event::ReplayAnswered {
+                    tell_units!(self, Event::ReplayAnswered {
                         method,
                         session: &session,
                         request_line: request.0,

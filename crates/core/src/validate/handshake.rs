@@ -44,6 +44,12 @@ pub(super) struct PendingInitialize {
     keys: CapabilityKeys,
     /// The pointer to it inside its batch (`/2`), or empty.
     base: String,
+    /// It has `params` (in every reading, or in none).
+    params_given: bool,
+    /// Some reading of it names a `protocolVersion`.
+    names_version: bool,
+    /// Some reading of its line calls another method.
+    other_method: bool,
     /// Its line, up to `INITIALIZE_LINE_KEPT` bytes, for the snippets of
     /// diagnostics about its capabilities found when it is answered.
     bytes: Vec<u8>,
@@ -84,49 +90,53 @@ impl Validator {
             ));
         }
         let keys = capability::read_capability_keys(params);
+        let names_version = params
+            .is_some_and(|p| !crate::trace::members_named(p.get(), "protocolVersion").is_empty());
         let at = (self.line, self.element);
-        let every_method = std::mem::take(&mut self.reading_methods);
-        // (The units' findings are placed inside the batch by `emit`, which
-        // reads `element_base`: the event carries a copy.)
-        let base = self.element_base.clone();
-        self.tell_units(Event::InitializeRequested {
+        tell_units!(self, Event::InitializeRequested {
             request: at,
             params,
-            every_method: &every_method,
-            base: &base,
+            every_method: &self.reading_methods,
         });
-        self.reading_methods = every_method;
         if let Some(pending) = self.initializing.iter_mut().find(|p| p.at == at) {
             // Another reading of the same request (a repeated
             // member): every reading's capabilities count.
             pending.keys = pending.keys.merge(keys);
-        } else {
-            if self.initializing.len() == INITIALIZE_IN_FLIGHT_KEPT {
-                let forgotten = self.initializing.remove(0);
-                self.tell_units(Event::InitializeDropped {
-                    request: forgotten.at,
-                    failed: false,
-                });
-                self.emit(
-                    Diagnostic::new(
-                        &trace_format::LIMIT,
-                        format!(
-                            "more than {INITIALIZE_IN_FLIGHT_KEPT} initialize requests await their answers; \
-                             the capabilities of the one on line {} are not kept, so its answer is not \
-                             judged against them",
-                            forgotten.at.0
-                        ),
-                    )
-                    .hint("answer each initialize before the client sends another"),
-                );
-            }
-            self.initializing.push(PendingInitialize {
-                at,
-                keys,
-                base: self.element_base.clone(),
-                bytes: Vec::new(),
+            pending.names_version |= names_version;
+            return;
+        }
+        if self.initializing.len() == INITIALIZE_IN_FLIGHT_KEPT {
+            let forgotten = self.initializing.remove(0);
+            self.emit(
+                Diagnostic::new(
+                    &trace_format::LIMIT,
+                    format!(
+                        "more than {INITIALIZE_IN_FLIGHT_KEPT} initialize requests await their answers; \
+                         the capabilities of the one on line {} are not kept, so its answer is not \
+                         judged against them",
+                        forgotten.at.0
+                    ),
+                )
+                .hint("answer each initialize before the client sends another"),
+            );
+        }
+        let other_method = !self.reading_methods.is_empty();
+        self.initializing.push(PendingInitialize {
+            at,
+            keys,
+            base: self.element_base.clone(),
+            params_given: params.is_some(),
+            names_version,
+            other_method,
+            bytes: Vec::new(),
+        });
+        if params.is_none() {
+            // No reading has params: what they name is known already.
+            tell_units!(self, Event::InitializeRead {
+                params_given: false,
+                names_version,
+                other_method,
             });
-            self.tell_units(Event::InitializeAwaited { request: at });
         }
     }
 
@@ -152,10 +162,7 @@ impl Validator {
             // says of a later session message; the next initialize's
             // capabilities are the first the agent may act on.
             self.initializing.retain(|p| p.at != request);
-            self.tell_units(Event::InitializeDropped {
-                request,
-                failed: true,
-            });
+            tell_units!(self, Event::InitializeFailed { request });
             if self.handshake != Handshake::Answered {
                 self.handshake = Handshake::Failed { line: self.line };
             }
@@ -165,18 +172,12 @@ impl Validator {
         let pending = (self.initializing.iter())
             .position(|p| p.at == request)
             .map(|index| self.initializing.remove(index));
-        if pending.is_some() {
-            self.tell_units(Event::InitializeDropped {
-                request,
-                failed: false,
-            });
-        }
         // What the answer advertises is known only when it is read as its
         // request's for certain, and every reading of it succeeds: units
         // read each reading, and readings that offer otherwise leave the
         // offer unknown.
         let certain = read_as == ReadAs::TheRequest && results.len() == replies.len();
-        self.tell_units(Event::InitializeAnswered {
+        tell_units!(self, Event::InitializeAnswered {
             results: if certain { &results[..] } else { &[] },
             line: self.line,
         });
@@ -192,7 +193,7 @@ impl Validator {
             .map(|r| capability::read_protocol_version(Some(r)))
             .collect();
         let negotiated = versions.iter().find_map(|v| v.as_ref().ok().copied());
-        self.tell_units(Event::InitializeVersions {
+        tell_units!(self, Event::InitializeVersions {
             versions: &versions,
             one_reading: read_as == ReadAs::OneReading,
         });
@@ -341,8 +342,19 @@ impl Validator {
     #[cold]
     pub(super) fn initialize_read(&mut self, bytes: &[u8]) {
         let line = self.line;
-        if self.initializing.iter().any(|p| p.at.0 == line) {
-            self.tell_units(Event::InitializeLineRead { line });
+        // Every reading of the line's requests with params was read: the
+        // units' findings on each are placed at it, as its capabilities'.
+        let mut found = Vec::new();
+        for pending in (self.initializing.iter()).filter(|p| p.at.0 == line && p.params_given) {
+            let read = Event::InitializeRead {
+                params_given: true,
+                names_version: pending.names_version,
+                other_method: pending.other_method,
+            };
+            found.extend(pending.place(units_found!(self, read)));
+        }
+        for d in found {
+            self.emit(d);
         }
         match self.config.spec {
             // With the revision given, the client's capabilities are judged

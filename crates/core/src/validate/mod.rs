@@ -11,6 +11,31 @@
 //! Memory is bounded by live state and the limits in [`Limits`], never by
 //! the length of the trace.
 
+/// What the units find on `event`, told by the validator `$validator`. A
+/// macro, not a method, so that the event may borrow the validator's other
+/// fields (the line's readings, the client state) while the units are
+/// told.
+macro_rules! units_found {
+    ($validator:ident, $event:expr) => {{
+        let facts = $validator.facts();
+        let event = $event;
+        let mut out = $crate::rules::unit::Emit::default();
+        $validator.units.on(&event, &facts, &mut out);
+        out.take()
+    }};
+}
+
+/// Tell the units `event`, and say what they find through the validator's
+/// one `emit`, which places it where the event was read and limits it, as
+/// every finding.
+macro_rules! tell_units {
+    ($validator:ident, $event:expr) => {
+        for d in units_found!($validator, $event) {
+            $validator.emit(d);
+        }
+    };
+}
+
 mod calls;
 mod files;
 mod framing;
@@ -28,7 +53,7 @@ pub use files::{check_paths, check_paths_then, default_jobs};
 use crate::catalog::Counts;
 use crate::diag::Diagnostic;
 use crate::jsonrpc::{self, Direction};
-use crate::rules::unit::{Emit, Event, Facts};
+use crate::rules::unit::Facts;
 use crate::rules::{cap, env, init, trace_format, Units};
 use crate::spec::capability;
 use crate::spec::messages::PlanContent;
@@ -437,10 +462,9 @@ impl Validator {
         self.diagnostics.push(d);
     }
 
-    /// Tell the units `event`, and say what they find (through `emit`, so
-    /// that it is placed and limited as every finding is).
-    fn tell_units(&mut self, event: Event<'_>) {
-        let facts = Facts {
+    /// What the units are told of the connection with each event.
+    fn facts(&self) -> Facts {
+        Facts {
             revision: self.revision.revision,
             initialized: self.handshake == Handshake::Answered,
             initialize_failed_at: match self.handshake {
@@ -451,11 +475,6 @@ impl Validator {
             garbled_at: self.garbled_at,
             request_limit: self.config.limits.max_outstanding_requests,
             plan_capability: self.plan_capability,
-        };
-        let mut out = Emit::default();
-        self.units.on(&event, &facts, &mut out);
-        for d in out.take() {
-            self.emit(d);
         }
     }
 

@@ -35,7 +35,7 @@ impl Validator {
             return self.state.session_index(session);
         }
         let sessions_overflowed = self.sessions_overflowed;
-        self.tell_units(Event::UnestablishedSession {
+        tell_units!(self, Event::UnestablishedSession {
             session,
             sessions_overflowed,
         });
@@ -340,7 +340,7 @@ impl Validator {
         self.turns.running.remove(session);
         if self.turns.cancelling.remove(session).is_some() {
             let line = self.line;
-            self.tell_units(Event::CancelledTurnEnded { session, line });
+            tell_units!(self, Event::CancelledTurnEnded { session, line });
         }
     }
 
@@ -367,7 +367,7 @@ impl Validator {
             && pending
                 .iter()
                 .any(|at| self.turns.replay_optional.contains_key(at));
-        self.tell_units(Event::ReplayMarker {
+        tell_units!(self, Event::ReplayMarker {
             session,
             ends_a_replay,
             first_pending: pending.first().map(|&(line, _)| line),
@@ -393,7 +393,7 @@ impl Validator {
                 || self.turns.replaying.first_for(session).is_some();
             QuietResume { line, live }
         });
-        self.tell_units(Event::PlanUpdate {
+        tell_units!(self, Event::PlanUpdate {
             session,
             kind,
             quiet_resume,
