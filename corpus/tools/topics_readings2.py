@@ -352,6 +352,68 @@ def readings2(rev):
         c.expect("ENV-DUPLICATE-KEY", at, "/jsonrpc")
         c.expect("ENV-VERSION", at, "/jsonrpc")
 
+        # A setup that asks for a replay (v2: session/resume from the start;
+        # else session/load) one reading of a repeated `id` answers: the
+        # session may be set up, so a prompt of it is not judged as before
+        # its setup (found by the property tests).
+        def resume(c, session=SESSION_SAVED):
+            params = {"sessionId": session, "cwd": CWD, "mcpServers": []}
+            if own == 2:
+                params["replayFrom"] = {"type": "start"}
+            id = c.client_request("session/resume" if own == 2 else "session/load", params)
+            c.open(session)
+            if rev.name == "v2":
+                # Release 1.20.0: the marker that ends the replay.
+                c.update(session, {"sessionUpdate": "replay_complete"})
+            return id
+
+        c = case(f"repeat-id-may-answer-the-setup-{how}",
+                 f"The agent's answer to the request that sets a session up gives `id` twice, its own and an id no request has, in "
+                 f"{where}: under one reading the session is set up, so the client's prompt after it is not judged "
+                 "as sent before setup.",
+                 near_miss=["SES-PROMPT-BEFORE-SETUP", "ENV-UNKNOWN-RESPONSE"],
+                 docs=[(RFC8259, "4. Objects"), (SESSION_SETUP, "Resuming Sessions" if own == 2 else "Loading Sessions")])
+        c.initialize()
+        r = resume(c)
+        send(c, bare, twice({"jsonrpc": "2.0", "id": 0, "result": {}}, '"id":0', f'"id":{r}', '"id":9999'))
+        c.expect("ENV-DUPLICATE-KEY", c.last, "/id")
+        p = c.prompt(SESSION_SAVED)
+        c.update(SESSION_SAVED, chunk("Working."))
+        c.end_turn(p)
+
+        c = case(f"repeat-id-may-answer-either-setup-{how}",
+                 f"Two sessions set up (replays asked for); the agent's answer gives `id` twice, naming both requests, in {where}: "
+                 "either session may be set up, so a prompt of either is not judged as sent before setup.",
+                 near_miss=["SES-PROMPT-BEFORE-SETUP", "ENV-DUPLICATE-RESPONSE"],
+                 docs=[(RFC8259, "4. Objects"), (SESSION_SETUP, "Resuming Sessions" if own == 2 else "Loading Sessions")])
+        c.initialize()
+        first = resume(c)
+        second = resume(c, SESSION_2)
+        send(c, bare, twice({"jsonrpc": "2.0", "id": 0, "result": {}}, '"id":0', f'"id":{first}', f'"id":{second}'))
+        c.expect("ENV-DUPLICATE-KEY", c.last, "/id")
+        p = c.prompt(SESSION_SAVED)
+        c.update(SESSION_SAVED, chunk("Working."))
+        c.end_turn(p)
+        c.agent_result(second, {})
+
+        c = case(f"repeat-id-answers-no-setup-{how}",
+                 f"Near miss of the two above: the answer gives `id` twice, naming a prompt in flight and an id no "
+                 f"request has, in {where}: no reading answers the request that sets a session up, so the prompt of it "
+                 "is sent before setup under every reading.",
+                 near_miss=["ENV-UNKNOWN-RESPONSE"],
+                 docs=[(RFC8259, "4. Objects"), (SESSION_SETUP, "Resuming Sessions" if own == 2 else "Loading Sessions")])
+        c.initialize()
+        c.new_session(SESSION)
+        busy = c.prompt(SESSION)
+        r = resume(c)
+        send(c, bare, twice({"jsonrpc": "2.0", "id": 0, "result": {"stopReason": "end_turn"}}, '"id":0',
+                            f'"id":{busy}', '"id":9999'))
+        c.expect("ENV-DUPLICATE-KEY", c.last, "/id")
+        p = c.prompt(SESSION_SAVED)
+        c.expect("SES-PROMPT-BEFORE-SETUP", c.last, "/params/sessionId")
+        c.agent_result(r, {})
+        c.end_turn(p)
+
         c = case(f"client-line-may-be-session-update-{how}",
                  f"The client writes `method` twice, `session/cancel` then `session/update`, in {where}: one reading "
                  "is a cancel, so SES-UPDATE-NOTIFICATION (a client's session/update) is not reported.",

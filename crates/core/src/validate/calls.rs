@@ -569,6 +569,18 @@ impl Validator {
                     }
                 }
             }
+            let sets_up = matches!(method, "session/load" | "session/resume")
+                && (replies.iter()).any(|(result, error)| error.is_none() && result.is_some());
+            if sets_up {
+                // Under a reading that answers it with success, the request
+                // set its session up: not set up for certain (another
+                // reading leaves it in flight), so no rule judges the
+                // session as not set up yet, nor takes it back at a failed
+                // answer of another reading.
+                if let Some(session) = self.loading.remove(&request) {
+                    self.loaded_provisionally.remove(&session);
+                }
+            }
             if fitting.len() == replies.len() {
                 continue;
             }
