@@ -18,7 +18,6 @@ cli_module!(full);
 cli_module!(id);
 cli_module!(init);
 cli_module!(load);
-cli_module!(ses);
 cli_module!(shape);
 cli_module!(trace_format);
 pub(crate) mod unit;
@@ -29,6 +28,7 @@ use crate::catalog::Rule;
 // their findings on one line). One row per unit: `module => Type,`
 // declares `rules/module.rs` and registers `module::Type`.
 unit::units! {
+    update_params => UpdateParams,
     before_init => BeforeInit,
     session_offers => SessionOffers,
     session_close => CloseOffer,
@@ -50,7 +50,7 @@ const TRACE_FAMILIES: [(&str, &[&Rule]); 9] = [
     ("TRACE-", trace_format::RULES),
     ("ENV-", env::RULES),
     ("INIT-", init::RULES),
-    ("SES-", ses::RULES),
+    ("SES-", &[]),
     ("CAP-", cap::RULES),
     ("SHAPE-", shape::RULES),
     ("ID-", id::RULES),

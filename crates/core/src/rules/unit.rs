@@ -47,6 +47,14 @@ pub(crate) enum Event<'a> {
         /// every reading reads them all.
         every_method: &'a [String],
     },
+    // SES-UPDATE-PARAMS:
+    /// A `session/update` whose params the engine could not read as an
+    /// update (one reading of its line): what is `missing`, and the session
+    /// when it was read.
+    UpdateParamsUnread {
+        missing: crate::rules::update_params::Missing,
+        session: Option<&'a str>,
+    },
     // SES-UPDATE-NOTIFICATION:
     /// A `session/update` call (one reading of its line), before the
     /// engine reads it as an update.

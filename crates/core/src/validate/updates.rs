@@ -9,7 +9,8 @@ use super::{repeated_member, Validator};
 use crate::diag::Diagnostic;
 use crate::rules::unit::{Event, QuietResume};
 use crate::rules::plan_operations::{self, Gate};
-use crate::rules::{env, full, id as id_rules, ses, shape, trace_format};
+use crate::rules::update_params::Missing;
+use crate::rules::{env, full, id as id_rules, shape, trace_format};
 use crate::spec::messages::{PlanContent, PlanMessage};
 use crate::state::Key;
 use crate::trace::interop::{self, Unpredictable};
@@ -566,7 +567,7 @@ impl Validator {
         params: Option<&'a RawValue>,
     ) -> Option<UpdateRead<'a>> {
         let Some(params) = params else {
-            self.emit(ses::bad_params("/params", "has no params"));
+            tell_units!(self, unread(Missing::Params, None));
             return None;
         };
         if let Some(repeated) = self.repeat_of(params, &["sessionId", "update"]) {
@@ -580,7 +581,7 @@ impl Validator {
         let read = match serde_json::from_str::<UpdateParams<'a>>(params.get()) {
             Ok(read) if is_object(params) => read,
             _ => {
-                self.emit(ses::bad_params("/params", "params are not an object"));
+                tell_units!(self, unread(Missing::ParamsObject, None));
                 return None;
             }
         };
@@ -593,19 +594,16 @@ impl Validator {
                 session
             }
             Some(None) => {
-                self.emit(ses::bad_params(
-                    "/params/sessionId",
-                    "`sessionId` is not a string",
-                ));
+                tell_units!(self, unread(Missing::SessionIdString, None));
                 return None;
             }
             None => {
-                self.emit(ses::bad_params("/params", "has no `sessionId`"));
+                tell_units!(self, unread(Missing::SessionId, None));
                 return None;
             }
         };
         let Some(update) = read.update else {
-            self.emit(ses::bad_params("/params", "has no `update`").session(&session));
+            tell_units!(self, unread(Missing::Update, Some(&session)));
             return None;
         };
         if let Some(repeated) = self.repeat_of(update, &["sessionUpdate"]) {
@@ -629,20 +627,11 @@ impl Validator {
                 kind
             }
             Ok(None) => {
-                self.emit(
-                    ses::bad_params("/params/update", "`update` has no string `sessionUpdate`")
-                        .session(&session),
-                );
+                tell_units!(self, unread(Missing::SessionUpdate, Some(&session)));
                 return None;
             }
             Err(()) => {
-                self.emit(
-                    ses::bad_params(
-                        "/params/update",
-                        "`update` is not an object with a string `sessionUpdate`",
-                    )
-                    .session(&session),
-                );
+                tell_units!(self, unread(Missing::UpdateObject, Some(&session)));
                 return None;
             }
         };
@@ -786,4 +775,9 @@ pub(super) fn reread_update(params: Option<&str>) -> Option<&str> {
         .ok()?
         .update
         .map(RawValue::get)
+}
+
+/// What the read of `session/update` params could not read (SES-UPDATE-PARAMS).
+fn unread(missing: Missing, session: Option<&str>) -> Event<'_> {
+    Event::UpdateParamsUnread { missing, session }
 }

@@ -9,7 +9,7 @@ use crate::gen::{
     session_name, Content, Entry, FileUri, Meta, OtherUpdate, PlanOp, PlanRef, SessionRef,
 };
 use crate::jsonrpc::Direction;
-use crate::rules::{ses, shape};
+use crate::rules::{shape, update_params};
 use serde_json::json;
 
 /// `SHAPE-PLAN-ID`: the other revisions' id key (`id` for `planId`, or the
@@ -115,7 +115,7 @@ impl MissingField {
             MissingField::PlanId => &shape::PLAN_ID,
             MissingField::MarkdownContent => &shape::MARKDOWN_CONTENT,
             MissingField::FileUri => &shape::FILE_URI,
-            MissingField::SessionId | MissingField::Update => &ses::UPDATE_PARAMS,
+            MissingField::SessionId | MissingField::Update => &update_params::UPDATE_PARAMS,
         }
     }
 
