@@ -83,7 +83,7 @@ pub const RULES: &[&Rule] = &[&VALUE, &META, &RENAMED];
 /// Whether the client advertised plan operations under `revision`, in
 /// every reading of its `initialize`, and the diagnostics its capability
 /// keys deserve (pointing into the initialize request).
-pub fn read_advertisement(
+pub(crate) fn read_advertisement(
     keys: &CapabilityKeys,
     revision: Revision,
 ) -> (Advertised, Vec<Diagnostic>) {

@@ -103,7 +103,7 @@ pub const BATCH: Rule = Rule {
 };
 
 /// v2 allows batches and asks that one hold at least one value.
-pub const BATCH_EMPTY: Rule = Rule {
+pub(crate) const BATCH_EMPTY: Rule = Rule {
     id: "ENV-BATCH-EMPTY",
     level: Level::Must,
     basis: Basis::Text,
@@ -130,7 +130,7 @@ pub const LIFECYCLE_SENSITIVE: [&str; 5] = [
 ];
 
 /// v2 allows batches but asks that lifecycle-sensitive messages travel alone.
-pub const BATCH_LIFECYCLE: Rule = Rule {
+pub(crate) const BATCH_LIFECYCLE: Rule = Rule {
     id: "ENV-BATCH-LIFECYCLE",
     level: Level::Should,
     basis: Basis::Text,
@@ -147,7 +147,7 @@ pub const BATCH_LIFECYCLE: Rule = Rule {
 
 /// A member name repeated in one object: each reading is checked, and
 /// only what every reading breaks is an error.
-pub const DUPLICATE_KEY: Rule = Rule {
+pub(crate) const DUPLICATE_KEY: Rule = Rule {
     id: "ENV-DUPLICATE-KEY",
     level: Level::Should,
     basis: Basis::Text,
@@ -180,7 +180,7 @@ pub const BOM: Rule = Rule {
 };
 
 /// A message (a bare line, or one read live) that starts with a byte order mark.
-pub fn byte_order_mark() -> Diagnostic {
+pub(crate) fn byte_order_mark() -> Diagnostic {
     Diagnostic::new(
         &BOM,
         "the line starts with a byte order mark (U+FEFF, bytes EF BB BF): JSON.parse, Python's json and serde_json reject it; the suite reads what follows",
@@ -190,7 +190,7 @@ pub fn byte_order_mark() -> Diagnostic {
 
 /// Grammatical JSON that RFC 8259 says readers treat unpredictably: the
 /// suite reads it one documented way and checks the message as read.
-pub const NUMBER_RANGE: Rule = Rule {
+pub(crate) const NUMBER_RANGE: Rule = Rule {
     id: "ENV-NUMBER-RANGE",
     level: Level::Should,
     basis: Basis::Text,
@@ -207,7 +207,7 @@ pub const NUMBER_RANGE: Rule = Rule {
 
 /// A `\uD800`-style escape without its pair, which readers decode
 /// differently; read as U+FFFD.
-pub const UNPAIRED_SURROGATE: Rule = Rule {
+pub(crate) const UNPAIRED_SURROGATE: Rule = Rule {
     id: "ENV-UNPAIRED-SURROGATE",
     level: Level::Should,
     basis: Basis::Text,
@@ -225,7 +225,7 @@ pub const UNPAIRED_SURROGATE: Rule = Rule {
 /// Whether `rule` holds anywhere in a message (a repeated member name,
 /// what RFC 8259 calls unpredictable): the validator says it of members no
 /// rule reads too.
-pub fn holds_anywhere(rule: &Rule) -> bool {
+pub(crate) fn holds_anywhere(rule: &Rule) -> bool {
     rule.id == DUPLICATE_KEY.id || rule.id == NUMBER_RANGE.id || rule.id == UNPAIRED_SURROGATE.id
 }
 
@@ -270,7 +270,7 @@ pub const VERSION: Rule = Rule {
 };
 
 /// A request or notification without a string `method`.
-pub const METHOD: Rule = Rule {
+pub(crate) const METHOD: Rule = Rule {
     id: "ENV-METHOD",
     level: Level::Must,
     basis: Basis::Text,
@@ -302,7 +302,7 @@ pub const ID: Rule = Rule {
 };
 
 /// `params` that are neither an object nor an array.
-pub const PARAMS: Rule = Rule {
+pub(crate) const PARAMS: Rule = Rule {
     id: "ENV-PARAMS",
     level: Level::Must,
     basis: Basis::Text,
@@ -318,7 +318,7 @@ pub const PARAMS: Rule = Rule {
 };
 
 /// A response with both or neither of `result` and `error`, or no `id`.
-pub const RESULT_OR_ERROR: Rule = Rule {
+pub(crate) const RESULT_OR_ERROR: Rule = Rule {
     id: "ENV-RESULT-ERROR",
     level: Level::Must,
     basis: Basis::Text,
@@ -335,7 +335,7 @@ pub const RESULT_OR_ERROR: Rule = Rule {
 
 /// A response to no request in flight, against its sender when the
 /// direction is known.
-pub const UNKNOWN_RESPONSE: Rule = Rule {
+pub(crate) const UNKNOWN_RESPONSE: Rule = Rule {
     id: "ENV-UNKNOWN-RESPONSE",
     level: Level::Must,
     basis: Basis::Text,
@@ -351,7 +351,7 @@ pub const UNKNOWN_RESPONSE: Rule = Rule {
 };
 
 /// A second response to one request, against the party that answered twice.
-pub const DUPLICATE_RESPONSE: Rule = Rule {
+pub(crate) const DUPLICATE_RESPONSE: Rule = Rule {
     id: "ENV-DUPLICATE-RESPONSE",
     level: Level::Must,
     basis: Basis::Text,
@@ -368,7 +368,7 @@ pub const DUPLICATE_RESPONSE: Rule = Rule {
 
 /// A request id reused while the first request still awaits its answer: a
 /// warning, as no text forbids it.
-pub const ID_REUSE: Rule = Rule {
+pub(crate) const ID_REUSE: Rule = Rule {
     id: "ENV-ID-REUSE",
     level: Level::Should,
     basis: Basis::Text,
@@ -407,7 +407,7 @@ pub const RULES: &[&Rule] = &[
 
 /// The diagnostic for a line that is not a readable message, or `None`
 /// for envelope faults (those are `TRACE-*`).
-pub fn record_fault(fault: &RecordFault) -> Option<Diagnostic> {
+pub(crate) fn record_fault(fault: &RecordFault) -> Option<Diagnostic> {
     Some(match fault {
         RecordFault::NotUtf8 { column } => Diagnostic::new(
             &UTF8,
@@ -450,7 +450,7 @@ pub fn batch(len: usize, allowed: bool) -> Diagnostic {
 /// A message with `method` at `pointer` (`/2`) inside a batch of `len`
 /// messages, sent by `sender` (when known), under a revision whose transport
 /// allows batches: a warning if the method is lifecycle-sensitive.
-pub fn batched_lifecycle(
+pub(crate) fn batched_lifecycle(
     method: &str,
     sender: Option<Direction>,
     pointer: &str,
@@ -471,7 +471,7 @@ pub fn batched_lifecycle(
 /// A value at `pointer` whose repeated member names give it more readings
 /// than the checker reads ([`crate::trace::readings`]): some values of its
 /// repeated members were not checked, so the update is not applied.
-pub fn readings_cut(pointer: &str) -> Diagnostic {
+pub(crate) fn readings_cut(pointer: &str) -> Diagnostic {
     let most = crate::trace::MAX_READINGS;
     Diagnostic::new(
         &super::trace_format::LIMIT,
@@ -486,7 +486,7 @@ pub fn readings_cut(pointer: &str) -> Diagnostic {
 
 /// A message (or envelope) whose top-level names repeat so often that not
 /// every value was read.
-pub fn message_readings_cut() -> Diagnostic {
+pub(crate) fn message_readings_cut() -> Diagnostic {
     let most = crate::trace::MAX_READINGS;
     Diagnostic::new(
         &super::trace_format::LIMIT,
@@ -500,7 +500,7 @@ pub fn message_readings_cut() -> Diagnostic {
 
 /// A member name repeated inside a payload the rules read (`pointer` points
 /// at the member); `consequence` says what was not read because of it.
-pub fn duplicate_member(pointer: &str, key: &str, consequence: &str) -> Diagnostic {
+pub(crate) fn duplicate_member(pointer: &str, key: &str, consequence: &str) -> Diagnostic {
     Diagnostic::new(
         &DUPLICATE_KEY,
         format!(
@@ -514,7 +514,7 @@ pub fn duplicate_member(pointer: &str, key: &str, consequence: &str) -> Diagnost
 
 /// The diagnostic for a JSON-RPC framing fault that
 /// [`crate::jsonrpc`] found (each fault maps to one ENV-* rule).
-pub fn frame_fault(fault: &FrameFault) -> Diagnostic {
+pub(crate) fn frame_fault(fault: &FrameFault) -> Diagnostic {
     match fault {
         FrameFault::Version { found: Some(found) } => {
             Diagnostic::new(&VERSION, format!("`jsonrpc` is {found}, not \"2.0\"")).at("/jsonrpc")
@@ -551,7 +551,7 @@ pub fn frame_fault(fault: &FrameFault) -> Diagnostic {
 /// What the request tracker's verdict on a request with `id` says: a reuse
 /// (ENV-ID-REUSE against `direction`'s sender), a request past the
 /// in-flight limit (TRACE-LIMIT), or `None` for a request tracked as usual.
-pub fn request_outcome(
+pub(crate) fn request_outcome(
     outcome: &RequestOutcome,
     direction: Direction,
     id: &Id,
@@ -585,7 +585,7 @@ pub fn request_outcome(
 /// unknown or duplicate response, or one that a bare trace cannot place
 /// (TRACE-DIRECTION, against no party, said once per ambiguous pair);
 /// `None` when it answers a request, or may (an earlier reading's repeat).
-pub fn response_outcome(outcome: &ResponseOutcome, id: &Id) -> Option<Diagnostic> {
+pub(crate) fn response_outcome(outcome: &ResponseOutcome, id: &Id) -> Option<Diagnostic> {
     match outcome {
         ResponseOutcome::Unknown { direction } => Some(
             Diagnostic::new(

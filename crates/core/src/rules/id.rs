@@ -16,7 +16,7 @@ use crate::state::SessionPlans;
 use crate::text::shorten;
 
 /// A `plan_removed` for an id not live in its session (see [`check_removal`]).
-pub const REMOVE_UNKNOWN: Rule = Rule {
+pub(crate) const REMOVE_UNKNOWN: Rule = Rule {
     id: "ID-REMOVE-UNKNOWN",
     level: Level::Should,
     basis: Basis::Text,
@@ -69,7 +69,7 @@ pub const RECREATE: Rule = Rule {
 };
 
 /// A plan whose `type` changes between updates: information, as it is allowed.
-pub const TYPE_CHANGE: Rule = Rule {
+pub(crate) const TYPE_CHANGE: Rule = Rule {
     id: "ID-TYPE-CHANGE",
     level: Level::Info,
     basis: Basis::Text,
@@ -114,7 +114,7 @@ const SHOWN_TYPE_CHARS: usize = 40;
 /// Before `plan_removed` for `id` is applied. `untracked`: an update of
 /// the session went unapplied at a checker limit, so a plan the session does
 /// not show may be live for the agent: then nothing is said (the limit was).
-pub fn check_removal(
+pub(crate) fn check_removal(
     revision: Revision,
     plans: &SessionPlans,
     id: &str,

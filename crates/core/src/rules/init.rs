@@ -11,7 +11,7 @@ use crate::spec::Revision;
 /// The handshake negotiated no protocol version a revision of the suite
 /// defines (or none), or its readings negotiate different versions: only
 /// what holds under every revision is judged.
-pub const VERSION_UNKNOWN: Rule = Rule {
+pub(crate) const VERSION_UNKNOWN: Rule = Rule {
     id: "INIT-VERSION-UNKNOWN",
     level: Level::Limit,
     basis: Basis::Text,
@@ -44,7 +44,7 @@ pub const RULES: &[&Rule] = &[&VERSION_UNKNOWN];
 /// judges a trace whose revision is unknown: the JSON and JSON-RPC framing
 /// (but batches, which v2 allows and v1 does not mention), the trace
 /// format, the `initialize` exchange itself, and that it comes first.
-pub fn holds_in_every_revision(rule: &Rule) -> bool {
+pub(crate) fn holds_in_every_revision(rule: &Rule) -> bool {
     let family_reads_no_revision = ["ENV-", "TRACE-", "INIT-"]
         .iter()
         .any(|family| rule.id.starts_with(family));
@@ -55,7 +55,7 @@ pub fn holds_in_every_revision(rule: &Rule) -> bool {
 }
 
 /// The revision is unknown: `why` names what the handshake said.
-pub fn version_unknown(why: &str) -> Diagnostic {
+pub(crate) fn version_unknown(why: &str) -> Diagnostic {
     Diagnostic::new(
         &VERSION_UNKNOWN,
         format!(

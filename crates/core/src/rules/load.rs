@@ -19,7 +19,7 @@ const REPLAY_FROM_START: &str = "When replayFrom.type is \"start\", the Agent MU
 
 /// A replay that ends with plans other than the live session's (see
 /// [`compare_replay`]).
-pub const REPLAY_STATE: Rule = Rule {
+pub(crate) const REPLAY_STATE: Rule = Rule {
     id: "LOAD-REPLAY-STATE",
     level: Level::Must,
     basis: Basis::Text,
@@ -43,7 +43,7 @@ pub const REPLAY_STATE: Rule = Rule {
 };
 
 /// A replay that leaves out a plan the live session ended with: a warning.
-pub const REPLAY_MISSING: Rule = Rule {
+pub(crate) const REPLAY_MISSING: Rule = Rule {
     id: "LOAD-REPLAY-MISSING",
     level: Level::Should,
     basis: Basis::Text,
@@ -74,7 +74,7 @@ pub const RULES: &[&Rule] = &[&REPLAY_STATE, &REPLAY_MISSING];
 /// so it is not compared). A plan the replay shows differently, or shows
 /// although the live session did not end with it, is an error; a plan the
 /// replay leaves out is a warning.
-pub fn compare_replay(
+pub(crate) fn compare_replay(
     session: &str,
     live: &SessionPlans,
     replay: &SessionPlans,
@@ -87,7 +87,7 @@ pub fn compare_replay(
 /// `after` what it shows when the replay ends. The client keeps `before`,
 /// so a plan `after` lacks is one the replay removed: an error, not an
 /// omission.
-pub fn compare_replay_on_same_connection(
+pub(crate) fn compare_replay_on_same_connection(
     session: &str,
     before: &SessionPlans,
     after: &SessionPlans,

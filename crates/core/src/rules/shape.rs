@@ -20,10 +20,8 @@ use crate::text::{json_type, member_pointer, shorten};
 use serde_json::{Map, Value};
 
 mod well_formed;
-pub use well_formed::{
-    parse_well_formed, parse_well_formed_params, parse_well_formed_rest, plain_meta, plan_content,
-    plan_entry, plan_id,
-};
+pub use well_formed::plan_id;
+pub(crate) use well_formed::{parse_well_formed, parse_well_formed_params, parse_well_formed_rest};
 
 /// A plan without an `entries` array where its kind needs one.
 pub const ENTRIES: Rule = Rule {
@@ -61,7 +59,7 @@ pub const ENTRIES: Rule = Rule {
 };
 
 /// A plan entry that is not an object with a string `content`.
-pub const ENTRY: Rule = Rule {
+pub(crate) const ENTRY: Rule = Rule {
     id: "SHAPE-ENTRY",
     level: Level::Must,
     basis: Basis::Text,
@@ -210,7 +208,7 @@ pub const PLAN: Rule = Rule {
 };
 
 /// A `plan.type` the revision does not define.
-pub const PLAN_TYPE: Rule = Rule {
+pub(crate) const PLAN_TYPE: Rule = Rule {
     id: "SHAPE-PLAN-TYPE",
     level: Level::Must,
     basis: Basis::Text,
@@ -263,7 +261,7 @@ pub const PLAN_TYPE: Rule = Rule {
 };
 
 /// A plan or removal without the revision's id key as a string.
-pub const PLAN_ID: Rule = Rule {
+pub(crate) const PLAN_ID: Rule = Rule {
     id: "SHAPE-PLAN-ID",
     level: Level::Must,
     basis: Basis::Text,
@@ -307,7 +305,7 @@ pub const PLAN_ID: Rule = Rule {
 };
 
 /// An empty plan id: a warning, as the schema allows it.
-pub const PLAN_ID_EMPTY: Rule = Rule {
+pub(crate) const PLAN_ID_EMPTY: Rule = Rule {
     id: "SHAPE-PLAN-ID-EMPTY",
     level: Level::Should,
     basis: Basis::Text,
@@ -351,7 +349,7 @@ pub const PLAN_ID_EMPTY: Rule = Rule {
 };
 
 /// A `file` plan without a string `uri`.
-pub const FILE_URI: Rule = Rule {
+pub(crate) const FILE_URI: Rule = Rule {
     id: "SHAPE-FILE-URI",
     level: Level::Must,
     basis: Basis::Text,
@@ -386,7 +384,7 @@ pub const FILE_URI: Rule = Rule {
 };
 
 /// A `file` plan whose `uri` is not absolute.
-pub const FILE_URI_ABSOLUTE: Rule = Rule {
+pub(crate) const FILE_URI_ABSOLUTE: Rule = Rule {
     id: "SHAPE-FILE-URI-ABSOLUTE",
     level: Level::Must,
     basis: Basis::Text,
@@ -402,7 +400,7 @@ pub const FILE_URI_ABSOLUTE: Rule = Rule {
 };
 
 /// A `markdown` plan without a string `content`.
-pub const MARKDOWN_CONTENT: Rule = Rule {
+pub(crate) const MARKDOWN_CONTENT: Rule = Rule {
     id: "SHAPE-MARKDOWN-CONTENT",
     level: Level::Must,
     basis: Basis::Text,
@@ -455,7 +453,7 @@ pub const MARKDOWN_CONTENT: Rule = Rule {
 };
 
 /// A `markdown` plan whose `path` is neither a string nor null.
-pub const MARKDOWN_PATH: Rule = Rule {
+pub(crate) const MARKDOWN_PATH: Rule = Rule {
     id: "SHAPE-MARKDOWN-PATH",
     level: Level::Must,
     basis: Basis::Text,
@@ -479,7 +477,7 @@ pub const MARKDOWN_PATH: Rule = Rule {
 };
 
 /// A `markdown` plan whose `path` is not absolute on any platform.
-pub const MARKDOWN_PATH_ABSOLUTE: Rule = Rule {
+pub(crate) const MARKDOWN_PATH_ABSOLUTE: Rule = Rule {
     id: "SHAPE-MARKDOWN-PATH-ABSOLUTE",
     level: Level::Must,
     basis: Basis::Text,
@@ -529,7 +527,7 @@ pub const META: Rule = Rule {
 };
 
 /// Custom members outside `_meta` at the root of a plan type.
-pub const UNKNOWN_FIELD: Rule = Rule {
+pub(crate) const UNKNOWN_FIELD: Rule = Rule {
     id: "SHAPE-UNKNOWN-FIELD",
     level: Level::Must,
     basis: Basis::Text,
@@ -598,7 +596,7 @@ pub struct Parsed {
 /// ([`crate::trace::readings`]): every value of a repeated member is
 /// checked, and the message is applied (as its last reading) only when
 /// every reading is well-formed.
-pub fn parse_plan_update_json(
+pub(crate) fn parse_plan_update_json(
     update: &str,
     kind: &str,
     revision: Revision,

@@ -61,7 +61,7 @@ pub const DIRECTION: Rule = Rule {
 
 /// A byte order mark at the start of a bare trace: the file's writer or the
 /// first message's sender put it there, and nothing tells which.
-pub const FILE_BOM: Rule = Rule {
+pub(crate) const FILE_BOM: Rule = Rule {
     id: "TRACE-BOM",
     level: Level::Should,
     basis: Basis::Text,
@@ -81,7 +81,7 @@ pub const RULES: &[&Rule] = &[&RECORD, &LIMIT, &DIRECTION, &FILE_BOM];
 
 /// The diagnostic for an envelope fault, or `None` for faults of the message
 /// itself (those belong to `env`).
-pub fn record_fault(fault: &RecordFault) -> Option<Diagnostic> {
+pub(crate) fn record_fault(fault: &RecordFault) -> Option<Diagnostic> {
     Some(match fault {
         RecordFault::TooDeep { limit } => Diagnostic::new(
             &LIMIT,
@@ -114,7 +114,7 @@ pub fn record_fault(fault: &RecordFault) -> Option<Diagnostic> {
 
 /// An envelope fault that leaves its message readable (it is checked all
 /// the same).
-pub fn envelope_remark(remark: &EnvelopeRemark) -> Diagnostic {
+pub(crate) fn envelope_remark(remark: &EnvelopeRemark) -> Diagnostic {
     match remark {
         EnvelopeRemark::TimeNotString { found } => Diagnostic::new(
             &RECORD,
@@ -131,7 +131,7 @@ pub fn envelope_remark(remark: &EnvelopeRemark) -> Diagnostic {
 
 /// An envelope line that starts with a byte order mark: the trace file's
 /// fault (whatever wrote it), not the message's.
-pub fn envelope_byte_order_mark() -> Diagnostic {
+pub(crate) fn envelope_byte_order_mark() -> Diagnostic {
     Diagnostic::new(
         &RECORD,
         "the line starts with a byte order mark (U+FEFF) before its envelope, which is not part of the trace format; the message was still checked",
@@ -142,7 +142,7 @@ pub fn envelope_byte_order_mark() -> Diagnostic {
 /// A bare trace whose first line starts with a byte order mark: the file's
 /// writer or the first message's sender put it there, and nothing tells
 /// which.
-pub fn file_byte_order_mark() -> Diagnostic {
+pub(crate) fn file_byte_order_mark() -> Diagnostic {
     Diagnostic::new(
         &FILE_BOM,
         "the trace starts with a byte order mark (U+FEFF): whatever wrote the file or the sender of its first message put it there, so no party is judged on it; the message was still checked",
@@ -151,7 +151,7 @@ pub fn file_byte_order_mark() -> Diagnostic {
 }
 
 /// A line longer than the limit.
-pub fn line_too_long(bytes: u64, limit: usize) -> Diagnostic {
+pub(crate) fn line_too_long(bytes: u64, limit: usize) -> Diagnostic {
     Diagnostic::new(
         &LIMIT,
         format!("line is {bytes} bytes, over the limit of {limit}; it was skipped unchecked"),
@@ -160,7 +160,7 @@ pub fn line_too_long(bytes: u64, limit: usize) -> Diagnostic {
 }
 
 /// A bare request or notification with a method that says nothing of its direction.
-pub fn unplaced_method(method: &str) -> Diagnostic {
+pub(crate) fn unplaced_method(method: &str) -> Diagnostic {
     Diagnostic::new(
         &DIRECTION,
         format!(
@@ -174,7 +174,7 @@ pub fn unplaced_method(method: &str) -> Diagnostic {
 
 /// A second bare response with an id already answered: its sender, or the
 /// first one's, is unknown, so is the party at fault.
-pub fn duplicate_or_stray_response(id: &str, direction: crate::jsonrpc::Direction) -> Diagnostic {
+pub(crate) fn duplicate_or_stray_response(id: &str, direction: crate::jsonrpc::Direction) -> Diagnostic {
     Diagnostic::new(
         &DIRECTION,
         format!(
@@ -189,7 +189,7 @@ pub fn duplicate_or_stray_response(id: &str, direction: crate::jsonrpc::Directio
 
 /// A bare response whose id is in flight in both directions: it was paired
 /// with the `assumed` request, but may answer `alternative` (the methods).
-pub fn ambiguous_response(id: &str, assumed: &str, alternative: &str) -> Diagnostic {
+pub(crate) fn ambiguous_response(id: &str, assumed: &str, alternative: &str) -> Diagnostic {
     Diagnostic::new(
         &DIRECTION,
         format!(

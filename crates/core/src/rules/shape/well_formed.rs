@@ -22,7 +22,7 @@ use std::marker::PhantomData;
 
 /// Parse the `update` object of a plan-related `session/update` when it is
 /// well-formed for `revision`; `None` sends the caller to the strict parser.
-pub fn parse_well_formed(
+pub(crate) fn parse_well_formed(
     update: &str,
     kind: &str,
     revision: Revision,
@@ -36,7 +36,7 @@ pub fn parse_well_formed(
 /// [`parse_well_formed`] on the `update` member of `session/update` params
 /// (a JSON object whose members were read already, so none repeats), in the
 /// same pass as the params.
-pub fn parse_well_formed_params(
+pub(crate) fn parse_well_formed_params(
     params: &str,
     kind: &str,
     revision: Revision,
@@ -51,7 +51,7 @@ pub fn parse_well_formed_params(
 /// first member, `sessionUpdate`, was read already (another `sessionUpdate`
 /// fails the read). An error is the reader's, and must end the whole read;
 /// `Ok(None)` is an update that was read but is not well-formed.
-pub fn parse_well_formed_rest<'de, A: MapAccess<'de>>(
+pub(crate) fn parse_well_formed_rest<'de, A: MapAccess<'de>>(
     rest: A,
     kind: &str,
     revision: Revision,
@@ -173,7 +173,7 @@ fn parse<'de, S: Source<'de>>(
 /// The content of a `plan_update`'s plan from the members it carries
 /// (`entries` already typed: `Some(None)` when they are not well-formed);
 /// `None` for a custom type or members that belong to another type.
-pub fn plan_content(
+pub(crate) fn plan_content(
     type_name: &str,
     entries: Option<Option<Vec<PlanEntry>>>,
     uri: Option<String>,
@@ -238,7 +238,7 @@ fn entries(
 }
 
 /// One entry, if its priority and status are the revision's.
-pub fn plan_entry(
+pub(crate) fn plan_entry(
     content: String,
     priority: &str,
     status: &str,
@@ -375,7 +375,7 @@ fn meta<'de, D: Deserializer<'de>>(d: D) -> Result<Meta, D::Error> {
 
 /// `_meta`'s text as the strict parser keeps it, or `None` when the strict
 /// parser has something to say about it.
-pub fn plain_meta(text: &str) -> Option<Meta> {
+pub(crate) fn plain_meta(text: &str) -> Option<Meta> {
     // Kept as text, never built; anything the exact path would remark on
     // (a repeated name, a number beyond f64, an unpaired surrogate) sends
     // the update there.
