@@ -3,7 +3,8 @@
 //! `acp-plan agent` compares two connections (the live session, then a
 //! fresh connection that calls `session/load`, or under v2 `session/resume`
 //! with `replayFrom: {"type": "start"}`). `check` decides LOAD-REPLAY-STATE
-//! when one connection holds both: the client keeps what it showed, so a
+//! when one connection holds both (the unit `replay_on_connection.rs`, with
+//! this file's comparison): the client keeps what it showed, so a
 //! replay there can only change it by restating other plans (or removing
 //! one); a plan left out changes nothing it shows, so LOAD-REPLAY-MISSING
 //! stays with `acp-plan agent`.
@@ -67,7 +68,7 @@ pub(crate) const REPLAY_MISSING: Rule = Rule {
 };
 
 /// The LOAD-* rules, in catalog order.
-pub const RULES: &[&Rule] = &[&REPLAY_STATE, &REPLAY_MISSING];
+pub const RULES: &[&Rule] = &[&REPLAY_MISSING];
 
 /// Compare what a client shows after the replay with what it showed at the
 /// end of the live session, as a client shows plans (`_meta` is not shown,

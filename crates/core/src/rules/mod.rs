@@ -42,6 +42,7 @@ unit::units! {
     unknown_session => UnknownSession,
     plan_operations => PlanOperations,
     update_notification => UpdateNotification,
+    replay_on_connection => ReplayOnConnection,
 }
 
 /// The families that judge ACP message traces (`check`, `agent`, `tap`),

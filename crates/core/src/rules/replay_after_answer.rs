@@ -101,9 +101,12 @@ mod tests {
         Event::ReplayAnswered {
             method: "session/load",
             session: "s",
-            request_line: 3,
+            request: (3, 0),
             line: 5,
             succeeded,
+            failed: false,
+            shown: None,
+            untracked: false,
             marked: false,
             optional: false,
             replay_goes_on,

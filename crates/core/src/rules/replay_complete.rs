@@ -83,10 +83,11 @@ impl Unit for ReplayComplete {
         match *event {
             Event::ReplayMarker {
                 session,
-                ends_a_replay: false,
+                ends: None,
                 first_pending,
                 optional,
                 untracked,
+                ..
             } => match first_pending {
                 // Each of the resumes in flight had its marker; a line not
                 // read since the first may have been another resume.
@@ -107,7 +108,7 @@ impl Unit for ReplayComplete {
             Event::ReplayAnswered {
                 method: "session/resume",
                 session,
-                request_line,
+                request: (request_line, _),
                 succeeded: true,
                 marked: false,
                 optional: false,
@@ -130,7 +131,8 @@ mod tests {
     fn marker(first_pending: Option<u64>, optional: bool, untracked: bool) -> Event<'static> {
         Event::ReplayMarker {
             session: "s",
-            ends_a_replay: false,
+            ends: None,
+            shown: None,
             first_pending,
             optional,
             untracked,
@@ -141,9 +143,12 @@ mod tests {
         Event::ReplayAnswered {
             method,
             session: "s",
-            request_line: 3,
+            request: (3, 0),
             line: 6,
             succeeded,
+            failed: false,
+            shown: None,
+            untracked: false,
             marked,
             optional,
             replay_goes_on: false,
@@ -173,7 +178,8 @@ mod tests {
     fn a_marker_that_ends_a_replay_or_may_be_owed_is_not_judged() {
         let ends = Event::ReplayMarker {
             session: "s",
-            ends_a_replay: true,
+            ends: Some((3, 0)),
+            shown: None,
             first_pending: Some(3),
             optional: false,
             untracked: false,

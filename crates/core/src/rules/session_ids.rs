@@ -122,6 +122,7 @@ impl Unit for SessionIds {
                 other_readings,
                 every_established,
                 closing,
+                ..
             } => {
                 // Only when no reading names a session, and no other
                 // reading of the request owes none.
@@ -165,6 +166,7 @@ mod tests {
             other_readings: false,
             every_established,
             closing: false,
+            fresh: false,
         }
     }
 
@@ -216,6 +218,7 @@ mod tests {
             other_readings: true,
             every_established: false,
             closing: false,
+            fresh: false,
         };
         let mut unit = SessionIds::default();
         let events = [(some_reading_names, v1()), (other_reading, v1())];

@@ -323,6 +323,7 @@ pub(crate) mod tests {
             lost_at: 0,
             garbled_at: 0,
             request_limit: 100,
+            state_limit: 1 << 20,
             plan_capability: crate::rules::cap::Advertised::No,
         }
     }

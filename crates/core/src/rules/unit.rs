@@ -18,6 +18,7 @@ use crate::diag::Diagnostic;
 use crate::jsonrpc::Direction;
 use crate::spec::capability::VersionFault;
 use crate::spec::Revision;
+use crate::state::SessionPlans;
 use serde_json::value::RawValue;
 
 /// Something the engine learnt about the connection, at the point where it
@@ -97,6 +98,10 @@ pub(crate) enum Event<'a> {
         /// Whether a `session/close` of one of `sessions` is in flight: it
         /// may be closed already.
         closing: bool,
+        /// A `session/new` answer, certain, that names one session not
+        /// established on the connection before: the whole conversation of
+        /// it is in the trace.
+        fresh: bool,
     },
     /// A `session/close` the engine cannot follow to its answer (it names
     /// no session, or its answer will not be paired): any session may be
@@ -155,16 +160,23 @@ pub(crate) enum Event<'a> {
     /// A successful `session/close` answer: `session` is closed, and
     /// what its turns and replays were is over.
     SessionClosed { session: &'a str },
-    /// The answer, on `line`, to a request read on `request_line` that
-    /// asked for a replay of `session` (`method`: `session/load`, or v2's
-    /// `session/resume` with a `replayFrom` cursor).
+    /// The answer, on `line`, to a request read at `request` (its line,
+    /// and its batch element + 1) that asked for a replay of `session`
+    /// (`method`: `session/load`, or v2's `session/resume` with a
+    /// `replayFrom` cursor).
     ReplayAnswered {
         method: &'a str,
         session: &'a str,
-        request_line: u64,
+        request: (u64, u32),
         line: u64,
         /// Every reading of the answer succeeds.
         succeeded: bool,
+        /// It is an error answer.
+        failed: bool,
+        /// What the client shows of the session now.
+        shown: Option<&'a SessionPlans>,
+        /// A request that asked for a replay went unrecorded (at a limit).
+        untracked: bool,
         /// v2: the replay had its `replay_complete`.
         marked: bool,
         /// v2: the request's `replayFrom` reads both ways (a repeated
@@ -185,9 +197,11 @@ pub(crate) enum Event<'a> {
     /// reading is that marker).
     ReplayMarker {
         session: &'a str,
-        /// It ends the replay of a request in flight that had no marker
-        /// yet (the first such, which the engine marks).
-        ends_a_replay: bool,
+        /// The request in flight whose replay it ends: the first that had
+        /// no marker yet, which the engine marks.
+        ends: Option<(u64, u32)>,
+        /// What the client shows of the session now.
+        shown: Option<&'a SessionPlans>,
         /// The line of the first request in flight that asked for a replay
         /// of the session, if any.
         first_pending: Option<u64>,
@@ -197,6 +211,24 @@ pub(crate) enum Event<'a> {
         /// A request that asked for a replay went unrecorded (at a limit):
         /// the marker may be its.
         untracked: bool,
+    },
+    /// A `session/load`, or v2's `session/resume` with a `replayFrom`
+    /// cursor, of `session`, read at `request`, before the engine counts it
+    /// in flight. LOAD-REPLAY-STATE.
+    ReplayRequested {
+        session: &'a str,
+        request: (u64, u32),
+        /// It asks for the whole conversation (v1's load; v2: from the
+        /// start), not from a cursor.
+        from_start: bool,
+        /// Its answer will be paired, no request that asked for a replay
+        /// went unrecorded, and no other replay or turn of the session is in
+        /// flight: only its replay changes what the session shows.
+        alone: bool,
+        /// What the client shows of the session, and the bytes that takes.
+        shown: Option<(&'a SessionPlans, usize)>,
+        /// Bytes of plan content the client state holds.
+        state_bytes: usize,
     },
     /// A plan update of `session` (one reading of a `session/update` whose
     /// kind is a plan kind), before it is checked. Told for every plan
@@ -237,6 +269,9 @@ pub(crate) struct Facts {
     /// `--max-outstanding-requests`: what a unit remembers per session or
     /// request in flight is bounded by it, as the engine's own maps are.
     pub(crate) request_limit: usize,
+    /// `--max-state-bytes`: what a unit copies of the client state counts
+    /// against it with the state itself.
+    pub(crate) state_limit: usize,
     // Plan operations (CAP-PLAN-OPS, CAP-LEGACY-V2).
     /// What the client's `initialize` advertised of the plan capability
     /// (v2: always [`Advertised::Yes`](crate::rules::cap::Advertised), plan

@@ -378,7 +378,6 @@ impl Validator {
         turns.running.remove(session);
         turns.cancelling.remove(session);
         turns.replay_ends.remove(session);
-        self.replay_unjudged(session);
         tell_units!(self, Event::SessionClosed { session });
     }
 
@@ -399,11 +398,23 @@ impl Validator {
         let at = (self.line, self.element);
         if replays {
             self.forget_deltas(session);
-            if from_start {
-                self.remember_before_replay(session, at, awaits_answer);
-            } else {
-                self.replay_unjudged(session);
-            }
+            let turns = &mut self.turns;
+            let alone = awaits_answer
+                && !turns.replays_untracked
+                && turns.replaying.first_for(session).is_none()
+                && turns.prompts.first_for(session).is_none()
+                && !turns.running.contains_key(session);
+            let index = self.state.session_index(session);
+            let bytes = (index.and_then(|index| self.tracks.get(index))).map_or(0, |t| t.bytes());
+            let shown = index.and_then(|index| self.state.session_at(index));
+            tell_units!(self, Event::ReplayRequested {
+                session,
+                request: at,
+                from_start,
+                alone,
+                shown: shown.map(|plans| (plans, bytes)),
+                state_bytes: self.state_bytes,
+            });
         }
         match (awaits_answer, replays) {
             (true, true) => {
@@ -485,7 +496,6 @@ impl Validator {
             let limit = self.config.limits.max_outstanding_requests;
             Turns::bounded(&mut self.turns.running, limit, Key::new(session), self.line);
         }
-        self.replay_interrupted(session);
         if awaits_answer {
             let limit = self.config.limits.max_outstanding_requests;
             self.turns
@@ -610,6 +620,7 @@ impl Validator {
                 other_readings: !every_unnamed,
                 every_established: false,
                 closing: false,
+                fresh: false,
             });
             self.count_unnamed_session();
         }
@@ -630,7 +641,7 @@ impl Validator {
         unnamed: Option<&RawValue>,
         certain: bool,
     ) {
-        let born_here = method == "session/new"
+        let fresh = method == "session/new"
             && certain
             && matches!(sessions, [session] if !self.is_established(session));
         let reused = |session: &String| {
@@ -647,6 +658,7 @@ impl Validator {
             other_readings: false,
             every_established,
             closing,
+            fresh,
         });
         if certain && every_established {
             if let [session] = sessions {
@@ -657,9 +669,6 @@ impl Validator {
         }
         for session in sessions {
             self.opened_by_answer(session);
-        }
-        if born_here {
-            self.born_here(&sessions[0]);
         }
     }
 
@@ -741,15 +750,17 @@ impl Validator {
                     tell_units!(self, Event::ReplayAnswered {
                         method,
                         session: &session,
-                        request_line: request.0,
+                        request,
                         line,
                         succeeded,
+                        failed,
+                        shown: self.state.session(&session),
+                        untracked: self.turns.replays_untracked,
                         marked,
                         optional,
                         replay_goes_on,
                     });
                 }
-                self.replay_answered(request, failed);
                 if let Some(session) = self.loading.remove(&request) {
                     let last = match self.loaded_provisionally.get_mut(&session) {
                         // Loaded: established, whatever its other loads say.

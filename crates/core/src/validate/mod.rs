@@ -43,7 +43,6 @@ mod handshake;
 mod head;
 #[cfg(test)]
 mod lifecycle_tests;
-mod replay_state;
 mod session;
 mod turns;
 mod updates;
@@ -474,6 +473,7 @@ impl Validator {
             lost_at: self.lost_at,
             garbled_at: self.garbled_at,
             request_limit: self.config.limits.max_outstanding_requests,
+            state_limit: self.config.limits.max_state_bytes,
             plan_capability: self.plan_capability,
         }
     }

@@ -29,9 +29,6 @@ pub(super) struct Turns {
     /// v2: what each session showed at its last replay_complete, the end
     /// of its replay (later updates are live).
     pub replay_ends: FoldMap<Key, crate::state::SessionPlans>,
-    /// What sessions showed when a replay of them on this connection was
-    /// asked for (LOAD-REPLAY-STATE).
-    pub replay_copies: super::replay_state::ReplayCopies,
     /// session/prompt requests in flight.
     pub prompts: SessionRequests,
     /// Sessions whose turn may run with no prompt in flight: v2 sessions

@@ -355,22 +355,22 @@ impl Validator {
         let unmarked = pending
             .iter()
             .find(|at| !self.turns.replay_marked.contains_key(*at));
-        let ends_a_replay = unmarked.is_some();
-        if let Some(&at) = unmarked {
+        let ends = unmarked.copied();
+        if let Some(at) = ends {
             Turns::bounded(&mut self.turns.replay_marked, limit, at, self.line);
-            self.replay_marked_for_state(at, index);
             if let Some(plans) = index.and_then(|index| self.state.session_at(index)) {
                 let plans = plans.clone();
                 Turns::bounded(&mut self.turns.replay_ends, limit, Key::new(session), plans);
             }
         }
-        let optional = !ends_a_replay
+        let optional = ends.is_none()
             && pending
                 .iter()
                 .any(|at| self.turns.replay_optional.contains_key(at));
         tell_units!(self, Event::ReplayMarker {
             session,
-            ends_a_replay,
+            ends,
+            shown: index.and_then(|index| self.state.session_at(index)),
             first_pending: pending.first().map(|&(line, _)| line),
             optional,
             untracked: self.turns.replays_untracked,
