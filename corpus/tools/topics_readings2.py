@@ -414,6 +414,44 @@ def readings2(rev):
         c.agent_result(r, {})
         c.end_turn(p)
 
+        if rev.name == "v2":
+            # v2 (release 1.20.0): a session/resume whose `sessionId` is
+            # given twice asks for a replay of either session; the marker of
+            # either may end it (found by the property tests).
+            def resume_twice(c):
+                params = {"sessionId": "@@", "cwd": CWD, "mcpServers": [], "replayFrom": {"type": "start"}}
+                message = c.client_message("session/resume", params)
+                id = message["id"]
+                text = line(message)
+                text = text.replace('"sessionId":"@@"', f'"sessionId":"{SESSION_SAVED}","sessionId":"{SESSION_2}"')
+                c.expect("ENV-DUPLICATE-KEY", c.raw("client_to_agent", text), "/params/sessionId")
+                c.open(SESSION_SAVED)
+                c.open(SESSION_2)
+                return id
+
+            c = case(f"repeat-session-id-resume-marker-of-either-{how}",
+                     f"The client's session/resume from the start gives `sessionId` twice; the agent's replay_complete "
+                     f"names the first, then it answers, in {where}: under one reading that marker ends the replay, "
+                     "so neither the marker nor the answer is judged as out of place or owed.",
+                     near_miss=["SES-REPLAY-COMPLETE"],
+                     docs=[(RFC8259, "4. Objects"), (SESSION_SETUP, "Resuming Sessions")])
+            c.initialize()
+            r = resume_twice(c)
+            send(c, bare, line(session_update(SESSION_SAVED, {"sessionUpdate": "replay_complete"})))
+            send(c, bare, line({"jsonrpc": "2.0", "id": r, "result": {}}))
+
+            c = case(f"repeat-session-id-resume-marker-of-neither-{how}",
+                     f"Near miss of the one above: the replay_complete names a third session, in {where}: no reading "
+                     "of the resume asked for its replay, so the marker is out of place under every reading.",
+                     docs=[(RFC8259, "4. Objects"), (SESSION_SETUP, "Resuming Sessions")])
+            c.initialize()
+            c.new_session(SESSION)
+            r = resume_twice(c)
+            at = send(c, bare, line(session_update(SESSION, {"sessionUpdate": "replay_complete"})))
+            c.expect("SES-REPLAY-COMPLETE", at, "/params/update/sessionUpdate")
+            send(c, bare, line(session_update(SESSION_2, {"sessionUpdate": "replay_complete"})))
+            send(c, bare, line({"jsonrpc": "2.0", "id": r, "result": {}}))
+
         c = case(f"client-line-may-be-session-update-{how}",
                  f"The client writes `method` twice, `session/cancel` then `session/update`, in {where}: one reading "
                  "is a cancel, so SES-UPDATE-NOTIFICATION (a client's session/update) is not reported.",

@@ -179,8 +179,9 @@ pub(crate) enum Event<'a> {
         untracked: bool,
         /// v2: the replay had its `replay_complete`.
         marked: bool,
-        /// v2: the request's `replayFrom` reads both ways (a repeated
-        /// member): a marker is neither owed nor out of place.
+        /// v2: the request's `replayFrom` reads both ways, or its readings
+        /// name different sessions (repeated members): a marker is neither
+        /// owed nor out of place.
         optional: bool,
         /// Another request that asked for a replay of the session is still
         /// in flight: its replay may go on.
@@ -208,8 +209,9 @@ pub(crate) enum Event<'a> {
         /// Such a request's `replayFrom` reads both ways, or readings of a
         /// marker line disagreed: a marker is neither owed nor out of place.
         optional: bool,
-        /// A request that asked for a replay went unrecorded (at a limit):
-        /// the marker may be its.
+        /// A request that asked for a replay went unrecorded (at a limit),
+        /// or one in flight names different sessions in its readings: the
+        /// marker may be its.
         untracked: bool,
     },
     /// A `session/load`, or v2's `session/resume` with a `replayFrom`

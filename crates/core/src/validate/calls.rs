@@ -418,6 +418,16 @@ impl Validator {
         }
         match (awaits_answer, replays) {
             (true, true) => {
+                let turns = &mut self.turns;
+                let other = (turns.replaying.session_of(&at)).filter(|s| s.as_str() != session);
+                if let Some(other) = other.cloned() {
+                    // Another reading of this request names another session.
+                    if turns.replay_readings_differ.len() < limit {
+                        turns.replay_readings_differ.entry(at).or_default().push(other);
+                    } else {
+                        turns.replays_untracked = true;
+                    }
+                }
                 if !self.turns.replaying.insert(limit, at, session) {
                     self.turns.replays_untracked = true;
                 }
@@ -743,7 +753,8 @@ impl Validator {
             "session/load" | "session/resume" => {
                 self.turns.quiet_resumes.remove(&request);
                 let marked = self.turns.replay_marked.remove(&request).is_some();
-                let optional = self.turns.replay_optional.remove(&request).is_some();
+                let optional = self.turns.replay_optional.remove(&request).is_some()
+                    | self.turns.replay_readings_differ.remove(&request).is_some();
                 if let Some(session) = self.turns.replaying.remove(&request) {
                     let replay_goes_on = self.turns.replaying.first_for(&session).is_some();
                     let line = self.line;

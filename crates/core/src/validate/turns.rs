@@ -26,6 +26,12 @@ pub(super) struct Turns {
     /// A replaying request went unrecorded (at a limit): a replay_complete
     /// that no known request asked for may be its.
     pub replays_untracked: bool,
+    /// Replaying requests in flight whose readings (a repeated
+    /// `sessionId`) name different sessions, with the sessions of the
+    /// readings before the last: `replaying` keeps the last reading's, so
+    /// a replay_complete of one of these may be theirs, and what their
+    /// answer owes is not known.
+    pub replay_readings_differ: FoldMap<At, Vec<Key>>,
     /// v2: what each session showed at its last replay_complete, the end
     /// of its replay (later updates are live).
     pub replay_ends: FoldMap<Key, crate::state::SessionPlans>,
@@ -106,6 +112,11 @@ impl SessionRequests {
             self.index(session, at);
         }
         true
+    }
+
+    /// The session of the request read at `at`, if it is in flight.
+    pub fn session_of(&self, at: &At) -> Option<&Key> {
+        self.by_request.get(at)
     }
 
     /// The request read at `at` is answered: its session, if it was in flight.

@@ -373,7 +373,9 @@ impl Validator {
             shown: index.and_then(|index| self.state.session_at(index)),
             first_pending: pending.first().map(|&(line, _)| line),
             optional,
-            untracked: self.turns.replays_untracked,
+            untracked: self.turns.replays_untracked
+                || (self.turns.replay_readings_differ.values())
+                    .any(|sessions| sessions.iter().any(|s| s.as_str() == session)),
         });
     }
 
