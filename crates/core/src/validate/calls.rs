@@ -753,6 +753,7 @@ impl Validator {
             "session/load" | "session/resume" => {
                 self.turns.quiet_resumes.remove(&request);
                 let marked = self.turns.replay_marked.remove(&request).is_some();
+                // `|`, not `||`: the request leaves both maps.
                 let optional = self.turns.replay_optional.remove(&request).is_some()
                     | self.turns.replay_readings_differ.remove(&request).is_some();
                 if let Some(session) = self.turns.replaying.remove(&request) {
