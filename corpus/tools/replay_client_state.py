@@ -85,6 +85,8 @@ def whole_characters(value):
         return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     if isinstance(value, list):
         return [whole_characters(v) for v in value]
+    if isinstance(value, Members):  # every value of a repeated member kept
+        return Members([(whole_characters(k), whole_characters(v)) for k, vs in value.every.items() for v in vs])
     if isinstance(value, dict):
         return {whole_characters(k): whole_characters(v) for k, v in value.items()}
     return value
@@ -119,14 +121,9 @@ def read_item(item):
         data = item["raw"].encode("utf-8") if "raw" in item else bytes.fromhex(item["raw_hex"])
         try:
             text = data.decode("utf-8")
-            message = whole_characters(json.loads(text))
-            top = json.loads(text, object_pairs_hook=Members)
+            message = whole_characters(json.loads(text, object_pairs_hook=Members))
         except ValueError:  # not UTF-8, not JSON
             return []
-        if isinstance(message, dict) and isinstance(top, Members):
-            # Keep the top level's repeats beside the whole-character read.
-            message = Members(list(message.items()))
-            message.every = {k: [whole_characters(v) for v in vs] for k, vs in top.every.items()}
         if isinstance(message, list):  # a JSON-RPC batch
             return [m for m in message if isinstance(m, dict)]
         return [message] if isinstance(message, dict) else []
@@ -163,13 +160,16 @@ def receive_message(store, sent, direction, message):
         if message["method"] in ("session/load", "session/resume") and not isinstance(params.get("sessionId"), str):
             store.unnamed += 1  # the client named no session: an update may be for the one it meant
         elif message["method"] in ("session/load", "session/resume") and "id" in message:
-            session = params["sessionId"]
-            if session not in store.sessions:
-                store.loading[session] = 0
-            if session in store.loading:  # not loaded yet: this load may be the one
-                store.loading[session] += 1
-                opened = session
-            store.open(session)  # replayed updates arrive before the answer
+            # Each value of a repeated `sessionId` is a session it may load.
+            named = [s for s in every_value(params, "sessionId") if isinstance(s, str)]
+            opened = []
+            for session in dict.fromkeys(named):
+                if session not in store.sessions:
+                    store.loading[session] = 0
+                if session in store.loading:  # not loaded yet: this load may be the one
+                    store.loading[session] += 1
+                    opened.append(session)
+                store.open(session)  # replayed updates arrive before the answer
         elif message["method"] == "session/close" and isinstance(params.get("sessionId"), str):
             opened = params["sessionId"]  # the session it closes once answered
         if "id" in message:
@@ -192,13 +192,14 @@ def receive_message(store, sent, direction, message):
         if method == "session/close":
             if "error" not in message and "result" in message:
                 store.sessions.pop(opened, None)  # closed: shown no more
-        elif opened in store.loading:
-            store.loading[opened] -= 1
-            if "error" not in message:
-                del store.loading[opened]  # loaded, whatever its other loads say
-            elif store.loading[opened] == 0:
-                del store.loading[opened]
-                store.sessions.pop(opened, None)  # no load of it succeeded: never established
+        elif isinstance(opened, list):  # a load's sessions not loaded yet
+            for session in (s for s in opened if s in store.loading):
+                store.loading[session] -= 1
+                if "error" not in message:
+                    del store.loading[session]  # loaded, whatever its other loads say
+                elif store.loading[session] == 0:
+                    del store.loading[session]
+                    store.sessions.pop(session, None)  # no load of it succeeded: never established
     elif message["method"] == "session/update":
         params = message["params"]
         store.adopt(params["sessionId"])
