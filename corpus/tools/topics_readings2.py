@@ -356,7 +356,9 @@ def readings2(rev):
         # else session/load) one reading of a repeated `id` answers: the
         # session may be set up, so a prompt of it is not judged as before
         # its setup (found by the property tests).
-        def resume(c, session=SESSION_SAVED):
+        setup_docs = [(RFC8259, "4. Objects"), (SESSION_SETUP, "Resuming Sessions" if own == 2 else "Loading Sessions")]
+
+        def set_up(c, session=SESSION_SAVED):
             params = {"sessionId": session, "cwd": CWD, "mcpServers": []}
             if own == 2:
                 params["replayFrom"] = {"type": "start"}
@@ -372,9 +374,9 @@ def readings2(rev):
                  f"{where}: under one reading the session is set up, so the client's prompt after it is not judged "
                  "as sent before setup.",
                  near_miss=["SES-PROMPT-BEFORE-SETUP", "ENV-UNKNOWN-RESPONSE"],
-                 docs=[(RFC8259, "4. Objects"), (SESSION_SETUP, "Resuming Sessions" if own == 2 else "Loading Sessions")])
+                 docs=setup_docs)
         c.initialize()
-        r = resume(c)
+        r = set_up(c)
         send(c, bare, twice({"jsonrpc": "2.0", "id": 0, "result": {}}, '"id":0', f'"id":{r}', '"id":9999'))
         c.expect("ENV-DUPLICATE-KEY", c.last, "/id")
         p = c.prompt(SESSION_SAVED)
@@ -385,10 +387,10 @@ def readings2(rev):
                  f"Two sessions set up (replays asked for); the agent's answer gives `id` twice, naming both requests, in {where}: "
                  "either session may be set up, so a prompt of either is not judged as sent before setup.",
                  near_miss=["SES-PROMPT-BEFORE-SETUP", "ENV-DUPLICATE-RESPONSE"],
-                 docs=[(RFC8259, "4. Objects"), (SESSION_SETUP, "Resuming Sessions" if own == 2 else "Loading Sessions")])
+                 docs=setup_docs)
         c.initialize()
-        first = resume(c)
-        second = resume(c, SESSION_2)
+        first = set_up(c)
+        second = set_up(c, SESSION_2)
         send(c, bare, twice({"jsonrpc": "2.0", "id": 0, "result": {}}, '"id":0', f'"id":{first}', f'"id":{second}'))
         c.expect("ENV-DUPLICATE-KEY", c.last, "/id")
         p = c.prompt(SESSION_SAVED)
@@ -401,11 +403,11 @@ def readings2(rev):
                  f"request has, in {where}: no reading answers the request that sets a session up, so the prompt of it "
                  "is sent before setup under every reading.",
                  near_miss=["ENV-UNKNOWN-RESPONSE"],
-                 docs=[(RFC8259, "4. Objects"), (SESSION_SETUP, "Resuming Sessions" if own == 2 else "Loading Sessions")])
+                 docs=setup_docs)
         c.initialize()
         c.new_session(SESSION)
         busy = c.prompt(SESSION)
-        r = resume(c)
+        r = set_up(c)
         send(c, bare, twice({"jsonrpc": "2.0", "id": 0, "result": {"stopReason": "end_turn"}}, '"id":0',
                             f'"id":{busy}', '"id":9999'))
         c.expect("ENV-DUPLICATE-KEY", c.last, "/id")

@@ -298,22 +298,20 @@ mod tests {
             optional: false,
             untracked: false,
         };
-        let mut unit = ReplayOnConnection::default();
-        let events = [
-            (born(&s), v2()),
-            (requested(true, &b), v2()),
-            (marker(Some(&a)), v2()),
-            (answered(&b), v2()),
-        ];
-        assert_eq!(said(&mut unit, &events), ["LOAD-REPLAY-STATE"]);
-        let mut unit = ReplayOnConnection::default();
-        let events = [
-            (born(&s), v2()),
-            (requested(true, &b), v2()),
-            (marker(Some(&b)), v2()),
-            (answered(&a), v2()),
-        ];
-        assert!(said(&mut unit, &events).is_empty());
+        // What the unit says of a replay of `b` whose marker shows
+        // `at_marker` and whose answer comes when the session shows
+        // `at_answer`.
+        let replayed = |at_marker, at_answer| {
+            let events = [
+                (born(&s), v2()),
+                (requested(true, &b), v2()),
+                (marker(Some(at_marker)), v2()),
+                (answered(at_answer), v2()),
+            ];
+            said(&mut ReplayOnConnection::default(), &events)
+        };
+        assert_eq!(replayed(&a, &b), ["LOAD-REPLAY-STATE"]);
+        assert!(replayed(&b, &a).is_empty());
     }
 
     /// A v1 trace: session `s1` created, its turn shows plan `b` (after

@@ -356,9 +356,10 @@ impl Validator {
             .iter()
             .find(|at| !self.turns.replay_marked.contains_key(*at));
         let ends = unmarked.copied();
+        let shown = index.and_then(|index| self.state.session_at(index));
         if let Some(at) = ends {
             Turns::bounded(&mut self.turns.replay_marked, limit, at, self.line);
-            if let Some(plans) = index.and_then(|index| self.state.session_at(index)) {
+            if let Some(plans) = shown {
                 let plans = plans.clone();
                 Turns::bounded(&mut self.turns.replay_ends, limit, Key::new(session), plans);
             }
@@ -370,7 +371,7 @@ impl Validator {
         tell_units!(self, Event::ReplayMarker {
             session,
             ends,
-            shown: index.and_then(|index| self.state.session_at(index)),
+            shown,
             first_pending: pending.first().map(|&(line, _)| line),
             optional,
             untracked: self.turns.replays_untracked
